@@ -1,0 +1,43 @@
+"""shudu (数独): a sudoku toolkit — solvers, every size from 4x4 to 25x25, variant regions.
+
+The public API::
+
+    >>> import shudu
+    >>> puzzle = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    >>> result = shudu.solve(puzzle)
+    >>> result.status
+    'unique'
+    >>> shudu.count("................", limit=1000)
+    288
+"""
+
+from __future__ import annotations
+
+from . import errors, solvers, variants
+from .api import SolveResult, count, solutions, solve
+from .errors import ShuduError
+from .formats import parse_puzzle, read_puzzles
+from .geometry import Geometry, House
+from .puzzle import Grid, Puzzle
+from .variants import Variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Geometry",
+    "Grid",
+    "House",
+    "Puzzle",
+    "ShuduError",
+    "SolveResult",
+    "Variant",
+    "__version__",
+    "count",
+    "errors",
+    "parse_puzzle",
+    "read_puzzles",
+    "solutions",
+    "solve",
+    "solvers",
+    "variants",
+]

@@ -1,0 +1,308 @@
+"""The ``shudu`` command: a thin layer over the public API.
+
+Each command reads puzzles (arguments, ``-i FILE`` or stdin), calls one library function per
+puzzle and prints one answer per input, in order. Bad input is reported on stderr with its line
+number and the exit status is 2; the other inputs are still processed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import __version__, api, solvers
+from . import variants as variant_registry
+from .errors import SearchTimeout, ShuduError
+from .formats import Entry, format_grid, parse_puzzle, read_puzzles
+from .geometry import parse_box
+from .puzzle import VariantLike
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+Command = Callable[[argparse.Namespace, "Output"], None]
+
+
+class Output:
+    """Where a command writes: answers to stdout, problems to stderr; remembers bad input."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out, self.err = out, err
+        self.bad_input = False
+
+    def answer(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+    def problem(self, message: str) -> None:
+        self.bad_input = True
+        self.err.write(f"shudu: {message}\n")
+
+    def note(self, message: str) -> None:
+        self.err.write(f"shudu: {message}\n")
+
+
+# --- reading puzzles ----------------------------------------------------------------------
+
+
+def _variant(args: argparse.Namespace) -> VariantLike:
+    """The --variant value (a name, or a JSON file of variant fields) plus --layout."""
+    value: str | None = args.variant
+    fields: dict[str, Any] = {}
+    if value and (value.endswith(".json") or os.path.sep in value or Path(value).is_file()):
+        path = Path(value)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ShuduError(f"cannot read variant file {value}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise ShuduError(f"variant file {value}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        if not isinstance(data, dict):
+            raise ShuduError(
+                f'variant file {value}: expected a JSON object with "variant", "regions" or "layout"'
+            )
+        fields = {k: data[k] for k in ("variant", "regions", "layout") if k in data}
+    elif value:
+        fields["variant"] = value
+    if getattr(args, "layout", None):
+        fields["layout"] = args.layout
+        fields.setdefault("variant", "jigsaw")
+    if not fields:
+        return None
+    if set(fields) == {"variant"}:
+        return str(fields["variant"])
+    return fields
+
+
+def _entries(args: argparse.Namespace) -> Iterator[Entry]:
+    """The puzzles to work on, each with its input line (or argument position) and any error."""
+    box = parse_box(args.box) if args.box else None
+    variant = _variant(args)
+    if args.puzzles:
+        for number, text in enumerate(args.puzzles, start=1):
+            try:
+                yield Entry(number, text, parse_puzzle(text, box=box, variant=variant), None)
+            except ShuduError as exc:
+                yield Entry(number, text, None, exc.at_line(number))
+        return
+    if args.input and args.input != "-":
+        try:
+            with open(args.input, encoding="utf-8") as stream:
+                yield from read_puzzles(stream, box=box, variant=variant)
+        except OSError as exc:
+            raise ShuduError(f"cannot read {args.input}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ShuduError(f"{args.input} is not a UTF-8 text file") from None
+        return
+    yield from read_puzzles(sys.stdin, box=box, variant=variant)
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+def cmd_solve(args: argparse.Namespace, out: Output) -> None:
+    for entry in _entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            _print_solve(args, out, entry, None)
+            continue
+        try:
+            result = api.solve(
+                entry.puzzle,
+                algorithm=args.algorithm,
+                node_limit=args.node_limit,
+                timeout=args.timeout,
+            )
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            _print_solve(args, out, Entry(entry.line, entry.text, entry.puzzle, exc), None)
+            continue
+        if result.status == "multiple":
+            out.note(f"line {entry.line}: the puzzle has several solutions; shown is the first")
+        _print_solve(args, out, entry, result)
+
+
+def _print_solve(args: argparse.Namespace, out: Output, entry: Entry, result: api.SolveResult | None) -> None:
+    status = result.status if result else "invalid"
+    solution = result.solution if result else None
+    if args.format == "json":
+        record: dict[str, Any] = {
+            "line": entry.line,
+            "puzzle": entry.puzzle.to_string() if entry.puzzle else entry.text,
+            "status": status,
+            "solution": solution.to_string() if solution else None,
+            "error": entry.error.message if entry.error else None,
+        }
+        if result:
+            record["algorithm"] = result.algorithm
+            record["stats"] = vars(result.stats)
+        out.answer(json.dumps(record, ensure_ascii=False))
+    elif args.format == "grid":
+        out.answer(f"# line {entry.line}: {status}")
+        if solution:
+            out.answer(format_grid(solution) + "\n")
+        else:
+            out.answer("")
+    else:
+        out.answer(solution.to_string() if solution else {"none": "no solution"}.get(status, status))
+
+
+def cmd_count(args: argparse.Namespace, out: Output) -> None:
+    for entry in _entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            out.answer("invalid")
+            continue
+        try:
+            found = api.count(
+                entry.puzzle,
+                args.limit,
+                algorithm=args.algorithm,
+                node_limit=args.node_limit,
+                timeout=args.timeout,
+            )
+        except SearchTimeout as exc:
+            out.note(f"line {entry.line}: {exc.message} after {exc.found} solutions")
+            out.answer(f"≥{exc.found}")
+            continue
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            out.answer("invalid")
+            continue
+        capped = args.limit is not None and found >= args.limit
+        out.answer(f"≥{found}" if capped else str(found))
+
+
+def cmd_variants(args: argparse.Namespace, out: Output) -> None:
+    names = variant_registry.names()
+    width = max(map(len, names))
+    for name, description in names.items():
+        out.answer(f"{name:<{width}}  {description}")
+
+
+def cmd_algorithms(args: argparse.Namespace, out: Output) -> None:
+    found = solvers.available()
+    width = max(map(len, found))
+    default = solvers.get("auto").name
+    for name, solver in found.items():
+        mark = " (default)" if name == default else ""
+        out.answer(f"{name:<{width}}  {solver.description}{mark}")
+
+
+# --- the parser ---------------------------------------------------------------------------
+
+PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+
+def _add_input(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "puzzles", nargs="*", metavar="PUZZLE", help="puzzles as text (line, grid or JSON form)"
+    )
+    parser.add_argument(
+        "-i", "--input", metavar="FILE", help="read puzzles from FILE, one a line ('-' = stdin)"
+    )
+    parser.add_argument(
+        "--variant",
+        metavar="NAME|FILE",
+        help="variant name (see 'shudu variants'; join with +) or a JSON file of regions",
+    )
+    parser.add_argument(
+        "--box",
+        metavar="RxC",
+        help="box shape, e.g. 3x2 for 6x6 with boxes of 3 rows and 2 columns",
+    )
+    parser.add_argument("--layout", metavar="LABELS", help="jigsaw layout: n*n region labels, one per cell")
+    parser.add_argument(
+        "--algorithm",
+        default="auto",
+        metavar="NAME",
+        help="solving algorithm (see 'shudu algorithms'; default: auto)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="give up on a puzzle after this long (status: timeout)",
+    )
+    parser.add_argument(
+        "--node-limit", type=int, metavar="N", help="give up on a puzzle after N search steps"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shudu",
+        description="shudu (数独): solve, count and explore sudoku puzzles of every size and variant.",
+        epilog=f"example:\n  shudu solve {PUZZLE}\n\nRun 'shudu COMMAND --help' for a command's options.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"shudu {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help: str, example: str, run: Command) -> argparse.ArgumentParser:
+        sub = commands.add_parser(
+            name,
+            help=help,
+            description=help,
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.set_defaults(run=run)
+        return sub
+
+    solve = command(
+        "solve",
+        "solve puzzles; print one answer per input, in order",
+        f"shudu solve {PUZZLE}\n  shudu solve -i puzzles.txt --format json\n"
+        "  shudu solve --variant pyramid -i pyramid.txt --format grid",
+        cmd_solve,
+    )
+    _add_input(solve)
+    solve.add_argument(
+        "--format",
+        choices=("line", "grid", "json"),
+        default="line",
+        help="output form (default: line)",
+    )
+
+    count = command(
+        "count",
+        "count the solutions of puzzles (printed as ≥N when the limit was reached)",
+        "shudu count ................ --limit 1000",
+        cmd_count,
+    )
+    _add_input(count)
+    count.add_argument("--limit", type=int, metavar="N", help="stop counting at N solutions")
+
+    command("variants", "list the variants with their rules", "shudu variants", cmd_variants)
+    command("algorithms", "list the solving algorithms", "shudu algorithms", cmd_algorithms)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    """Run the command line; return the exit status (0 fine, 2 bad input)."""
+    out = Output(stdout or sys.stdout, stderr or sys.stderr)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help(out.err)
+        return EXIT_BAD_INPUT
+    try:
+        args.run(args, out)
+    except ShuduError as exc:
+        out.problem(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`); stop quietly
+        sys.stderr.close()
+        return EXIT_OK
+    return EXIT_BAD_INPUT if out.bad_input else EXIT_OK

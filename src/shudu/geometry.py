@@ -1,0 +1,173 @@
+"""Shapes, houses and peers: built once per (size, box, variant) and cached.
+
+Cells are plain ints in reading order (``row * n + col``). A *house* is a group of n cells
+that holds every digit once: the rows, the columns, the boxes (or a jigsaw's regions) and a
+variant's extra regions. *Links* join cells that must differ without sharing a house (the
+anti-knight and anti-king rules); *peers* are all the cells a cell must differ from.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from .errors import ShapeError
+from .variants import Cell, Variant, cell_name
+
+MIN_SIZE = 4
+MAX_SIZE = 25
+
+Box = tuple[int, int]
+
+
+def default_box(size: int) -> Box:
+    """The usual box shape for a size: rows x columns, as near square as the size allows.
+
+    4→2x2, 6→2x3, 8→2x4, 9→3x3, 10→2x5, 12→3x4, 15→3x5, 16→4x4, 20→4x5, 25→5x5.
+    """
+    rows = max((r for r in range(2, math.isqrt(size) + 1) if size % r == 0), default=0)
+    if not rows:
+        raise ShapeError(f"a {size}x{size} grid has no box shape (size is prime); give a jigsaw layout")
+    return rows, size // rows
+
+
+def parse_box(text: str) -> Box:
+    """A box shape from ``RxC`` text (``2x3``: boxes of 2 rows and 3 columns)."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ShapeError(f"box shape {text!r} is not of the form RxC (e.g. 2x3)")
+    return int(parts[0]), int(parts[1])
+
+
+@dataclass(frozen=True)
+class House:
+    """A group of n cells that holds every digit once."""
+
+    kind: str  # "row", "column", "box", "region" (jigsaw) or "extra"
+    index: int  # 0-based within its kind
+    name: str  # "row 1", "box 3", "diagonal 1", "pyramid top" …
+    cells: tuple[Cell, ...]
+
+
+class Geometry:
+    """Everything about a grid that does not depend on the digits in it."""
+
+    size: int
+    box: Box | None
+    variant: Variant
+    ncells: int
+    houses: tuple[House, ...]
+    house_cells: tuple[tuple[Cell, ...], ...]
+    cell_houses: tuple[tuple[int, ...], ...]
+    links: tuple[tuple[Cell, ...], ...]
+    peers: tuple[tuple[Cell, ...], ...]
+
+    def __new__(cls, size: int, box: Box | None = None, variant: Variant | None = None) -> Geometry:
+        variant = variant or Variant()
+        if variant.layout is not None:
+            box = None
+        elif box is None:
+            box = default_box(size)
+        return _build(size, box, variant)
+
+    def cell_name(self, cell: Cell) -> str:
+        return cell_name(cell, self.size)
+
+    def row(self, cell: Cell) -> int:
+        return cell // self.size
+
+    def col(self, cell: Cell) -> int:
+        return cell % self.size
+
+    def relation(self, a: Cell, b: Cell) -> str:
+        """The name of a house holding both cells, or the variant rule that links them."""
+        shared = set(self.cell_houses[a]) & set(self.cell_houses[b])
+        if shared:
+            return self.houses[min(shared)].name
+        if b in self.links[a]:
+            dr, dc = abs(self.row(a) - self.row(b)), abs(self.col(a) - self.col(b))
+            return "a knight's move (anti-knight)" if {dr, dc} == {1, 2} else "a king's move (anti-king)"
+        raise ValueError(f"{self.cell_name(a)} and {self.cell_name(b)} are not peers")
+
+    @property
+    def key(self) -> tuple[int, Box | None, Variant]:
+        return self.size, self.box, self.variant
+
+    def __repr__(self) -> str:
+        box = f"{self.box[0]}x{self.box[1]}" if self.box else "jigsaw"
+        return f"<Geometry {self.size}x{self.size} box={box} variant={self.variant.name}>"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Geometry) and self.key == other.key)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __reduce__(self) -> tuple[object, tuple[int, Box | None, Variant]]:
+        return Geometry, (self.size, self.box, self.variant)
+
+
+@cache
+def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ShapeError(
+            f"grid size {size} is out of range: shudu handles {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"
+        )
+    variant.check(size)
+    n = size
+    houses: list[House] = []
+    houses += [House("row", r, f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+    houses += [House("column", c, f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)]
+    if box is not None:
+        rows, cols = box
+        if rows * cols != n or rows < 1 or cols < 1:
+            raise ShapeError(f"boxes of {rows}x{cols} do not tile a {n}x{n} grid ({rows}*{cols} != {n})")
+        if rows == 1 or cols == 1:
+            raise ShapeError(
+                f"boxes of {rows}x{cols} would only repeat the rows or columns; pick another shape"
+            )
+        for b in range(n):
+            top, left = (b // (n // cols)) * rows, (b % (n // cols)) * cols
+            cells = tuple((top + r) * n + left + c for r in range(rows) for c in range(cols))
+            houses.append(House("box", b, f"box {b + 1}", cells))
+    else:
+        assert variant.layout is not None
+        for label in range(n):
+            cells = tuple(i for i, v in enumerate(variant.layout) if v == label)
+            houses.append(House("region", label, f"region {label + 1}", cells))
+    for i, (name, cells) in enumerate(zip(variant.region_names, variant.regions, strict=True)):
+        houses.append(House("extra", i, name, tuple(cells)))
+
+    cell_houses: list[list[int]] = [[] for _ in range(n * n)]
+    for h, house in enumerate(houses):
+        for cell in house.cells:
+            cell_houses[cell].append(h)
+    house_peers = [set() for _ in range(n * n)]
+    for house in houses:
+        for cell in house.cells:
+            house_peers[cell].update(house.cells)
+    links = [_moves(cell, n, variant) - house_peers[cell] for cell in range(n * n)]
+
+    geo = object.__new__(Geometry)
+    geo.size, geo.box, geo.variant, geo.ncells = n, box, variant, n * n
+    geo.houses = tuple(houses)
+    geo.house_cells = tuple(h.cells for h in houses)
+    geo.cell_houses = tuple(tuple(hs) for hs in cell_houses)
+    geo.links = tuple(tuple(sorted(s)) for s in links)
+    geo.peers = tuple(tuple(sorted((house_peers[c] | links[c]) - {c})) for c in range(n * n))
+    return geo
+
+
+_KNIGHT = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+_KING = ((1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def _moves(cell: Cell, n: int, variant: Variant) -> set[Cell]:
+    steps: tuple[tuple[int, int], ...] = ()
+    if variant.anti_knight:
+        steps += _KNIGHT
+    if variant.anti_king:
+        steps += _KING
+    r, c = divmod(cell, n)
+    return {(r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n}
