@@ -19,11 +19,13 @@ from .errors import ShuduError
 from .formats import parse_puzzle, read_puzzles
 from .geometry import Geometry, House
 from .puzzle import Grid, Puzzle
+from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchResult",
     "Geometry",
     "Grid",
     "House",
@@ -38,6 +40,7 @@ __all__ = [
     "read_puzzles",
     "solutions",
     "solve",
+    "solve_many",
     "solvers",
     "variants",
 ]

@@ -128,8 +128,8 @@ def cmd_solve(args: argparse.Namespace, out: Output) -> None:
 
 
 def _print_solve(args: argparse.Namespace, out: Output, entry: Entry, result: api.SolveResult | None) -> None:
-    status = result.status if result else "invalid"
-    solution = result.solution if result else None
+    status = result.status if result is not None else "invalid"
+    solution = result.solution if result is not None else None
     if args.format == "json":
         record: dict[str, Any] = {
             "line": entry.line,
@@ -138,7 +138,7 @@ def _print_solve(args: argparse.Namespace, out: Output, entry: Entry, result: ap
             "solution": solution.to_string() if solution else None,
             "error": entry.error.message if entry.error else None,
         }
-        if result:
+        if result is not None:
             record["algorithm"] = result.algorithm
             record["stats"] = vars(result.stats)
         out.answer(json.dumps(record, ensure_ascii=False))
@@ -179,6 +179,73 @@ def cmd_count(args: argparse.Namespace, out: Output) -> None:
         out.answer(f"≥{found}" if capped else str(found))
 
 
+def cmd_rate(args: argparse.Namespace, out: Output) -> None:
+    from .logic import rate
+
+    for entry in _entries(args):
+        rating = None
+        error = entry.error
+        if entry.puzzle is not None:
+            try:
+                rating = rate(entry.puzzle)
+            except ShuduError as exc:
+                error = exc.at_line(entry.line)
+        if error is not None:
+            out.problem(str(error))
+        if args.format == "json":
+            record: dict[str, Any] = {"line": entry.line, "puzzle": entry.text.strip()}
+            if rating:
+                record.update(rating.to_json())
+            else:
+                record.update({"level": None, "score": None, "se": None, "hardest": None})
+                record["error"] = error.message if error else None
+            out.answer(json.dumps(record, ensure_ascii=False))
+        elif rating:
+            out.answer(f"{rating.level} {rating.score} {rating.se:.1f} {rating.hardest}")
+        else:
+            out.answer("invalid")
+
+
+def cmd_explain(args: argparse.Namespace, out: Output) -> None:
+    from .logic import explain
+
+    for entry in _entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            continue
+        try:
+            found = explain(entry.puzzle)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            continue
+        if args.format == "json":
+            out.answer(json.dumps({"line": entry.line, **found.to_json()}, ensure_ascii=False))
+        else:
+            out.answer(f"# line {entry.line}: {entry.puzzle.to_string()}")
+            out.answer(str(found))
+
+
+def cmd_hint(args: argparse.Namespace, out: Output) -> None:
+    from .logic import hint
+
+    for entry in _entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            continue
+        board = entry.text if entry.text.strip().startswith("{") else entry.puzzle
+        try:
+            found = hint(board, args.level)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            continue
+        if args.format == "json":
+            out.answer(json.dumps({"line": entry.line, **found.to_json()}, ensure_ascii=False))
+        else:
+            out.answer(found.text)
+
+
 def cmd_variants(args: argparse.Namespace, out: Output) -> None:
     names = variant_registry.names()
     width = max(map(len, names))
@@ -193,6 +260,54 @@ def cmd_algorithms(args: argparse.Namespace, out: Output) -> None:
     for name, solver in found.items():
         mark = " (default)" if name == default else ""
         out.answer(f"{name:<{width}}  {solver.description}{mark}")
+
+
+def cmd_serve(args: argparse.Namespace, out: Output) -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise ShuduError(
+            f"the web page needs the web extra ({exc.name} is missing): pip install 'shudu[web]'"
+        ) from None
+    from .web import serve
+
+    out.note(f"serving on http://{args.host}:{args.port}/ (Ctrl+C stops)")
+    serve(args.host, args.port, args.db)
+
+
+def cmd_bank(args: argparse.Namespace, out: Output) -> None:
+    import shudu
+
+    from .store import Store
+    from .web.seed import stock
+
+    store = Store(args.db)
+    stock(store)
+    if args.action == "fill":
+        generate = getattr(shudu, "generate", None)
+        if generate is None:
+            raise ShuduError(
+                "this version of shudu has no puzzle generator (shudu.generate) yet; "
+                "the bank holds only the puzzles shipped with shudu"
+            )
+        made = []
+        for _ in range(args.count):
+            result = generate(size=args.size, variant=args.variant, level=args.level)
+            puzzle = getattr(result, "puzzle", result)
+            record = {"size": puzzle.size}
+            if puzzle.box is not None:
+                record["box"] = list(puzzle.box)
+            if not puzzle.variant.is_standard:
+                record.update(puzzle.variant.to_json())
+            record["givens"] = puzzle.to_string()
+            made.append((record, args.level))
+        added = store.add_to_bank(made, source="generated")
+        kind = f"{args.size}x{args.size} {args.variant} {args.level}"
+        out.note(f"added {added} new {kind} puzzles to {store.path}")
+    for row in store.bank_counts():
+        size = f"{row['size']}x{row['size']}"
+        out.answer(f"{size:>5}  {row['variant']:<12} {row['level']:<8} {row['puzzles']}")
 
 
 # --- the parser ---------------------------------------------------------------------------
@@ -280,8 +395,71 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input(count)
     count.add_argument("--limit", type=int, metavar="N", help="stop counting at N solutions")
 
+    rate = command(
+        "rate",
+        "rate the difficulty of puzzles: level, HoDoKu-style score, SE-style rating, hardest technique",
+        f"shudu rate {PUZZLE}\n  shudu rate -i puzzles.txt --format json",
+        cmd_rate,
+    )
+    _add_input(rate)
+    rate.add_argument(
+        "--format", choices=("line", "json"), default="line", help="output form (default: line)"
+    )
+
+    explain = command(
+        "explain",
+        "show the simplest-first solving path of puzzles, one step a line, with a summary",
+        f"shudu explain {PUZZLE}\n  shudu explain {PUZZLE} --format json",
+        cmd_explain,
+    )
+    _add_input(explain)
+    explain.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output form (default: text)"
+    )
+
+    hint = command(
+        "hint",
+        "the next step of a puzzle or a player's board (JSON with entries and pencil marks)",
+        f"shudu hint {PUZZLE} --level vague\n"
+        '  shudu hint \'{"givens": "...", "entries": "...", "pencil": {"r1c2": "137"}}\'',
+        cmd_hint,
+    )
+    _add_input(hint)
+    hint.add_argument(
+        "--level",
+        choices=("vague", "technique", "step"),
+        default="step",
+        help="how much to tell: where to look, the technique, or the whole step (default: step)",
+    )
+    hint.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output form (default: text)"
+    )
+
     command("variants", "list the variants with their rules", "shudu variants", cmd_variants)
     command("algorithms", "list the solving algorithms", "shudu algorithms", cmd_algorithms)
+
+    serve = command(
+        "serve",
+        "serve the web page: play, solve and learn in a browser (needs the web extra)",
+        "shudu serve --port 8000 --db games.sqlite3",
+        cmd_serve,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    serve.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
+
+    bank = command(
+        "bank",
+        "show the puzzle bank, or fill it from the generator",
+        "shudu bank fill --level hard --count 100\n  shudu bank show",
+        cmd_bank,
+    )
+    bank.add_argument("action", choices=("show", "fill"), help="show the counts, or fill then show")
+    bank.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
+    bank.add_argument("--size", type=int, default=9, help="grid size of new puzzles (default: 9)")
+    bank.add_argument("--variant", default="standard", help="variant of new puzzles (default: standard)")
+    bank.add_argument("--level", default="medium", help="level of new puzzles (default: medium)")
+    bank.add_argument("--count", type=int, default=10, help="how many puzzles to make (default: 10)")
     return parser
 
 

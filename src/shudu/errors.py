@@ -92,3 +92,7 @@ class SearchTimeout(ShuduError):
         super().__init__(message)
         #: Solutions found before the budget ran out.
         self.found = found
+
+
+class StoreError(ShuduError):
+    """A saved game or bank puzzle that is missing, or a database shudu cannot use."""

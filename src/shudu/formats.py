@@ -44,6 +44,8 @@ _JSON_IGNORED = {
     "clues",
     "seed",
     "name",
+    "entries",
+    "pencil",
 }
 
 

@@ -46,7 +46,9 @@ def size_from_cells(count: int) -> int:
     if size * size == count and 4 <= size <= 25:
         return size
     known = ", ".join(f"{n * n} ({n}x{n})" for n in (4, 6, 9, 16, 25))
-    raise ParseError(f"the puzzle has {count} cells, which is not a square grid of 4x4 to 25x25 (e.g. {known})")
+    raise ParseError(
+        f"the puzzle has {count} cells, which is not a square grid of 4x4 to 25x25 (e.g. {known})"
+    )
 
 
 #: A variant as callers may give it: resolved, a name ("x+anti-king"), or JSON fields.

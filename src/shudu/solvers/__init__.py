@@ -42,3 +42,4 @@ def get(name: str = "auto") -> Solver:
 
 # Importing a solver module registers it.
 from . import backtrack as _backtrack  # noqa: E402, F401
+from . import fast as _fast  # noqa: E402, F401

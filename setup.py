@@ -1,0 +1,58 @@
+"""Build the optional C core of solver "fast".
+
+Everything else lives in pyproject.toml.  The extension is optional: when it cannot be
+compiled, the install still succeeds and shudu runs on the pure-Python twin
+(``shudu/solvers/_fast_py.py``), with one warning.
+
+``SHUDU_CFLAGS`` adds compiler flags (for example ``-march=native`` for local
+measurements); shipped builds stay portable.
+"""
+
+import os
+import shlex
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+if sys.platform == "win32":
+    compile_args = ["/O2"]
+else:
+    compile_args = ["-O3", "-std=c11", "-fno-strict-aliasing", "-Wall", "-Wno-unused-function"]
+compile_args += shlex.split(os.environ.get("SHUDU_CFLAGS", ""))
+
+
+class OptionalBuildExt(build_ext):
+    """Build the C core when possible; otherwise warn once and go on without it."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # any compiler failure means "no C core"
+            self._warn(exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self._warn(exc)
+
+    def _warn(self, exc: Exception) -> None:
+        print(
+            f"WARNING: the C core of shudu could not be built ({exc}); "
+            "shudu will use its pure-Python solver, which is slower.",
+            file=sys.stderr,
+        )
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "shudu.solvers._core_c",
+            sources=["src/shudu/solvers/_core.c"],
+            extra_compile_args=compile_args,
+            optional=True,
+        )
+    ],
+    cmdclass={"build_ext": OptionalBuildExt},
+)

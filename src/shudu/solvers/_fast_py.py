@@ -1,0 +1,546 @@
+"""The search engine of solver ``fast``, in pure Python: the specification of the C core.
+
+``shudu/solvers/_core.c`` (module ``shudu.solvers._core_c``) carries out the very same
+algorithms step for step, so both give the same solutions in the same order, the same
+statuses and the same counters; tests run every case through both.
+
+Vocabulary:
+
+- a **shape** is a grid size ``n`` (4..25), its **houses** (groups of ``n`` cells that hold
+  every digit once: rows, columns, boxes, extra regions) and its **links** (per cell, other
+  cells that must hold a different digit without sharing a house: anti-knight, anti-king);
+- **givens** are ``n * n`` digit values in reading order, 0 for an empty cell;
+- a **digit set** is a bit mask, bit ``d - 1`` standing for digit ``d``.
+
+The search is depth-first and resumable (``Search.run`` picks up where it stopped):
+
+1. **propagate**: place every *naked single* (a cell with one candidate left) and every
+   *hidden single* (a digit with one cell left in a house), removing the placed digit from
+   the cell's peers, until nothing changes; a cell without candidates or a house missing a
+   digit is a contradiction. On the standard 9x9 grid (``Shape.std9``) one more rule joins
+   them, the **band rule**: in a band (three rows), a digit takes one cell in each of the
+   three rows and each of the three boxes, so the (row, box) *triads* that still hold it
+   must contain a one-to-one matching of rows to boxes; the digit leaves every triad that
+   is in no such matching (this covers pointing and claiming between rows and boxes). The
+   C core keeps 9x9 candidates per digit and band, which makes this rule a few word-wide
+   operations;
+2. **branch** on the empty cell with fewest candidates (the first in reading order, and the
+   first with two), trying its digits in increasing order.
+
+Counters: ``nodes`` counts search states opened (the puzzle itself and every digit tried at
+a branch cell); ``guesses`` counts the digits tried while another digit of that cell was
+still untried; ``settled`` counts the empty cells filled by propagation before the first
+guess (0 when the puzzle contradicts itself). A puzzle is *solved without guessing* when
+``guesses == 0``.
+
+Budgets: ``node_limit`` caps ``nodes`` (a search may open at most that many), ``timeout``
+(seconds, negative for none) caps wall-clock time; when either is spent the search stops
+and reports it, and can be resumed with a new budget.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import time
+from collections.abc import Sequence
+
+__all__ = ["DIGIT_CHARS", "Search", "Shape", "parse_givens"]
+
+MAX_SIZE = 25
+
+#: Characters of solution text, indexed by digit value (``.`` for 0).
+DIGIT_CHARS = ".123456789ABCDEFGHIJKLMNOP"
+
+# Search.run codes.
+STOPPED, EXHAUSTED, BUDGET = 0, 1, 2
+
+# solve_many status codes.
+NONE, UNIQUE, MULTIPLE, SOLVED, TIMEOUT = 0, 1, 2, 3, 4
+
+# Read the clock only every so many nodes, like the C core.
+_CLOCK_EVERY = 64
+
+
+def _char_value(ch: str, n: int) -> int:
+    """Digit value of a puzzle character: ``1-9`` then ``A-P`` (any case); ``.``/``0`` empty."""
+    if ch in ".0":
+        return 0
+    if "1" <= ch <= "9":
+        v = ord(ch) - 48
+    elif "A" <= ch <= "Z":
+        v = ord(ch) - 55
+    elif "a" <= ch <= "z":
+        v = ord(ch) - 87
+    else:
+        return -1
+    return v if v <= n else -1
+
+
+def parse_givens(text: str | bytes, n: int, index: int = 0) -> bytes:
+    """Givens of one puzzle line (``index`` counts from 0, for messages); ValueError if bad."""
+    if isinstance(text, bytes | bytearray):
+        text = text.decode("latin-1")
+    elif not isinstance(text, str):
+        raise TypeError(f"puzzle {index + 1} is {type(text).__name__}, not str")
+    nc = n * n
+    if len(text) != nc:
+        raise ValueError(f"puzzle {index + 1} has {len(text)} characters; a {n}x{n} puzzle needs {nc}")
+    values = bytearray(nc)
+    for i, ch in enumerate(text):
+        v = _char_value(ch, n) if ord(ch) < 128 else -1
+        if v < 0:
+            raise ValueError(
+                f"puzzle {index + 1}, character {i + 1}: '{ch}' is not a digit of a {n}x{n} "
+                f"puzzle (1-{DIGIT_CHARS[n]}, '.' or '0' for empty)"
+            )
+        values[i] = v
+    return bytes(values)
+
+
+def _cells(seq: object, what: str, index: int, ncells: int, most: int) -> list[int]:
+    try:
+        cells = list(seq)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{what} {index} is not a sequence of cell indices") from None
+    if len(cells) > most:
+        raise ValueError(f"{what} {index} has {len(cells)} cells, more than {most}")
+    for c in cells:
+        if not isinstance(c, int):
+            raise TypeError(f"{what} {index}: cell indices must be int")
+        if not 0 <= c < ncells:
+            raise ValueError(f"{what} {index}: cell index {c!r} is outside 0..{ncells - 1}")
+    return cells
+
+
+def _is_standard9(houses: list[list[int]]) -> bool:
+    if len(houses) != 27:
+        return False
+    seen = set()
+    for h in houses:
+        rows = {c // 9 for c in h}
+        cols = {c % 9 for c in h}
+        boxes = {(c // 27, c % 9 // 3) for c in h}
+        if len(rows) == 1:
+            key = rows.pop()
+        elif len(cols) == 1:
+            key = 9 + cols.pop()
+        elif len(boxes) == 1:
+            band, stack = boxes.pop()
+            key = 18 + 3 * band + stack
+        else:
+            return False
+        if key in seen:
+            return False
+        seen.add(key)
+    return True
+
+
+class Shape:
+    """A grid shape compiled for searching: size ``n``, houses and links.
+
+    ``houses`` is a sequence of ``n``-cell sequences of cell indices, ``links`` is ``None``
+    or one sequence of cell indices per cell. ``general=True`` keeps a standard 9x9 grid on
+    the general engine (for comparisons); otherwise ``std9`` tells that the C core serves it
+    with its 9x9 engine.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        houses: Sequence[Sequence[int]],
+        links: Sequence[Sequence[int]] | None = None,
+        general: bool = False,
+    ) -> None:
+        if not 4 <= n <= MAX_SIZE:
+            raise ValueError(f"grid size must be between 4 and {MAX_SIZE}, got {n}")
+        nc = n * n
+        house_list = list(houses)
+        if len(house_list) > 4 * nc:
+            raise ValueError(f"too many houses: {len(house_list)}")
+        adjacent: list[set[int]] = [set() for _ in range(nc)]
+        checked: list[list[int]] = []
+        for h, house in enumerate(house_list):
+            cells = _cells(house, "house", h, nc, nc)
+            if len(cells) != n:
+                raise ValueError(f"house {h} has {len(cells)} cells; a {n}x{n} grid needs {n}")
+            for i, c in enumerate(cells):
+                if c in cells[:i]:
+                    raise ValueError(f"house {h} holds cell {c} twice")
+            for c in cells:
+                adjacent[c].update(cells)
+                adjacent[c].discard(c)
+            checked.append(cells)
+        has_links = False
+        if links is not None:
+            link_list = list(links)
+            if len(link_list) != nc:
+                raise ValueError(f"links must have one entry per cell ({nc}), got {len(link_list)}")
+            for c, linked in enumerate(link_list):
+                for p in _cells(linked, "links of cell", c, nc, nc):
+                    if p == c:
+                        raise ValueError(f"cell {c} is linked to itself")
+                    adjacent[c].add(p)
+                    adjacent[p].add(c)
+                    has_links = True
+        self.n = n
+        self.ncells = nc
+        self.full = (1 << n) - 1
+        self.houses: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in checked)
+        self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(a)) for a in adjacent)
+        self.std9 = not general and n == 9 and not has_links and _is_standard9(checked)
+
+    def search(self, givens: bytes) -> Search:
+        """A fresh search over one puzzle; ``givens`` holds ``n * n`` values 0..n."""
+        givens = bytes(givens)
+        if len(givens) != self.ncells:
+            raise ValueError(f"givens must have {self.ncells} entries, got {len(givens)}")
+        for c, g in enumerate(givens):
+            if g > self.n:
+                raise ValueError(f"given {g} at cell {c} is outside 0..{self.n}")
+        return Search(self, givens)
+
+    def solve_many(
+        self,
+        puzzles: Sequence[str] | bytes,
+        limit: int = 1,
+        threads: int = 1,
+        node_limit: int | None = None,
+        timeout: float = -1.0,
+    ) -> tuple[bytes, bytes, bytes, bytes, bytes, bytes]:
+        """Search every puzzle for up to ``limit`` solutions.
+
+        ``puzzles`` is a sequence of puzzle strings, or one bytes buffer of lines (``\\n`` or
+        ``\\r\\n`` ended, the last one optionally not). ``node_limit`` applies to each puzzle,
+        ``timeout`` to the whole call. ``threads`` is accepted for symmetry (the twin uses
+        one). Returns six buffers: one status code per puzzle (NONE, UNIQUE, MULTIPLE,
+        SOLVED: found one, did not look further; TIMEOUT), the first solutions as text
+        (``n * n`` characters per puzzle, ``.`` where there is none), and the solution
+        counts, nodes, guesses and settled cells as native 8-byte unsigned integers.
+        """
+        if not 1 <= threads <= 256:
+            raise ValueError(f"threads must be between 1 and 256, got {threads}")
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        budget = _Budget(node_limit, timeout)
+        n, nc = self.n, self.ncells
+        if isinstance(puzzles, bytes | bytearray | memoryview):
+            data = bytes(puzzles)
+            lines = data.split(b"\n")
+            if lines and lines[-1] == b"":
+                lines.pop()
+            texts: Sequence[str | bytes] = [ln[:-1] if ln.endswith(b"\r") else ln for ln in lines]
+        elif isinstance(puzzles, str):
+            raise TypeError("puzzles must be a list of str or a bytes buffer")
+        else:
+            texts = list(puzzles)
+        givens = [parse_givens(t, n, i) for i, t in enumerate(texts)]
+        status = bytearray(len(givens))
+        solutions = bytearray(b"." * (nc * len(givens)))
+        counts, nodes, guesses, settled = [], [], [], []
+        for i, g in enumerate(givens):
+            search = Search(self, g)
+            found, code, first = 0, STOPPED, None
+            while found < limit:
+                code, solution = search._next(budget)
+                if solution is None:
+                    break
+                if first is None:
+                    first = solution
+                found += 1
+            if first is not None:
+                solutions[i * nc : (i + 1) * nc] = "".join(DIGIT_CHARS[v] for v in first).encode()
+            if code == BUDGET:
+                status[i] = TIMEOUT
+            elif found == 0:
+                status[i] = NONE
+            elif found >= 2:
+                status[i] = MULTIPLE
+            elif code == EXHAUSTED:
+                status[i] = UNIQUE
+            else:
+                status[i] = SOLVED
+            counts.append(found)
+            nodes.append(search.nodes)
+            guesses.append(search.guesses)
+            settled.append(search.settled)
+        return (
+            bytes(status),
+            bytes(solutions),
+            _pack(counts),
+            _pack(nodes),
+            _pack(guesses),
+            _pack(settled),
+        )
+
+
+def _pack(values: list[int]) -> bytes:
+    from array import array
+
+    return array("Q", values).tobytes()
+
+
+class _Budget:
+    """Node limit and deadline of one call (``timeout`` < 0: no deadline)."""
+
+    def __init__(self, node_limit: int | None, timeout: float) -> None:
+        if node_limit is not None:
+            if not isinstance(node_limit, int):
+                raise TypeError("node_limit must be an int or None")
+            if node_limit < 0:
+                raise ValueError("node_limit must not be negative")
+        if timeout != timeout:
+            raise ValueError("timeout must not be NaN")
+        self.node_limit = node_limit
+        self.deadline = -1.0 if timeout < 0 else time.monotonic() + timeout
+        self.tick = 0
+
+    def spent(self, nodes: int) -> bool:
+        """True when the search may not open another node."""
+        if self.node_limit is not None and nodes >= self.node_limit:
+            return True
+        if self.deadline >= 0:
+            tick = self.tick
+            self.tick += 1
+            if tick % _CLOCK_EVERY == 0:
+                return time.monotonic() > self.deadline
+        return False
+
+
+# The band rule on 9x9: triad 3 * r + k of a band is the three cells of row r of the band
+# in box column k; a matching takes one triad per row and per box column.
+_BAND_TRIADS = tuple(
+    tuple(tuple(9 * (3 * band + r) + 3 * k + j for j in range(3)) for r in range(3) for k in range(3))
+    for band in range(3)
+)
+_DIGIT_BITS = tuple(1 << d for d in range(9))
+_MATCHINGS = tuple(
+    sum(1 << (3 * r + k) for r, k in enumerate(perm))
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+#: For each set of present triads, the triads that lie in some matching within it.
+_MATCHING_KEEP = tuple(
+    functools.reduce(operator.or_, (m for m in _MATCHINGS if present & m == m), 0) for present in range(512)
+)
+
+
+class _Contradiction(Exception):
+    """Raised inside propagation; never escapes this module."""
+
+
+class Search:
+    """One resumable depth-first search over one puzzle (see the module docstring)."""
+
+    def __init__(self, shape: Shape, givens: bytes) -> None:
+        self.shape = shape
+        self.givens = givens
+        self.nodes = 0
+        self.guesses = 0
+        self.settled = 0
+        self._started = False
+        self._finished = False
+        # frames: [cand, val, nleft, branch cell, digits not tried yet]
+        self._stack: list[list] = []
+
+    def run(
+        self, want: int, keep: int, node_limit: int | None = None, timeout: float = -1.0
+    ) -> tuple[list[bytes], int, int]:
+        """Find up to ``want`` more solutions, keeping the first ``keep`` of them.
+
+        Returns ``(solutions, found, code)``: ``solutions`` as bytes of digit values, the
+        number found, and ``code`` 0 (stopped at ``want``: more may follow), 1 (exhausted:
+        no more solutions) or 2 (budget spent). ``node_limit`` caps this search's total
+        ``nodes`` across calls.
+        """
+        if want < 0 or keep < 0:
+            raise ValueError("want and keep must not be negative")
+        budget = _Budget(node_limit, timeout)
+        keep = min(keep, want)
+        kept: list[bytes] = []
+        found = 0
+        code = STOPPED
+        while found < want:
+            code, solution = self._next(budget)
+            if solution is None:
+                break
+            if found < keep:
+                kept.append(bytes(solution))
+            found += 1
+        return kept, found, code
+
+    # -- the engine --------------------------------------------------------------------
+
+    def _next(self, budget: _Budget) -> tuple[int, list[int] | None]:
+        """Run to the next solution: ``(STOPPED, values)``, ``(EXHAUSTED | BUDGET, None)``."""
+        if self._finished:
+            return EXHAUSTED, None
+        shape = self.shape
+        stack = self._stack
+        if not self._started:
+            if budget.spent(self.nodes):
+                return BUDGET, None
+            self._started = True
+            self.nodes = 1
+            nc = shape.ncells
+            cand = [shape.full] * nc
+            val = [0] * nc
+            state = [cand, val, nc, -1, 0]
+            try:
+                queue: list[int] = []
+                for c, g in enumerate(self.givens):
+                    if g:
+                        if val[c]:
+                            if val[c] != g:
+                                raise _Contradiction
+                        else:
+                            self._assign(state, queue, c, 1 << (g - 1))
+                self._propagate(state, queue)
+            except _Contradiction:
+                self._finished = True
+                return EXHAUSTED, None
+            self.settled = sum(1 for c, g in enumerate(self.givens) if not g and val[c])
+            if state[2] == 0:
+                self._finished = True
+                return STOPPED, val
+            state[3] = cell = self._branch_cell(cand, val)
+            state[4] = cand[cell]
+            stack.append(state)
+        while stack:
+            frame = stack[-1]
+            rem = frame[4]
+            if not rem:
+                stack.pop()
+                continue
+            if budget.spent(self.nodes):
+                return BUDGET, None
+            cell = frame[3]
+            bit = rem & -rem
+            rem ^= bit
+            frame[4] = rem
+            if rem:
+                # other digits remain: a guess; work on a copy, keep this frame
+                child = [frame[0][:], frame[1][:], frame[2], -1, 0]
+                self.guesses += 1
+            else:
+                # the last digit: no need to keep this frame
+                stack.pop()
+                child = frame
+            self.nodes += 1
+            try:
+                queue = []
+                self._assign(child, queue, cell, bit)
+                self._propagate(child, queue)
+            except _Contradiction:
+                continue
+            cand, val = child[0], child[1]
+            if child[2] == 0:
+                return STOPPED, val
+            child[3] = cell = self._branch_cell(cand, val)
+            child[4] = cand[cell]
+            stack.append(child)
+        self._finished = True
+        return EXHAUSTED, None
+
+    def _assign(self, state: list, queue: list[int], c: int, bit: int) -> None:
+        """Place digit ``bit`` in cell ``c``; peers left with one candidate join ``queue``."""
+        cand, val = state[0], state[1]
+        if not cand[c] & bit:
+            raise _Contradiction
+        val[c] = bit.bit_length()
+        cand[c] = bit
+        state[2] -= 1
+        for p in self.shape.peers[c]:
+            m = cand[p]
+            if m & bit:
+                m ^= bit
+                cand[p] = m
+                if not m:
+                    raise _Contradiction
+                if not m & (m - 1):
+                    queue.append(p)
+
+    def _propagate(self, state: list, queue: list[int]) -> None:
+        """Naked and hidden singles until nothing changes (``_Contradiction`` if stuck)."""
+        cand, val = state[0], state[1]
+        full = self.shape.full
+        houses = self.shape.houses
+        qi = 0
+        while True:
+            while qi < len(queue):
+                c = queue[qi]
+                qi += 1
+                if not val[c]:
+                    self._assign(state, queue, c, cand[c])
+            if state[2] == 0:
+                return
+            progress = False
+            for house in houses:
+                once = twice = placed = 0
+                for c in house:
+                    m = cand[c]
+                    if val[c]:
+                        placed |= m
+                    else:
+                        twice |= once & m
+                        once |= m
+                if once | placed != full:
+                    raise _Contradiction
+                hidden = once & ~twice
+                while hidden:
+                    bit = hidden & -hidden
+                    hidden ^= bit
+                    for c in house:
+                        if not val[c] and cand[c] & bit:
+                            self._assign(state, queue, c, bit)
+                            break
+                    else:
+                        raise _Contradiction
+                    progress = True
+            if not progress and qi == len(queue):
+                if self.shape.std9 and self._band_rule(state, queue):
+                    continue
+                return
+
+    def _band_rule(self, state: list, queue: list[int]) -> bool:
+        """Apply the band rule to every digit and band once; True if a candidate went."""
+        cand, val = state[0], state[1]
+        changed = False
+        for triads in _BAND_TRIADS:
+            for bit in _DIGIT_BITS:
+                present = 0
+                for t, cells in enumerate(triads):
+                    for c in cells:
+                        if cand[c] & bit:
+                            present |= 1 << t
+                            break
+                keep = _MATCHING_KEEP[present]
+                if not keep:
+                    raise _Contradiction
+                gone = present & ~keep
+                while gone:
+                    t = (gone & -gone).bit_length() - 1
+                    gone &= gone - 1
+                    for c in triads[t]:
+                        m = cand[c]
+                        if m & bit:
+                            m ^= bit
+                            cand[c] = m
+                            if not m:
+                                raise _Contradiction
+                            if not m & (m - 1) and not val[c]:
+                                queue.append(c)
+                            changed = True
+        return changed
+
+    @staticmethod
+    def _branch_cell(cand: list[int], val: list[int]) -> int:
+        """The empty cell with fewest candidates, the first such in reading order."""
+        best, best_count = -1, 99
+        for c, m in enumerate(cand):
+            if not val[c]:
+                k = m.bit_count()
+                if k < best_count:
+                    best, best_count = c, k
+                    if k == 2:
+                        break
+        return best

@@ -1,0 +1,388 @@
+"""Saved games and the puzzle bank, in one SQLite file.
+
+Every write is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``) on a database in WAL mode
+with ``synchronous=FULL``: a game saved is on disk when :meth:`Store.save_game` returns, and a
+process killed mid-write leaves the previous state, never half of one. The schema carries its
+version in ``PRAGMA user_version`` and :data:`MIGRATIONS` brings an older file up to date.
+
+Puzzles are kept in their JSON form (``size``, ``box``, ``variant``, ``givens`` …), so any
+size and variant fits one table. The store checks shapes (lengths, ranges); the caller checks
+that a puzzle parses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import StoreError
+
+#: The schema, one script per version; version N is reached by running scripts 1 … N in order.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: saved games and the puzzle bank
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        puzzle TEXT NOT NULL,            -- the puzzle's JSON form
+        size INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        level TEXT,
+        entries TEXT NOT NULL,           -- JSON list of n*n digits, 0 = empty (givens are 0 here)
+        corner TEXT NOT NULL,            -- JSON list of n*n lists: corner pencil marks
+        centre TEXT NOT NULL,            -- JSON list of n*n lists: centre pencil marks
+        history TEXT NOT NULL,           -- JSON {"undo": [...], "redo": [...]}: the player's moves
+        elapsed_ms INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX games_updated ON games (updated DESC);
+    CREATE TABLE bank (
+        id INTEGER PRIMARY KEY,
+        size INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        level TEXT NOT NULL,
+        givens TEXT NOT NULL,
+        puzzle TEXT NOT NULL,            -- the puzzle's JSON form
+        source TEXT NOT NULL,            -- "shipped", "generated" …
+        served INTEGER NOT NULL DEFAULT 0,
+        added REAL NOT NULL,
+        UNIQUE (variant, givens)
+    );
+    CREATE INDEX bank_pick ON bank (size, variant, level, served);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+#: The most moves a game's undo and redo lists may hold together.
+MAX_HISTORY = 5000
+
+
+def default_path() -> Path:
+    """Where the database lives unless told otherwise: the user's data directory."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "shudu" / "shudu.sqlite3"
+
+
+@dataclass
+class Game:
+    """A puzzle being played: the player's digits, pencil marks, move history and time."""
+
+    puzzle: dict[str, Any]
+    entries: list[int]
+    corner: list[list[int]]
+    centre: list[list[int]]
+    history: dict[str, list[Any]] = field(default_factory=lambda: {"undo": [], "redo": []})
+    elapsed_ms: int = 0
+    finished: bool = False
+    level: str | None = None
+    id: int | None = None
+    created: float = 0.0
+    updated: float = 0.0
+
+    @property
+    def size(self) -> int:
+        return int(self.puzzle["size"])
+
+    @property
+    def variant(self) -> str:
+        return str(self.puzzle.get("variant", "standard"))
+
+    @classmethod
+    def new(cls, puzzle: dict[str, Any], *, level: str | None = None) -> Game:
+        """A fresh game of a puzzle given in its JSON form."""
+        cells = int(puzzle["size"]) ** 2
+        return cls(puzzle, [0] * cells, [[] for _ in range(cells)], [[] for _ in range(cells)], level=level)
+
+    def check(self) -> None:
+        """Raise :class:`StoreError` unless every field has the shape its puzzle needs."""
+        n = self.size
+        cells = n * n
+        if len(self.entries) != cells:
+            raise StoreError(f"entries has {len(self.entries)} cells; a {n}x{n} game needs {cells}")
+        for i, digit in enumerate(self.entries):
+            if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= n:
+                raise StoreError(f"entry {i} is {digit!r}; a {n}x{n} game takes 0 (empty) to {n}")
+        for name, marks in (("corner", self.corner), ("centre", self.centre)):
+            if len(marks) != cells:
+                raise StoreError(f"{name} marks list {len(marks)} cells; a {n}x{n} game needs {cells}")
+            for i, cell in enumerate(marks):
+                if not isinstance(cell, list) or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= n for d in cell
+                ):
+                    raise StoreError(f"{name} marks of cell {i} must be a list of digits 1-{n}")
+        if set(self.history) != {"undo", "redo"} or not all(
+            isinstance(v, list) for v in self.history.values()
+        ):
+            raise StoreError('history must be {"undo": [...], "redo": [...]}')
+        moves = len(self.history["undo"]) + len(self.history["redo"])
+        if moves > MAX_HISTORY:
+            raise StoreError(f"history holds {moves} moves; at most {MAX_HISTORY} are kept")
+        if isinstance(self.elapsed_ms, bool) or not isinstance(self.elapsed_ms, int) or self.elapsed_ms < 0:
+            raise StoreError(
+                f"elapsed_ms must be a whole number of milliseconds ≥ 0, not {self.elapsed_ms!r}"
+            )
+
+    def summary(self) -> dict[str, Any]:
+        """The fields a list of saved games shows."""
+        givens = str(self.puzzle.get("givens", ""))
+        filled = sum(1 for c in givens if c not in ".0") + sum(1 for d in self.entries if d)
+        return {
+            "id": self.id,
+            "size": self.size,
+            "variant": self.variant,
+            "level": self.level,
+            "filled": filled,
+            "cells": self.size**2,
+            "elapsed_ms": self.elapsed_ms,
+            "finished": self.finished,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.summary(),
+            "puzzle": self.puzzle,
+            "entries": self.entries,
+            "corner": self.corner,
+            "centre": self.centre,
+            "history": self.history,
+        }
+
+
+@dataclass(frozen=True)
+class BankPuzzle:
+    """A puzzle waiting in the bank."""
+
+    id: int
+    size: int
+    variant: str
+    level: str
+    puzzle: dict[str, Any]
+    source: str
+
+
+class Store:
+    """One SQLite database of saved games and bank puzzles.
+
+    Each call opens its own short-lived connection, so one Store may be shared by threads.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
+        self._migrate()
+
+    # --- connections and schema ---------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a shudu database: {exc}") from None
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A connection inside one transaction: committed on success, rolled back on error."""
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+    @property
+    def version(self) -> int:
+        with self._read() as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        try:
+            with self._write() as conn:
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"{self.path} has schema version {version}, newer than this shudu knows "
+                        f"({SCHEMA_VERSION}); upgrade shudu or use another --db"
+                    )
+                for number in range(version, SCHEMA_VERSION):
+                    for statement in _statements(MIGRATIONS[number]):
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {number + 1}")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open {self.path} as a shudu database: {exc}") from None
+
+    def get_meta(self, key: str) -> str | None:
+        with self._read() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # --- saved games --------------------------------------------------------------------
+
+    def save_game(self, game: Game) -> Game:
+        """Insert a new game (``id`` None) or replace a saved one; return it with id and times set."""
+        game.check()
+        now = time.time()
+        values = (
+            json.dumps(game.puzzle, separators=(",", ":")),
+            game.size,
+            game.variant,
+            game.level,
+            json.dumps(game.entries, separators=(",", ":")),
+            json.dumps(game.corner, separators=(",", ":")),
+            json.dumps(game.centre, separators=(",", ":")),
+            json.dumps(game.history, separators=(",", ":")),
+            game.elapsed_ms,
+            int(game.finished),
+        )
+        with self._write() as conn:
+            if game.id is None:
+                cursor = conn.execute(
+                    "INSERT INTO games (puzzle, size, variant, level, entries, corner, centre, history,"
+                    " elapsed_ms, finished, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*values, now, now),
+                )
+                game.id = cursor.lastrowid
+                game.created = now
+            else:
+                cursor = conn.execute(
+                    "UPDATE games SET puzzle = ?, size = ?, variant = ?, level = ?, entries = ?, corner = ?,"
+                    " centre = ?, history = ?, elapsed_ms = ?, finished = ?, updated = ? WHERE id = ?",
+                    (*values, now, game.id),
+                )
+                if cursor.rowcount == 0:
+                    raise StoreError(f"no saved game {game.id}")
+        game.updated = now
+        return game
+
+    def game(self, game_id: int) -> Game:
+        """The saved game ``game_id``; :class:`StoreError` if there is none."""
+        with self._read() as conn:
+            row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no saved game {game_id}")
+        return _game(row)
+
+    def games(self, *, limit: int = 100) -> list[Game]:
+        """The saved games, most recently played first."""
+        with self._read() as conn:
+            rows = conn.execute("SELECT * FROM games ORDER BY updated DESC, id DESC LIMIT ?", (limit,))
+            return [_game(row) for row in rows]
+
+    def delete_game(self, game_id: int) -> None:
+        with self._write() as conn:
+            if conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
+                raise StoreError(f"no saved game {game_id}")
+
+    # --- the puzzle bank ----------------------------------------------------------------
+
+    def add_to_bank(self, puzzles: Sequence[tuple[dict[str, Any], str]], *, source: str) -> int:
+        """Add ``(puzzle JSON, level)`` pairs in one transaction; return how many were new."""
+        now = time.time()
+        added = 0
+        with self._write() as conn:
+            for puzzle, level in puzzles:
+                cursor = conn.execute(
+                    "INSERT OR IGNORE INTO bank (size, variant, level, givens, puzzle, source, added)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        int(puzzle["size"]),
+                        str(puzzle.get("variant", "standard")),
+                        level,
+                        str(puzzle["givens"]),
+                        json.dumps(puzzle, separators=(",", ":")),
+                        source,
+                        now,
+                    ),
+                )
+                added += cursor.rowcount
+        return added
+
+    def take_from_bank(
+        self, size: int, variant: str, level: str | None = None, *, rng: random.Random | None = None
+    ) -> BankPuzzle | None:
+        """A puzzle of that kind, among those served least often (then marked served); None if none."""
+        where = "size = ? AND variant = ?" + (" AND level = ?" if level else "")
+        args: tuple[Any, ...] = (size, variant, level) if level else (size, variant)
+        with self._write() as conn:
+            least = conn.execute(f"SELECT MIN(served) FROM bank WHERE {where}", args).fetchone()[0]
+            if least is None:
+                return None
+            rows = conn.execute(f"SELECT * FROM bank WHERE {where} AND served = ?", (*args, least)).fetchall()
+            row = (rng or random).choice(rows)
+            conn.execute("UPDATE bank SET served = served + 1 WHERE id = ?", (row["id"],))
+        return BankPuzzle(
+            row["id"], row["size"], row["variant"], row["level"], json.loads(row["puzzle"]), row["source"]
+        )
+
+    def bank_counts(self) -> list[dict[str, Any]]:
+        """How many puzzles the bank holds, by size, variant and level."""
+        with self._read() as conn:
+            rows = conn.execute(
+                "SELECT size, variant, level, COUNT(*) AS puzzles FROM bank"
+                " GROUP BY size, variant, level ORDER BY size, variant, level"
+            )
+            return [dict(row) for row in rows]
+
+
+def _statements(script: str) -> list[str]:
+    """The statements of a migration script (no statement of ours holds a ``;`` in a string)."""
+    lines = [line.split("--", 1)[0] for line in script.splitlines()]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+def _game(row: sqlite3.Row) -> Game:
+    return Game(
+        puzzle=json.loads(row["puzzle"]),
+        entries=json.loads(row["entries"]),
+        corner=json.loads(row["corner"]),
+        centre=json.loads(row["centre"]),
+        history=json.loads(row["history"]),
+        elapsed_ms=row["elapsed_ms"],
+        finished=bool(row["finished"]),
+        level=row["level"],
+        id=row["id"],
+        created=row["created"],
+        updated=row["updated"],
+    )

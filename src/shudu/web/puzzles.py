@@ -1,0 +1,185 @@
+"""Requests to puzzles and puzzles to JSON: the web API's shared vocabulary.
+
+A request names its puzzle as ``{"puzzle": TEXT | {JSON form}, "variant", "box", "layout",
+"regions"}`` — any text format of docs/formats.md. The answer describes a puzzle with what the
+page needs to draw it: box or jigsaw region of every cell, the extra regions, links, houses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import shudu
+
+#: The longest puzzle text accepted (a 25x25 grid block with decoration fits easily).
+MAX_PUZZLE_TEXT = 20_000
+
+
+class BadRequest(Exception):
+    """A request the API refuses, with its HTTP status and a message for the user."""
+
+    def __init__(self, message: str, status: int = 400, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.details = details
+
+
+def field(body: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+    """``body[name]`` checked to be of ``kind`` (``default`` when absent or null)."""
+    value = body.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) and kind is not bool and bool not in (kind if isinstance(kind, tuple) else ()):
+        raise BadRequest(f'"{name}" must be {_kind_name(kind)}, not {json.dumps(value)}', field=name)
+    if not isinstance(value, kind):
+        raise BadRequest(f'"{name}" must be {_kind_name(kind)}, not {json.dumps(value)[:60]}', field=name)
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "a string", int: "a whole number", list: "a list", dict: "an object", bool: "true or false"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def read_puzzle(body: Mapping[str, Any]) -> shudu.Puzzle:
+    """The puzzle a request names; :class:`shudu.ShuduError` or :class:`BadRequest` if it is bad."""
+    raw = body.get("puzzle")
+    if raw is None:
+        raise BadRequest('the request has no "puzzle" (text in a format of docs/formats.md)', field="puzzle")
+    if isinstance(raw, dict):
+        raw = json.dumps(raw)
+    if not isinstance(raw, str):
+        raise BadRequest('"puzzle" must be puzzle text or a JSON puzzle object', field="puzzle")
+    if len(raw) > MAX_PUZZLE_TEXT:
+        raise BadRequest(
+            f'"puzzle" is {len(raw)} characters; at most {MAX_PUZZLE_TEXT} are read', field="puzzle"
+        )
+    if not raw.strip():
+        raise BadRequest("the puzzle is empty: paste or type a puzzle", field="puzzle")
+    variant: Any = field(body, "variant", str)
+    layout = field(body, "layout", (str, list))
+    regions = field(body, "regions", list)
+    if layout is not None or regions is not None:
+        variant = {
+            k: v for k, v in (("variant", variant), ("layout", layout), ("regions", regions)) if v is not None
+        }
+        variant.setdefault("variant", "standard")
+    box = field(body, "box", str)
+    return shudu.parse_puzzle(raw, box=box, variant=variant)
+
+
+def read_entries(body: Mapping[str, Any], puzzle: shudu.Puzzle) -> list[int]:
+    """The player's digits (``entries``: n·n ints, 0 empty); all zeros when absent."""
+    n = puzzle.size
+    entries = field(body, "entries", list, [0] * (n * n))
+    if len(entries) != n * n:
+        raise BadRequest(
+            f'"entries" has {len(entries)} cells; a {n}x{n} puzzle needs {n * n}', field="entries"
+        )
+    for i, digit in enumerate(entries):
+        if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= n:
+            cell = puzzle.geometry.cell_name(i)
+            raise BadRequest(
+                f'"entries": {cell} holds {json.dumps(digit)}; use 0 (empty) to {n}', field="entries"
+            )
+    return entries
+
+
+def puzzle_json(board: shudu.Puzzle | shudu.Grid) -> dict[str, Any]:
+    """The JSON form of docs/formats.md: enough to rebuild the puzzle."""
+    out: dict[str, Any] = {"size": board.size}
+    if board.box is not None:
+        out["box"] = list(board.box)
+    if not board.variant.is_standard:
+        out.update(board.variant.to_json())
+    out["givens"] = board.to_string()
+    return out
+
+
+def describe(puzzle: shudu.Puzzle) -> dict[str, Any]:
+    """A puzzle with everything the page needs to draw it and to mark conflicts."""
+    geo = puzzle.geometry
+    n = geo.size
+    region = [0] * (n * n)  # box or jigsaw region of every cell
+    for house in geo.houses:
+        if house.kind in ("box", "region"):
+            for cell in house.cells:
+                region[cell] = house.index
+    extras = []
+    for house in geo.houses:
+        if house.kind == "extra":
+            cells = list(house.cells)
+            diagonal = set(cells) in ({i * n + i for i in range(n)}, {i * n + n - 1 - i for i in range(n)})
+            extras.append({"name": house.name, "cells": cells, "diagonal": diagonal})
+    return {
+        "json": puzzle_json(puzzle),
+        "size": n,
+        "box": list(geo.box) if geo.box else None,
+        "variant": geo.variant.name,
+        "description": geo.variant.description,
+        "givens": list(puzzle.cells),
+        "clues": puzzle.clues,
+        "digits": [shudu_digit(d) for d in range(1, n + 1)],
+        "region": region,
+        "jigsaw": geo.variant.layout is not None,
+        "extras": extras,
+        "houses": [{"name": h.name, "cells": list(h.cells)} for h in geo.houses],
+        "links": [list(links) for links in geo.links] if any(geo.links) else None,
+    }
+
+
+def shudu_digit(digit: int) -> str:
+    """The character of a digit: 1-9, then A-Z."""
+    return "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[digit - 1]
+
+
+def to_plain(value: Any) -> Any:
+    """Any library result as JSON data: its ``to_json()``, a dataclass's fields, or plain values."""
+    if hasattr(value, "to_json") and callable(value.to_json):
+        return to_plain(value.to_json())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def cell_index(ref: Any, size: int) -> int | None:
+    """A cell as a 0-based index, from an int or an ``r1c2`` name; None when neither."""
+    if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < size * size:
+        return ref
+    if isinstance(ref, str) and ref[:1].lower() == "r" and "c" in ref.lower():
+        row, _, col = ref[1:].lower().partition("c")
+        if row.isdigit() and col.isdigit() and 1 <= int(row) <= size and 1 <= int(col) <= size:
+            return (int(row) - 1) * size + int(col) - 1
+    return None
+
+
+def step_json(step: Any, size: int) -> dict[str, Any]:
+    """A logic step as JSON, with its cells also given as indices for drawing."""
+    data = to_plain(step)
+    if not isinstance(data, dict):
+        return {"explanation": str(data), "technique": "", "cells": [], "placements": [], "eliminations": []}
+    data.setdefault("explanation", str(step))
+    data.setdefault("technique", "")
+    for key in ("placements", "eliminations"):
+        items = []
+        for item in data.get(key) or []:
+            cell, digit = (
+                (item.get("cell"), item.get("digit")) if isinstance(item, dict) else (item[0], item[1])
+            )
+            index = cell_index(cell, size)
+            if index is not None:
+                items.append({"cell": index, "digit": digit})
+        data[key] = items
+    data["cells"] = [i for i in (cell_index(c, size) for c in data.get("cells") or []) if i is not None]
+    return data

@@ -1,0 +1,187 @@
+// Drawing the grid: cells, box or jigsaw lines, shaded extra regions, diagonals, and overlays
+// (selection, houses, conflicts, a hint's cells and candidates, the search replay).
+
+const CORNERS = [
+  [0, 0], [100, 0], [0, 100], [100, 100], [50, 0], [50, 100], [0, 50], [100, 50], [50, 50],
+];
+
+export class Board {
+  constructor(element, { onSelect }) {
+    this.element = element;
+    this.onSelect = onSelect;
+    this.cells = [];
+    this.puzzle = null;
+    this.dragging = false;
+    element.addEventListener("pointerup", () => (this.dragging = false));
+    element.addEventListener("pointerleave", () => (this.dragging = false));
+  }
+
+  setPuzzle(puzzle) {
+    const n = puzzle.size;
+    this.puzzle = puzzle;
+    this.side = Math.ceil(Math.sqrt(n));
+    this.element.style.setProperty("--n", n);
+    this.element.style.setProperty("--side", this.side);
+    this.element.setAttribute("aria-rowcount", n);
+    this.element.setAttribute("aria-colcount", n);
+    this.element.replaceChildren();
+    const shade = new Array(n * n).fill(null);
+    puzzle.extras
+      .filter((extra) => !extra.diagonal)
+      .forEach((extra, k) => extra.cells.forEach((cell) => (shade[cell] ??= k % 6)));
+    const region = puzzle.region;
+    this.cells = [];
+    for (let r = 0; r < n; r++) {
+      const row = document.createElement("div");
+      row.className = "row";
+      row.setAttribute("role", "row");
+      for (let c = 0; c < n; c++) {
+        const i = r * n + c;
+        const cell = document.createElement("div");
+        cell.setAttribute("role", "gridcell");
+        cell.dataset.cell = i;
+        const classes = ["cell"];
+        if (c === n - 1) classes.push("last-col");
+        else if (region[i] !== region[i + 1]) classes.push("thick-right");
+        if (r === n - 1) classes.push("last-row");
+        else if (region[i] !== region[i + n]) classes.push("thick-bottom");
+        cell.dataset.base = classes.join(" ");
+        if (shade[i] !== null) cell.dataset.extra = shade[i];
+        cell.addEventListener("pointerdown", (event) => {
+          event.preventDefault();
+          this.element.focus({ preventScroll: true });
+          this.dragging = true;
+          this.onSelect(i, event.shiftKey || event.ctrlKey || event.metaKey);
+        });
+        cell.addEventListener("pointerenter", () => {
+          if (this.dragging) this.onSelect(i, true);
+        });
+        row.append(cell);
+        this.cells.push(cell);
+      }
+      this.element.append(row);
+    }
+    const diagonals = puzzle.extras.filter((extra) => extra.diagonal);
+    if (diagonals.length) {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("class", "overlay");
+      svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
+      svg.setAttribute("preserveAspectRatio", "none");
+      svg.setAttribute("aria-hidden", "true");
+      for (const diagonal of diagonals) {
+        const main = diagonal.cells.includes(0);
+        const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+        line.setAttribute("x1", main ? 0 : n);
+        line.setAttribute("y1", 0);
+        line.setAttribute("x2", main ? n : 0);
+        line.setAttribute("y2", n);
+        svg.append(line);
+      }
+      this.element.append(svg);
+    }
+  }
+
+  // view: {game, selected: [cells], wrong: Set, step: {cells, area, placements, eliminations},
+  //        replay: {values, candidates?, cell?, bad?, emptied?}} — a replay (the explanation or the
+  //        search) shows its own digits instead of the player's.
+  render(view) {
+    const { game, step, replay } = view;
+    const n = game.size;
+    const selected = new Set(view.selected);
+    const focus = view.selected.length ? view.selected[view.selected.length - 1] : null;
+    const houses = new Set();
+    if (focus !== null) for (const peer of game.peers[focus]) houses.add(peer);
+    const focusDigit = focus !== null ? game.value(focus) : 0;
+    const conflicts = game.conflicts();
+    const wrong = view.wrong || new Set();
+    for (let i = 0; i < n * n; i++) {
+      const cell = this.cells[i];
+      const classes = [cell.dataset.base];
+      let value = game.value(i);
+      let kind = game.isGiven(i) ? "given" : "entry";
+      let cands = null;
+      if (replay) {
+        value = replay.values[i];
+        if (!game.isGiven(i)) kind = "shown";
+        if (!value && replay.candidates) cands = { show: replay.candidates[i], out: 0, in: 0 };
+        if (i === replay.cell) classes.push(replay.bad ? "trace-bad" : "trace-cell");
+        if (i === replay.emptied) classes.push("trace-bad");
+      } else {
+        if (houses.has(i)) classes.push("house");
+        if (focusDigit && game.value(i) === focusDigit) classes.push("same");
+        if (selected.has(i)) classes.push("selected");
+        if (conflicts.has(i)) classes.push("conflict");
+        if (wrong.has(i)) classes.push("wrong");
+      }
+      if (step) {
+        if (step.area.has(i)) classes.push("area");
+        if (step.cells.has(i)) classes.push("step");
+        if (!value && step.placements.has(i) && !step.eliminations.has(i)) {
+          classes.push("placing");
+          value = step.placements.get(i);
+        } else if (!value && (step.placements.has(i) || step.eliminations.has(i))) {
+          const out = (step.eliminations.get(i) || []).reduce((m, d) => m | (1 << d), 0);
+          const put = step.placements.has(i) ? 1 << step.placements.get(i) : 0;
+          cands = { show: out | put, out, in: put };
+        }
+      }
+      classes.push(kind);
+      cell.className = classes.join(" ");
+      cell.setAttribute("aria-selected", selected.has(i) ? "true" : "false");
+      cell.setAttribute("aria-label", this.describe(game, i, value));
+      cell.replaceChildren(...this.content(game, i, value, cands, Boolean(replay)));
+    }
+  }
+
+  describe(game, cell, value) {
+    const n = game.size;
+    const name = `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
+    if (value) return `${name}: ${this.puzzle.digits[value - 1]}${game.isGiven(cell) ? " (given)" : ""}`;
+    const marks = [...game.corner[cell], ...game.centre[cell]].map((d) => this.puzzle.digits[d - 1]);
+    return marks.length ? `${name}: empty, marks ${marks.join(" ")}` : `${name}: empty`;
+  }
+
+  content(game, cell, value, cands, bare) {
+    const digits = this.puzzle.digits;
+    const span = (cls, text) => {
+      const el = document.createElement("span");
+      if (cls) el.className = cls;
+      el.textContent = text;
+      return el;
+    };
+    if (value) return [span("value", digits[value - 1])];
+    const parts = [];
+    if (cands) {
+      const grid = document.createElement("div");
+      grid.className = "cands";
+      for (let d = 1; d <= game.size; d++) {
+        const bit = 1 << d;
+        const cls = cands.out & bit ? "out" : cands.in & bit ? "in" : "";
+        grid.append(span(cls, cands.show & bit ? digits[d - 1] : ""));
+      }
+      return [grid];
+    }
+    if (bare) return [];
+    const corner = game.corner[cell];
+    if (corner.length) {
+      const box = document.createElement("div");
+      box.className = "corner";
+      corner.slice(0, CORNERS.length).forEach((d, k) => {
+        const mark = span("", digits[d - 1]);
+        const [x, y] = CORNERS[k];
+        mark.style.left = `${x}%`;
+        mark.style.top = `${y}%`;
+        mark.style.transform = `translate(-${x}%, -${y}%)`;
+        box.append(mark);
+      });
+      parts.push(box);
+    }
+    const centre = [...game.centre[cell], ...corner.slice(CORNERS.length)];
+    if (centre.length) {
+      const box = span("centre", centre.map((d) => digits[d - 1]).join(""));
+      if (centre.length > 4) box.style.fontSize = `${Math.max(0.18, 1.3 / centre.length)}em`;
+      parts.push(box);
+    }
+    return parts;
+  }
+}

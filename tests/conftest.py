@@ -1,0 +1,65 @@
+"""Shared fixtures: the known-answer file and the benchmark data folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import shudu
+
+TESTS = Path(__file__).parent
+DATA = TESTS.parent.parent / "shared" / "data"
+
+
+@dataclass(frozen=True)
+class Known:
+    """One line of tests/data/known.txt: ``puzzle:count:solution[:key=value]...``.
+
+    ``count`` is the number of solutions capped at 2; ``solution`` is empty unless it is unique.
+    Options: ``variant=NAME``, ``box=RxC``, ``layout=LABELS`` (jigsaw).
+    """
+
+    text: str
+    count: int
+    solution: str
+    options: dict[str, str]
+
+    def puzzle(self) -> shudu.Puzzle:
+        variant = self.options.get("variant")
+        if "layout" in self.options:
+            variant = shudu.variants.get(
+                variant or "jigsaw", int(len(self.text) ** 0.5), layout=self.options["layout"]
+            )
+        return shudu.Puzzle(self.text, box=self.options.get("box"), variant=variant)
+
+    @property
+    def id(self) -> str:
+        size = int(len(self.text) ** 0.5)
+        kind = self.options.get("variant") or ("jigsaw" if "layout" in self.options else "standard")
+        return f"{size}x{size}-{kind}-{self.count}-{self.text[:12]}"
+
+
+def read_known(path: Path = TESTS / "data" / "known.txt") -> list[Known]:
+    entries = []
+    for raw in path.read_text().splitlines():
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        text, count, solution, *rest = raw.split(":")
+        options = dict(item.split("=", 1) for item in rest)
+        entries.append(Known(text, int(count), solution, options))
+    return entries
+
+
+KNOWN = read_known()
+
+
+def shared_lines(name: str, count: int, *, step: int = 1) -> list[str]:
+    """The first ``count`` puzzles (every ``step``-th) of a shared data file; skip if absent."""
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"shared data file {name} not present")
+    with path.open() as stream:
+        lines = [line.strip() for line in stream if line.strip()]
+    return lines[::step][:count]

@@ -1,0 +1,142 @@
+"""The command line, run through its real entry points."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shudu.cli import build_parser
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLVED = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "shudu", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_solve_an_argument() -> None:
+    done = run("solve", INKALA)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == INKALA_SOLVED + "\n"
+    assert done.stderr == ""
+
+
+def test_console_script_is_installed() -> None:
+    script = shutil.which("shudu", path=str(Path(sys.executable).parent))
+    assert script, "the shudu console script is not installed beside this Python"
+    done = subprocess.run([script, "count", "." * 16, "--limit", "1000"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "288\n")
+
+
+def test_count_marks_a_capped_count() -> None:
+    done = run("count", "." * 16, "--limit", "10")
+    assert (done.returncode, done.stdout) == (0, "≥10\n")
+
+
+def test_batch_from_a_file_reports_bad_lines_and_goes_on(tmp_path: Path) -> None:
+    bad_char = INKALA[:5] + "x" + INKALA[6:]
+    conflict = "88" + INKALA[2:]
+    path = tmp_path / "puzzles.txt"
+    path.write_text(f"# two good, two bad\n{INKALA}\n{bad_char}\n\n{conflict}\n{'1234' + '.' * 12}\n")
+    done = run("solve", "-i", str(path), "--format", "json")
+    assert done.returncode == 2
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["line"] for r in records] == [2, 3, 5, 6]
+    assert [r["status"] for r in records] == ["unique", "invalid", "invalid", "multiple"]
+    assert records[0]["solution"] == INKALA_SOLVED
+    assert (
+        records[1]["error"]
+        == "character 'x' at position 6 (r1c6) is not a digit of a 9x9 puzzle (use 1-9, or . or 0 for empty)"
+    )
+    assert records[2]["error"] == "r1c1 and r1c2 both hold 8 in row 1"
+    errors = done.stderr.splitlines()
+    assert errors[0].startswith("shudu: line 3: character 'x'")
+    assert errors[1] == "shudu: line 5: r1c1 and r1c2 both hold 8 in row 1"
+    assert "Traceback" not in done.stderr
+
+
+def test_stdin_and_line_format() -> None:
+    none = "12345678." + "........9" + "." * 63
+    done = run("solve", stdin=f"{INKALA}\n{none}\n")
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [INKALA_SOLVED, "no solution"]
+
+
+def test_grid_format_and_variants() -> None:
+    done = run("solve", "--variant", "x", "--format", "grid", "." * 16)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == "# line 1: multiple"
+    assert lines[1].count("|") == 1
+    assert "# extra regions: a = diagonal 1, b = diagonal 2" in lines
+    assert "several solutions" in done.stderr
+
+
+def test_box_option() -> None:
+    six = "...36.2......5.......13......4..5.2."  # unique with boxes of 3 rows x 2 columns
+    assert json.loads(run("solve", six, "--format", "json").stdout)["status"] == "multiple"
+    done = run("solve", "--box", "3x2", six, "--format", "json")
+    assert json.loads(done.stdout)["status"] == "unique"
+
+
+def test_variant_file(tmp_path: Path) -> None:
+    spec = tmp_path / "diag.json"
+    spec.write_text(json.dumps({"variant": "custom", "regions": [[0, 5, 10, 15]]}))
+    done = run("count", "--variant", str(spec), "." * 16)
+    assert done.returncode == 0
+    assert int(done.stdout) < 288
+    spec.write_text("{not json")
+    broken = run("count", "--variant", str(spec), "." * 16)
+    assert broken.returncode == 2 and "invalid JSON" in broken.stderr and "Traceback" not in broken.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "--variant", "nope", INKALA], "unknown variant 'nope'"),
+        (["solve", "--box", "4x4", "." * 36], "boxes of 4x4 do not tile a 6x6 grid"),
+        (["solve", "-i", "/nonexistent/puzzles.txt"], "cannot read /nonexistent/puzzles.txt"),
+        (["solve", "--algorithm", "nope", INKALA], "unknown algorithm 'nope'"),
+        (["solve", "123"], "line 1: the puzzle has 3 cells"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("\n# nothing here\n")
+    done = run("solve", "-i", str(path))
+    assert done.returncode == 2 and "holds no puzzle" in done.stderr
+
+
+def test_variants_lists_every_variant() -> None:
+    done = run("variants")
+    names = [line.split()[0] for line in done.stdout.splitlines()]
+    assert {"standard", "x", "windoku", "pyramid", "jigsaw", "anti-knight", "anti-king", "custom"} <= set(
+        names
+    )
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command")
+    assert commands.choices
+    for name, sub in commands.choices.items():
+        assert sub.description, f"'shudu {name}' has no description"
+        assert sub.epilog and "example" in sub.epilog, f"'shudu {name} --help' shows no example"
+        assert f"shudu {name}" in sub.epilog
+        done = run(name, "--help")
+        assert done.returncode == 0 and "example" in done.stdout

@@ -1,0 +1,182 @@
+"""The model: shapes, houses, peers, variants, Puzzle and Grid value objects."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import shudu
+from shudu import Grid, Puzzle, variants
+from shudu.errors import ConflictError, ParseError, ShapeError, VariantError
+from shudu.geometry import Geometry, default_box, parse_box
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+
+@pytest.mark.parametrize(
+    ("size", "box"),
+    [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (10, (2, 5)), (12, (3, 4)),
+     (15, (3, 5)), (16, (4, 4)), (20, (4, 5)), (25, (5, 5))],
+)  # fmt: skip
+def test_default_boxes(size: int, box: tuple[int, int]) -> None:
+    assert default_box(size) == box
+    geo = Geometry(size)
+    assert len(geo.houses) == 3 * size
+    assert all(len(h.cells) == size for h in geo.houses)
+    # every cell lies in exactly one row, one column and one box
+    assert all(len(hs) == 3 for hs in geo.cell_houses)
+
+
+def test_peers_of_a_standard_cell() -> None:
+    geo = Geometry(9)
+    assert len(geo.peers[0]) == 20
+    assert 0 not in geo.peers[0]
+    assert set(geo.peers[40]) >= {36, 44, 4, 76, 30, 50}
+    assert geo.links[0] == ()
+
+
+def test_geometry_is_built_once_and_pickles() -> None:
+    assert Geometry(9) is Geometry(9, (3, 3))
+    geo = Geometry(6, (3, 2))
+    assert pickle.loads(pickle.dumps(geo)) is geo
+    assert Geometry(6, (3, 2)) != Geometry(6, (2, 3))
+
+
+def test_box_shapes_that_do_not_tile() -> None:
+    with pytest.raises(ShapeError, match="do not tile a 6x6"):
+        Geometry(6, (3, 3))
+    with pytest.raises(ShapeError, match="repeat the rows"):
+        Geometry(6, (1, 6))
+    with pytest.raises(ShapeError, match="RxC"):
+        parse_box("3by2")
+    with pytest.raises(ShapeError, match="prime"):
+        default_box(7)
+
+
+def test_pyramid_regions_as_documented() -> None:
+    geo = Geometry(9, variant=variants.get("pyramid", 9))
+    extra = {h.name: {geo.cell_name(c) for c in h.cells} for h in geo.houses if h.kind == "extra"}
+    assert extra["pyramid top"] == {
+        "r1c3", "r1c4", "r1c5", "r1c6", "r1c7", "r2c4", "r2c5", "r2c6", "r3c5",
+    }  # fmt: skip
+    assert extra["pyramid bottom"] == {
+        "r9c3", "r9c4", "r9c5", "r9c6", "r9c7", "r8c4", "r8c5", "r8c6", "r7c5",
+    }  # fmt: skip
+    assert extra["pyramid left"] == {
+        "r3c1", "r4c1", "r5c1", "r6c1", "r7c1", "r4c2", "r5c2", "r6c2", "r5c3",
+    }  # fmt: skip
+    assert extra["pyramid right"] == {
+        "r3c9", "r4c9", "r5c9", "r6c9", "r7c9", "r4c8", "r5c8", "r6c8", "r5c7",
+    }  # fmt: skip
+
+
+def test_windoku_and_x_regions() -> None:
+    windows = variants.get("windoku", 9).regions
+    assert len(windows) == 4
+    names = {Geometry(9).cell_name(c) for c in windows[0]}
+    assert names == {f"r{r}c{c}" for r in (2, 3, 4) for c in (2, 3, 4)}
+    x = variants.get("x", 4)
+    assert x.regions == ((0, 5, 10, 15), (3, 6, 9, 12))
+    with pytest.raises(VariantError, match="square boxes"):
+        variants.get("windoku", 6)
+    with pytest.raises(VariantError, match="odd square size"):
+        variants.get("pyramid", 16)
+
+
+def test_anti_knight_and_anti_king_links() -> None:
+    knight = Geometry(9, variant=variants.get("anti-knight", 9))
+    # r1c1 is a knight's move from r2c3 and r3c2, which are in its box: those need no link
+    assert knight.links[0] == ()
+    assert set(knight.links[4]) == {9 + 2, 9 + 6, 18 + 3, 18 + 5} - set(Geometry(9).peers[4])
+    king = Geometry(9, variant=variants.get("anti-king", 9))
+    assert set(king.peers[2]) - set(Geometry(9).peers[2]) == {12}  # r2c4 touches r1c3 diagonally
+    assert king.relation(2, 12) == "a king's move (anti-king)"
+
+
+def test_combined_variants() -> None:
+    both = variants.get("x+anti-king", 9)
+    assert both.name == "x+anti-king"
+    assert both.anti_king and len(both.regions) == 2
+
+
+def test_unknown_and_malformed_variants() -> None:
+    with pytest.raises(VariantError, match="unknown variant 'diagonal'"):
+        variants.get("diagonal", 9)
+    with pytest.raises(VariantError, match="region 1 has 8 cells"):
+        variants.get("custom", 9, regions=[list(range(8))])
+    with pytest.raises(VariantError, match="outside the 9x9 grid"):
+        variants.get("custom", 9, regions=[["r1c1", "r10c1"]])
+    with pytest.raises(VariantError, match="lists r1c1 twice"):
+        variants.get("custom", 9, regions=[[0, 0, 1, 2, 3, 4, 5, 6, 7]])
+    with pytest.raises(VariantError, match="needs its layout"):
+        variants.get("jigsaw", 9)
+    with pytest.raises(VariantError, match="jigsaw region 1 has 5 cells; every region needs 4"):
+        variants.get("jigsaw", 4, layout="1111122233334444")
+    with pytest.raises(VariantError, match="jigsaw layout has 14 cells; a 4x4 grid needs 16"):
+        variants.get("jigsaw", 4, layout="11112222333344")
+
+
+def test_custom_regions_by_name_or_index() -> None:
+    by_name = variants.get("custom", 4, regions=[["r1c1", "r2c2", "r3c3", "r4c4"]])
+    by_index = variants.get("custom", 4, regions=[[0, 5, 10, 15]])
+    assert by_name == by_index
+
+
+def test_jigsaw_replaces_boxes() -> None:
+    layout = "1122112233443344"
+    geo = Geometry(4, variant=variants.get("jigsaw", 4, layout=layout))
+    assert geo.box is None
+    assert [h.kind for h in geo.houses].count("region") == 4
+    assert [h.kind for h in geo.houses].count("box") == 0
+
+
+def test_puzzle_value_object() -> None:
+    a = Puzzle(INKALA)
+    b = Puzzle.from_string(INKALA.replace(".", "0"))
+    assert a == b and hash(a) == hash(b)
+    assert a.to_string() == INKALA
+    assert a.clues == 21
+    assert eval(repr(a), {"Puzzle": Puzzle}) == a
+    assert a != Puzzle(INKALA.replace("8", ".", 1))
+    assert a[0] == 8 and a[0, 0] == 8 and a[1, 2] == 3
+
+
+def test_repr_rebuilds_variants_and_boxes() -> None:
+    p = Puzzle("...36.2......5.......13......4..5.2.", box=(3, 2))
+    assert "box=(3, 2)" in repr(p)
+    assert eval(repr(p), {"Puzzle": Puzzle}) == p
+    x = Puzzle("1" + "." * 15, variant="x")
+    assert eval(repr(x), {"Puzzle": Puzzle}) == x
+    assert x != Puzzle("1" + "." * 15)
+
+
+def test_conflicting_givens_name_both_cells_and_the_house() -> None:
+    with pytest.raises(ConflictError) as caught:
+        Puzzle("88" + "." * 79)
+    err = caught.value
+    assert err.cells == ("r1c1", "r1c2") and err.digit == 8 and err.house == "row 1"
+    assert str(err) == "r1c1 and r1c2 both hold 8 in row 1"
+    with pytest.raises(ConflictError, match="r1c1 and r4c4 both hold 1 in diagonal 1"):
+        Puzzle("1" + "." * 14 + "1", variant="x")
+    with pytest.raises(ConflictError, match="r1c3 and r2c5 both hold 1 a knight's move"):
+        Puzzle("..1" + "." * 10 + "1" + "." * 67, variant="anti-knight")
+
+
+def test_grid_checks() -> None:
+    solution = shudu.solve(INKALA).solution
+    assert solution is not None
+    assert solution.is_complete and solution.is_valid
+    assert solution.is_solution_of(Puzzle(INKALA))
+    broken = list(solution.cells)
+    broken[0], broken[1] = broken[1], broken[0]
+    grid = Grid(broken)
+    assert not grid.is_valid and not grid.is_solution_of(Puzzle(INKALA))
+    assert Grid("." * 81).is_valid and not Grid("." * 81).is_complete
+
+
+def test_cell_values_are_checked() -> None:
+    with pytest.raises(ParseError, match="r1c1 holds 10"):
+        Puzzle([10] + [0] * 80)
+    with pytest.raises(ParseError, match="80 cells"):
+        Puzzle([0] * 80)

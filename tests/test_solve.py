@@ -1,0 +1,117 @@
+"""Solving through the public API with every registered solver: known answers, counts, budgets."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import shudu
+from shudu import Puzzle, solvers
+from shudu.errors import SearchTimeout, SolverError
+
+from conftest import KNOWN, Known
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+SOLVERS = sorted(solvers.available())
+
+
+def test_known_file_covers_what_it_should() -> None:
+    sizes = {len(k.text) for k in KNOWN}
+    assert {16, 36, 81, 256} <= sizes
+    kinds = {k.options.get("variant") for k in KNOWN} | {"jigsaw" for k in KNOWN if "layout" in k.options}
+    assert {"pyramid", "x", "jigsaw"} <= kinds
+    assert any(k.options.get("box") == "3x2" for k in KNOWN)
+    assert {0, 1, 2} <= {k.count for k in KNOWN}
+    assert INKALA in {k.text for k in KNOWN}
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: k.id)
+def test_known_answers_backtrack(known: Known) -> None:
+    _check_known(known, "backtrack")
+
+
+def _check_known(known: Known, algorithm: str) -> None:
+    puzzle = known.puzzle()
+    result = shudu.solve(puzzle, algorithm=algorithm)
+    assert result.status == ("none", "unique", "multiple")[known.count]
+    if known.count == 1:
+        assert result.solution is not None
+        assert result.solution.to_string() == known.solution
+    if result.solution is not None:
+        assert result.solution.is_solution_of(puzzle)
+    assert shudu.count(puzzle, 2, algorithm=algorithm) == known.count
+
+
+def test_empty_4x4_has_288_solutions() -> None:
+    assert shudu.count("." * 16) == 288
+    grids = list(shudu.solutions("." * 16, algorithm="backtrack"))
+    assert len(set(grids)) == 288
+    assert all(g.is_complete and g.is_valid for g in grids)
+
+
+def test_counts_stop_at_the_limit() -> None:
+    assert shudu.count("." * 16, limit=10) == 10
+    assert shudu.count("." * 16, limit=0) == 0
+
+
+def test_solutions_are_lazy() -> None:
+    first_three = list(itertools.islice(shudu.solutions("." * 81), 3))
+    assert len(first_three) == 3 and len(set(first_three)) == 3
+
+
+def test_backtracking_order_is_reading_order_digits_ascending() -> None:
+    first = next(shudu.solutions("." * 16, algorithm="backtrack"))
+    assert first.to_string() == "1234341221434321"
+
+
+def test_statistics_are_counted() -> None:
+    result = shudu.solve(INKALA, algorithm="backtrack")
+    stats = result.stats
+    assert stats.nodes > stats.guesses > 0
+    # a puzzle with one empty cell is settled without a guess
+    solution = result.solution
+    assert solution is not None
+    one_gap = "." + solution.to_string()[1:]
+    settled = shudu.solve(one_gap, algorithm="backtrack")
+    assert settled.status == "unique"
+    assert (settled.stats.nodes, settled.stats.guesses, settled.stats.settled) == (1, 0, 1)
+
+
+def test_no_solution_is_an_answer() -> None:
+    # consistent givens (no two alike in a house) but r1c9 can hold nothing
+    puzzle = "12345678." + "........9" + "." * 63
+    result = shudu.solve(puzzle)
+    assert result.status == "none" and result.solution is None and not result
+    assert shudu.count(puzzle) == 0
+
+
+def test_budgets_give_timeout_not_a_hang() -> None:
+    result = shudu.solve("." * 625, algorithm="backtrack", node_limit=5000)
+    # an empty 25x25 grid has solutions, but 5000 steps cannot reach past 625 cells and back twice
+    assert result.status in ("timeout", "multiple")
+    with pytest.raises(SearchTimeout) as caught:
+        shudu.count("." * 81, algorithm="backtrack", node_limit=10_000)
+    assert caught.value.found > 0
+    with pytest.raises(SearchTimeout):
+        shudu.count("." * 81, algorithm="backtrack", timeout=0.05)
+
+
+def test_unknown_algorithm() -> None:
+    with pytest.raises(SolverError, match="unknown algorithm 'quantum'; known algorithms: auto, "):
+        shudu.solve(INKALA, algorithm="quantum")
+
+
+def test_registry_has_one_signature() -> None:
+    for name in SOLVERS:
+        solver = solvers.get(name)
+        assert solver.name == name and solver.description
+        assert isinstance(solver, solvers.Solver)
+    assert solvers.get("auto").name in SOLVERS
+
+
+def test_puzzle_objects_and_strings_alike() -> None:
+    assert shudu.solve(Puzzle(INKALA)).solution == shudu.solve(INKALA).solution
+    x = shudu.solve("." * 16, variant="x")
+    assert x.status == "multiple" and x.solution is not None
+    assert x.solution.is_solution_of(Puzzle("." * 16, variant="x"))

@@ -1,0 +1,367 @@
+"""The web API, through the ASGI test client: answers, and precise 4xx for bad input."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'shudu[web]')")
+
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+import shudu
+from shudu.web import create_app
+from shudu.web.app import MAX_BODY, features
+
+PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+PYRAMID = "...8..7....1.42....65...1...49.......8.6........9...6.......4.......15..1........"
+SIX = ".2......5........53..1..6..3.2....4."
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "web.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> TestClient:
+    return TestClient(create_app(db))
+
+
+def solution_of(puzzle: str, **options: object) -> list[int]:
+    result = shudu.solve(puzzle, **options)
+    assert result.solution is not None
+    return list(result.solution.cells)
+
+
+# --- about ---------------------------------------------------------------------------------------
+
+
+def test_features_say_what_the_library_has(client: TestClient) -> None:
+    data = client.get("/api/features").json()
+    assert data["features"] == features()
+    assert data["features"]["solve"] and data["features"]["count"]
+    assert data["features"]["rate"] == hasattr(shudu, "rate")
+    assert data["features"]["generate"] == hasattr(shudu, "generate")
+    assert "pyramid" in data["variants"] and 9 in data["sizes"]
+    assert data["version"] == shudu.__version__
+
+
+def test_the_openapi_document_describes_every_api_route(client: TestClient) -> None:
+    doc = client.get("/api/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    for route in client.app.routes:
+        if isinstance(route, Route) and route.path.startswith("/api/") and route.path != "/api/openapi.json":
+            methods = {m.lower() for m in route.methods} - {"head"}
+            assert methods <= set(doc["paths"][route.path]), route.path
+
+
+def test_the_page_and_its_modules_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and 'type="module"' in page.text
+    for name in ("app.js", "board.js", "game.js", "api.js", "replay.js"):
+        module = client.get(f"/static/js/{name}")
+        assert module.status_code == 200
+        assert "javascript" in module.headers["content-type"]
+    assert client.get("/static/style.css").status_code == 200
+
+
+def test_unknown_paths_and_methods_answer_json(client: TestClient) -> None:
+    missing = client.get("/api/nothing")
+    assert missing.status_code == 404 and missing.json()["error"] == "no such page or endpoint: /api/nothing"
+    wrong = client.get("/api/solve")
+    assert wrong.status_code == 405 and "GET is not allowed" in wrong.json()["error"]
+
+
+# --- puzzles ---------------------------------------------------------------------------------------
+
+
+def test_parse_describes_a_pyramid_for_drawing(client: TestClient) -> None:
+    data = client.post("/api/parse", json={"puzzle": PYRAMID, "variant": "pyramid"}).json()["puzzle"]
+    assert (data["size"], data["variant"], data["box"], data["clues"]) == (9, "pyramid", [3, 3], 18)
+    extras = {e["name"]: e for e in data["extras"]}
+    assert set(extras) == {"pyramid top", "pyramid bottom", "pyramid left", "pyramid right"}
+    # top: r1c3-r1c7, r2c4-r2c6, r3c5
+    assert sorted(extras["pyramid top"]["cells"]) == [2, 3, 4, 5, 6, 12, 13, 14, 22]
+    assert not any(e["diagonal"] for e in extras.values())
+    assert data["region"][0] == 0 and data["region"][80] == 8 and data["region"][30] == 4
+    assert len(data["houses"]) == 27 + 4 and data["links"] is None
+    assert shudu.parse_puzzle(json.dumps(data["json"])).to_string() == PYRAMID  # the JSON form rebuilds it
+
+
+def test_parse_marks_x_diagonals_and_takes_other_formats(client: TestClient) -> None:
+    grid = "1" + "." * 80
+    block = "\n".join(" ".join(grid[r * 9 : r * 9 + 9]) for r in range(9))
+    data = client.post("/api/parse", json={"puzzle": block, "variant": "x+anti-king"}).json()["puzzle"]
+    assert [e["diagonal"] for e in data["extras"]] == [True, True]
+    assert data["links"] is not None and 12 in data["links"][2]  # r1c3 and r2c4: a king's move, no house
+    six = client.post("/api/parse", json={"puzzle": {"size": 6, "box": "2x3", "givens": SIX}}).json()
+    assert six["puzzle"]["box"] == [2, 3] and six["puzzle"]["digits"] == list("123456")
+
+
+def test_parse_a_jigsaw_layout(client: TestClient) -> None:
+    layout = "1122112233443344"
+    data = client.post("/api/parse", json={"puzzle": "1...............", "layout": layout}).json()
+    assert data["puzzle"]["jigsaw"] and data["puzzle"]["region"] == [0, 0, 1, 1] * 2 + [2, 2, 3, 3] * 2
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"puzzle": PUZZLE[:-1] + "x"}, 400, "character 'x' at position 81 (r9c9) is not a digit"),
+        ({"puzzle": PUZZLE[:-1]}, 400, "the puzzle has 80 cells"),
+        ({"puzzle": "55" + "." * 79}, 400, "r1c1 and r1c2 both hold 5 in row 1"),
+        ({"puzzle": PUZZLE, "variant": "hexagonal"}, 400, "unknown variant 'hexagonal'"),
+        ({"puzzle": SIX, "variant": "pyramid"}, 400, "pyramid needs an odd square size"),
+        ({"puzzle": PUZZLE, "box": "2x2"}, 400, "boxes of 2x2 do not tile a 9x9 grid"),
+        ({"puzzle": PUZZLE, "variant": 7}, 400, '"variant" must be a string, not 7'),
+        ({"puzzle": 42}, 400, '"puzzle" must be puzzle text or a JSON puzzle object'),
+        ({"puzzle": "   "}, 400, "the puzzle is empty"),
+        ({"puzzle": "." * 30_000}, 400, '"puzzle" is 30000 characters; at most 20000'),
+        ({"puzzle": {"size": 9}}, 400, 'JSON puzzle has no "givens"'),
+        ({}, 400, 'the request has no "puzzle"'),
+    ],
+)
+def test_bad_puzzles_get_a_precise_400(client: TestClient, body: dict, status: int, message: str) -> None:
+    answer = client.post("/api/parse", json=body)
+    assert answer.status_code == status
+    assert message in answer.json()["error"]
+
+
+def test_a_conflict_names_its_cells(client: TestClient) -> None:
+    data = client.post("/api/solve", json={"puzzle": "55" + "." * 79}).json()
+    assert data["cells"] == ["r1c1", "r1c2"] and data["kind"] == "ConflictError"
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "message"),
+    [
+        (b"", 400, "the request has no body"),
+        (b"{", 400, "the body is not valid JSON: Expecting property name"),
+        (b"[1, 2]", 400, "the body must be a JSON object"),
+        (b"\xff\xfe{}", 400, "not UTF-8"),
+        (b"{" + b" " * MAX_BODY + b"}", 413, f"at most {MAX_BODY} are accepted"),
+    ],
+)
+def test_bad_bodies_get_a_precise_4xx(client: TestClient, content: bytes, status: int, message: str) -> None:
+    answer = client.post("/api/solve", content=content, headers={"content-type": "application/json"})
+    assert answer.status_code == status
+    assert message in answer.json()["error"]
+
+
+def test_solve_answers_status_and_solution(client: TestClient) -> None:
+    data = client.post("/api/solve", json={"puzzle": PUZZLE}).json()
+    assert data["status"] == "unique"
+    assert data["solution"] == solution_of(PUZZLE)
+    none = client.post("/api/solve", json={"puzzle": "12....3........."}).json()
+    several = client.post("/api/solve", json={"puzzle": "." * 16}).json()
+    assert none["status"] in ("none", "unique", "multiple")  # any honest answer; checked below
+    assert several["status"] == "multiple"
+    assert none["status"] == shudu.solve("12....3.........").status
+    bad = client.post("/api/solve", json={"puzzle": PUZZLE, "algorithm": "magic"})
+    assert bad.status_code == 400 and "unknown algorithm 'magic'" in bad.json()["error"]
+
+
+def test_count_stops_at_the_limit(client: TestClient) -> None:
+    assert client.post("/api/count", json={"puzzle": "." * 16, "limit": 1000}).json() == {
+        "count": 288,
+        "complete": True,
+        "reason": None,
+    }
+    capped = client.post("/api/count", json={"puzzle": "." * 16, "limit": 10}).json()
+    assert capped["count"] == 10 and not capped["complete"]
+    bad = client.post("/api/count", json={"puzzle": "." * 16, "limit": 0})
+    assert bad.status_code == 400 and '"limit" must be 1 to 1000000, not 0' in bad.json()["error"]
+    assert client.post("/api/count", json={"puzzle": "." * 16, "limit": "9"}).status_code == 400
+
+
+def test_a_search_past_the_deadline_answers_instead_of_hanging(db: Path) -> None:
+    client = TestClient(create_app(db, deadline=0.05))
+    data = client.post("/api/count", json={"puzzle": "." * 81, "limit": 1_000_000}).json()
+    assert data["complete"] is False and data["reason"] == "deadline" and data["count"] < 1_000_000
+
+
+def test_a_slow_library_call_gets_a_503_and_the_server_stays_responsive(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slow_rate(puzzle: object) -> dict:
+        time.sleep(2.0)
+        return {"level": "never"}
+
+    monkeypatch.setattr(shudu, "rate", slow_rate, raising=False)
+    client = TestClient(create_app(db, deadline=0.1))
+    assert client.get("/api/features").json()["features"]["rate"] is True
+    answer = client.post("/api/rate", json={"puzzle": PUZZLE})
+    assert answer.status_code == 503 and "ran past its 0.1 s deadline" in answer.json()["error"]
+    assert client.post("/api/solve", json={"puzzle": EASY}).json()["status"] == "unique"
+
+
+# --- help: hint, explain, rate, trace ---------------------------------------------------------------
+
+
+@pytest.mark.skipif(not features()["hint"], reason="this shudu has no hint yet")
+def test_a_hint_points_at_a_real_step(client: TestClient) -> None:
+    solution = solution_of(EASY)
+    texts = []
+    for level in ("vague", "technique", "step"):
+        data = client.post("/api/hint", json={"puzzle": EASY, "level": level}).json()
+        assert data["mistakes"] == [] and not data["solved"]
+        texts.append(data["text"])
+        step = data["step"]
+        assert step["technique"] and (step["placements"] or step["eliminations"])
+        for placed in step["placements"]:
+            assert solution[placed["cell"]] == placed["digit"]  # cells are indices, digits right
+        for struck in step["eliminations"]:
+            assert solution[struck["cell"]] != struck["digit"]
+    assert len(set(texts)) == 3  # each level says something different
+
+
+@pytest.mark.skipif(not features()["hint"], reason="this shudu has no hint yet")
+def test_a_hint_first_points_at_wrong_entries(client: TestClient) -> None:
+    solution = solution_of(EASY)
+    entries = [0] * 81
+    entries[1] = solution[1] % 9 + 1  # wrong
+    entries[2] = solution[2]  # right
+    data = client.post("/api/hint", json={"puzzle": EASY, "entries": entries}).json()
+    assert data["mistakes"] == [1] and data["step"] is None and "r1c2" in data["text"]
+    bad = client.post("/api/hint", json={"puzzle": EASY, "entries": [0] * 80})
+    assert bad.status_code == 400 and '"entries" has 80 cells; a 9x9 puzzle needs 81' in bad.json()["error"]
+    level = client.post("/api/hint", json={"puzzle": EASY, "level": "everything"})
+    assert level.status_code == 400 and "unknown hint level 'everything'" in level.json()["error"]
+
+
+@pytest.mark.skipif(not features()["explain"], reason="this shudu has no explain yet")
+def test_explain_gives_steps_that_solve_the_puzzle(client: TestClient) -> None:
+    data = client.post("/api/explain", json={"puzzle": EASY}).json()
+    solution = solution_of(EASY)
+    values = [int(c) if c != "." else 0 for c in EASY]
+    for step in data["steps"]:
+        for placed in step["placements"]:
+            assert solution[placed["cell"]] == placed["digit"]
+            values[placed["cell"]] = placed["digit"]
+    assert values == solution
+
+
+@pytest.mark.skipif(not features()["rate"], reason="this shudu has no rate yet")
+def test_rate_gives_a_level(client: TestClient) -> None:
+    data = client.post("/api/rate", json={"puzzle": EASY}).json()
+    assert data["level"] in ("easy", "medium", "hard", "expert", "extreme", "unfair")
+
+
+@pytest.mark.parametrize("name", ["hint", "explain", "rate", "generate"])
+def test_absent_features_answer_501(client: TestClient, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.delattr(shudu, name, raising=False)
+    path = "/api/generate" if name == "generate" else f"/api/{name}"
+    answer = client.post(path, json={"puzzle": EASY})
+    assert answer.status_code == 501 and f"has no {name} yet" in answer.json()["error"]
+    assert client.get("/api/features").json()["features"][name] is False
+
+
+@pytest.mark.skipif(not features()["trace"], reason="this shudu has no enumeration trace yet")
+def test_the_search_trace_replays_to_the_solution(client: TestClient) -> None:
+    data = client.post("/api/trace", json={"puzzle": EASY[:-20] + "." * 20, "limit": 20_000}).json()
+    steps = data["steps"]
+    assert steps[0]["kind"] == "start" and len(steps[0]["candidates"]) == 81
+    short = client.post("/api/trace", json={"puzzle": EASY, "limit": 5}).json()
+    assert len(short["steps"]) == 5 and short["truncated"] is True
+    assert client.post("/api/trace", json={"puzzle": EASY, "limit": 10**9}).status_code == 400
+
+
+# --- new puzzles and the bank -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "variant"), [(4, "standard"), (6, "standard"), (9, "pyramid"), (9, "x")])
+def test_new_puzzles_come_from_the_bank_and_have_one_solution(
+    client: TestClient, size: int, variant: str
+) -> None:
+    data = client.post("/api/new", json={"size": size, "variant": variant, "level": "hard"}).json()
+    assert data["source"] in ("bank", "generated") and data["level"] == "hard"
+    puzzle = shudu.parse_puzzle(json.dumps(data["puzzle"]["json"]))
+    assert (puzzle.size, puzzle.variant.name) == (size, variant)
+    assert shudu.count(puzzle, limit=2) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"size": 9, "level": "impossible"}, "unknown level 'impossible'"),
+        ({"size": 3}, '"size" must be 4 to 25, not 3'),
+        ({"size": 6, "variant": "pyramid"}, "pyramid needs an odd square size"),
+        ({"size": "9"}, '"size" must be a whole number'),
+    ],
+)
+def test_new_puzzle_requests_are_checked(client: TestClient, body: dict, message: str) -> None:
+    answer = client.post("/api/new", json=body)
+    assert answer.status_code == 400 and message in answer.json()["error"]
+
+
+def test_without_a_generator_an_empty_bank_kind_says_what_it_holds(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delattr(shudu, "generate", raising=False)
+    answer = client.post("/api/new", json={"size": 16, "variant": "standard"})
+    assert answer.status_code == 404
+    assert "no 16x16 standard" in answer.json()["error"] and "9x9 pyramid hard" in answer.json()["error"]
+
+
+# --- saved games ------------------------------------------------------------------------------------
+
+
+def test_a_game_is_created_saved_listed_and_survives_a_restart(client: TestClient, db: Path) -> None:
+    created = client.post("/api/games", json={"puzzle": PYRAMID, "variant": "pyramid", "level": "hard"})
+    assert created.status_code == 201
+    game = created.json()
+    assert game["puzzle"]["variant"] == "pyramid" and game["entries"] == [0] * 81
+    solution = solution_of(PYRAMID, variant="pyramid")
+    entries = [0] * 81
+    entries[0] = solution[0]
+    corner = [[] for _ in range(81)]
+    corner[1] = [1, 2]
+    history = {"undo": [[{"cell": 0, "before": {"v": 0}, "after": {"v": solution[0]}}]], "redo": []}
+    body = {"entries": entries, "corner": corner, "history": history, "elapsed_ms": 4200}
+    saved = client.put(f"/api/games/{game['id']}", json=body)
+    assert saved.status_code == 200 and saved.json()["filled"] == 19
+
+    restarted = TestClient(create_app(db))  # a new server on the same file
+    listed = restarted.get("/api/games").json()["games"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    loaded = restarted.get(f"/api/games/{game['id']}").json()
+    assert loaded["entries"] == entries and loaded["corner"][1] == [1, 2]
+    assert loaded["history"] == history and loaded["elapsed_ms"] == 4200 and loaded["level"] == "hard"
+    assert loaded["puzzle"]["extras"][0]["name"] == "pyramid top"
+
+    assert restarted.delete(f"/api/games/{game['id']}").status_code == 204
+    assert restarted.get(f"/api/games/{game['id']}").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"entries": [5] + [0] * 80}, '"entries": r1c1 is a given and cannot hold an entry'),
+        ({"entries": [0] * 80}, '"entries" has 80 cells'),
+        ({"entries": [0] * 80 + [10]}, '"entries": r9c9 holds 10; use 0 (empty) to 9'),
+        ({"corner": [[]] * 80}, "corner marks list 80 cells"),
+        ({"history": {"undo": []}}, "history must be"),
+        ({"elapsed_ms": "soon"}, '"elapsed_ms" must be a whole number'),
+        ({"finished": "yes"}, '"finished" must be true or false'),
+        ({"colour": "red"}, "unknown field 'colour'"),
+    ],
+)
+def test_bad_saves_are_refused_and_change_nothing(client: TestClient, body: dict, message: str) -> None:
+    game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
+    answer = client.put(f"/api/games/{game['id']}", json=body)
+    assert answer.status_code == 400 and message in answer.json()["error"]
+    assert client.get(f"/api/games/{game['id']}").json()["entries"] == [0] * 81
+
+
+def test_missing_games_are_404(client: TestClient) -> None:
+    assert client.get("/api/games/99").json()["error"] == "no saved game 99"
+    assert client.get("/api/games/99").status_code == 404
+    assert client.put("/api/games/99", json={"elapsed_ms": 1}).status_code == 404
+    assert client.delete("/api/games/99").status_code == 404
+    assert client.get("/api/games/abc").status_code == 404
