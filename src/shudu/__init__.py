@@ -18,6 +18,7 @@ from .api import SolveResult, count, solutions, solve
 from .errors import ShuduError
 from .formats import parse_puzzle, read_puzzles
 from .geometry import Geometry, House
+from .logic import explain, hint, rate
 from .puzzle import Grid, Puzzle
 from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
@@ -36,7 +37,10 @@ __all__ = [
     "__version__",
     "count",
     "errors",
+    "explain",
+    "hint",
     "parse_puzzle",
+    "rate",
     "read_puzzles",
     "solutions",
     "solve",

@@ -1,0 +1,133 @@
+"""Colouring: simple colours and multi colours on the strong links of one digit.
+
+The cells of a digit joined by strong links form clusters that split into two colours: one colour
+holds the digit throughout, the other nowhere. Simple colouring: two cells of one colour that see
+each other make that colour false (a colour wrap); a cell that sees both colours loses the digit (a
+colour trap). Multi colouring relates two clusters through a cell of each that see each other.
+"""
+
+from __future__ import annotations
+
+from ..puzzle import digit_char
+from .grid import CandidateGrid, CellSet, bits
+from .patterns import strong_links
+from .step import Step, make_step
+
+Cluster = tuple[CellSet, CellSet]
+
+
+def clusters(grid: CandidateGrid, d: int) -> list[Cluster]:
+    """The two-coloured clusters (of two cells or more) of digit index ``d``."""
+    adjacent: dict[int, list[int]] = {}
+    for a, b, _ in strong_links(grid, d):
+        adjacent.setdefault(a, []).append(b)
+        adjacent.setdefault(b, []).append(a)
+    colour: dict[int, int] = {}
+    out = []
+    for start in sorted(adjacent):
+        if start in colour:
+            continue
+        colour[start] = 0
+        sides = [1 << start, 0]
+        queue = [start]
+        while queue:
+            cell = queue.pop()
+            for other in adjacent[cell]:
+                if other not in colour:
+                    colour[other] = 1 - colour[cell]
+                    sides[colour[other]] |= 1 << other
+                    queue.append(other)
+        out.append((sides[0], sides[1]))
+    return out
+
+
+def _sees(grid: CandidateGrid, cells: CellSet) -> CellSet:
+    """The cells that see at least one of ``cells``."""
+    seen = 0
+    for c in bits(cells):
+        seen |= grid.t.peer_bits[c]
+    return seen
+
+
+def _sees_each_other(grid: CandidateGrid, cells: CellSet) -> bool:
+    return any(grid.t.peer_bits[c] & cells for c in bits(cells))
+
+
+def find_simple_colours(grid: CandidateGrid) -> Step | None:
+    for d in range(grid.size):
+        where = grid.where[d]
+        digit = d + 1
+        dc = digit_char(digit)
+        for on, off in clusters(grid, d):
+            for bad in (on, off):
+                if _sees_each_other(grid, bad):
+                    return make_step(
+                        grid,
+                        "Simple Colors",
+                        f"the strong links of {dc} colour {grid.names(on | off)} in two colours, and two "
+                        f"cells of the colour of {grid.names(bad)} see each other (a colour wrap), "
+                        "so that colour is false",
+                        eliminations=[(c, digit) for c in bits(bad)],
+                        cells=list(bits(on | off)),
+                        digits=[digit],
+                        kind="Simple Colors Wrap",
+                    )
+            targets = where & ~(on | off) & _sees(grid, on) & _sees(grid, off)
+            if targets:
+                return make_step(
+                    grid,
+                    "Simple Colors",
+                    f"the strong links of {dc} colour {grid.names(on)} against {grid.names(off)}; one colour "
+                    f"holds {dc}, and some cells see both colours (a colour trap)",
+                    eliminations=[(c, digit) for c in bits(targets)],
+                    cells=list(bits(on | off)),
+                    digits=[digit],
+                    kind="Simple Colors Trap",
+                )
+    return None
+
+
+def find_multi_colours(grid: CandidateGrid) -> Step | None:
+    for d in range(grid.size):
+        where = grid.where[d]
+        digit = d + 1
+        dc = digit_char(digit)
+        found = clusters(grid, d)
+        for i, first in enumerate(found):
+            for j, second in enumerate(found):
+                if i == j:
+                    continue
+                for a in range(2):
+                    a_cells, a_other = first[a], first[1 - a]
+                    seen_by_a = _sees(grid, a_cells)
+                    # a colour that sees both colours of another cluster is false
+                    if seen_by_a & second[0] and seen_by_a & second[1]:
+                        return make_step(
+                            grid,
+                            "Multi Colors",
+                            f"in the colouring of {dc}, the colour of {grid.names(a_cells)} sees both "
+                            f"colours of the cluster {grid.names(second[0] | second[1])}, so it is false",
+                            eliminations=[(c, digit) for c in bits(a_cells)],
+                            cells=list(bits(first[0] | first[1] | second[0] | second[1])),
+                            digits=[digit],
+                        )
+                    if j < i:
+                        continue
+                    for b in range(2):
+                        if not seen_by_a & second[b]:
+                            continue
+                        # a and b cannot both hold the digit: one of their partners does
+                        b_other = second[1 - b]
+                        targets = where & _sees(grid, a_other) & _sees(grid, b_other) & ~(a_other | b_other)
+                        if targets:
+                            return make_step(
+                                grid,
+                                "Multi Colors",
+                                f"in the colouring of {dc}, a cell of {grid.names(a_cells)} sees one of "
+                                f"{grid.names(second[b])}, so {dc} is in {grid.names(a_other)} or "
+                                f"{grid.names(b_other)}",
+                                eliminations=[(c, digit) for c in bits(targets)],
+                                cells=list(bits(first[0] | first[1] | second[0] | second[1])),
+                                digits=[digit],
+                            )
+    return None

@@ -1,0 +1,119 @@
+"""Fish: X-Wing, Swordfish, Jellyfish, plain, finned and sashimi.
+
+k base lines (rows, or columns) in which a digit's places all fall in k cover lines (columns, or
+rows): the digit fills the k crossings, so it goes from the rest of the cover lines. With fins
+(base places outside the cover), either the fish holds or a fin is true, so only cells of the
+cover lines that also see every fin lose the digit. Rows and columns only: extra regions and
+jigsaw regions do not change the logic.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..puzzle import digit_char
+from .grid import CandidateGrid, bits
+from .step import Step, make_step
+
+_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+#: At most this many cover lines beyond k are tried for finned fish.
+_MAX_FIN_LINES = 2
+
+
+def find_x_wing(grid: CandidateGrid) -> Step | None:
+    return _fish(grid, 2, finned=False)
+
+
+def find_swordfish(grid: CandidateGrid) -> Step | None:
+    return _fish(grid, 3, finned=False)
+
+
+def find_jellyfish(grid: CandidateGrid) -> Step | None:
+    return _fish(grid, 4, finned=False)
+
+
+def find_finned_x_wing(grid: CandidateGrid) -> Step | None:
+    return _fish(grid, 2, finned=True)
+
+
+def find_finned_swordfish(grid: CandidateGrid) -> Step | None:
+    return _fish(grid, 3, finned=True)
+
+
+def find_finned_jellyfish(grid: CandidateGrid) -> Step | None:
+    return _fish(grid, 4, finned=True)
+
+
+def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
+    n = grid.size
+    t = grid.t
+    hb = t.house_bits
+    houses = grid.geometry.houses
+    for d, where in enumerate(grid.where):
+        for base_houses, cover_houses, across in ((t.rows, t.columns, True), (t.columns, t.rows, False)):
+            # each base line: (house, its places, the cover indices of those places)
+            lines = []
+            for h in base_houses:
+                spots = where & hb[h]
+                if not spots:
+                    continue
+                idx = 0
+                for c in bits(spots):
+                    idx |= 1 << (c % n if across else c // n)
+                count = idx.bit_count()
+                if (2 if not finned else 1) <= count <= (k if not finned else k + _MAX_FIN_LINES):
+                    lines.append((h, spots, idx))
+            if len(lines) < k:
+                continue
+            for combo in combinations(lines, k):
+                union = 0
+                base_cells = 0
+                for _, spots, idx in combo:
+                    union |= idx
+                    base_cells |= spots
+                extra = union.bit_count() - k
+                if not finned:
+                    if extra:
+                        continue
+                    covers = [list(bits(union))]
+                elif 1 <= extra <= _MAX_FIN_LINES:
+                    covers = [list(c) for c in combinations(bits(union), k)]
+                else:
+                    continue
+                base_bits = 0
+                for h, _, _ in combo:
+                    base_bits |= hb[h]
+                for cover in covers:
+                    cover_bits = 0
+                    for i in cover:
+                        cover_bits |= hb[cover_houses[i]]
+                    fins = base_cells & ~cover_bits
+                    targets = where & cover_bits & ~base_bits
+                    for fin in bits(fins):
+                        targets &= t.peer_bits[fin]
+                    if not targets:
+                        continue
+                    digit = d + 1
+                    name = _NAMES[k]
+                    if fins:
+                        sashimi = any((spots & cover_bits).bit_count() <= 1 for _, spots, _ in combo)
+                        name = f"{'Sashimi' if sashimi else 'Finned'} {name}"
+                    base_names = [houses[h].name for h, _, _ in combo]
+                    cover_names = [houses[cover_houses[i]].name for i in cover]
+                    reason = (
+                        f"{digit_char(digit)} in {', '.join(base_names)} lies only in "
+                        f"{', '.join(cover_names)}"
+                    )
+                    if fins:
+                        reason += f" apart from the fin{'s' if fins & (fins - 1) else ''} {grid.names(fins)}"
+                    return make_step(
+                        grid,
+                        name,
+                        reason,
+                        eliminations=[(c, digit) for c in bits(targets)],
+                        cells=list(bits(base_cells)),
+                        digits=[digit],
+                        houses=base_names + cover_names,
+                        kind=name,
+                    )
+    return None

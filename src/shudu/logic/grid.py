@@ -1,0 +1,225 @@
+"""The candidate grid: the digits placed so far and the candidates every empty cell may still hold.
+
+Hot data stays plain: ``cands[cell]`` is a digit bitmask (bit ``d - 1`` for digit ``d``) and
+``where[d - 1]`` is a cell bitmask (bit ``cell``) of the cells that may still hold ``d``. Houses and
+peers are cell bitmasks too, built once per geometry (:func:`tables`), so "the cells of box 3 that
+may hold 7" is one ``&``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..geometry import Geometry
+from ..variants import Cell
+
+Digit = int
+#: A set of cells as an int: bit ``cell`` set for each cell in it.
+CellSet = int
+#: A set of digits as an int: bit ``d - 1`` set for each digit ``d`` in it.
+DigitSet = int
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def digits_of(mask: DigitSet) -> list[Digit]:
+    """The digits of a digit set, ascending."""
+    return [i + 1 for i in bits(mask)]
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Cell bitmasks of a geometry's houses and peers, shared by every grid of that shape."""
+
+    house_bits: tuple[CellSet, ...]
+    peer_bits: tuple[CellSet, ...]
+    #: Indices of the houses by kind: rows, columns, boxes (or jigsaw regions), extra regions.
+    rows: tuple[int, ...]
+    columns: tuple[int, ...]
+    boxes: tuple[int, ...]
+    extras: tuple[int, ...]
+    #: Pairs of houses ``(a, b, a & b)`` that share two or more cells.
+    overlaps: tuple[tuple[int, int, CellSet], ...]
+    #: Whether the variant has anti-knight or anti-king links (peers beyond the houses).
+    has_links: bool
+
+
+@cache
+def tables(geometry: Geometry) -> Tables:
+    house_bits = tuple(sum(1 << c for c in cells) for cells in geometry.house_cells)
+    peer_bits = tuple(sum(1 << p for p in peers) for peers in geometry.peers)
+    kinds: dict[str, list[int]] = {"row": [], "column": [], "box": [], "region": [], "extra": []}
+    for h, house in enumerate(geometry.houses):
+        kinds[house.kind].append(h)
+    overlaps = []
+    for a, abits in enumerate(house_bits):
+        for b, bbits in enumerate(house_bits):
+            if a != b and (abits & bbits).bit_count() >= 2:
+                overlaps.append((a, b, abits & bbits))
+    return Tables(
+        house_bits=house_bits,
+        peer_bits=peer_bits,
+        rows=tuple(kinds["row"]),
+        columns=tuple(kinds["column"]),
+        boxes=tuple(kinds["box"] + kinds["region"]),
+        extras=tuple(kinds["extra"]),
+        overlaps=tuple(overlaps),
+        has_links=any(geometry.links),
+    )
+
+
+class CandidateGrid:
+    """A grid in the middle of being solved: values placed and candidates left.
+
+    Placing a digit removes it from the candidates of every peer; eliminating keeps ``cands`` and
+    ``where`` in step. Nothing here reasons beyond that: the techniques do.
+    """
+
+    __slots__ = ("cands", "empty", "geometry", "placed", "size", "t", "values", "where")
+
+    geometry: Geometry
+    size: int
+    t: Tables
+    values: list[Digit]
+    cands: list[DigitSet]
+    where: list[CellSet]
+    empty: CellSet
+    #: The digits placed in each house, as digit sets.
+    placed: list[DigitSet]
+
+    def __init__(self, geometry: Geometry, values: Sequence[Digit], cands: Sequence[DigitSet]) -> None:
+        self.geometry = geometry
+        self.size = geometry.size
+        self.t = tables(geometry)
+        self.values = list(values)
+        self.cands = list(cands)
+        self.where = [0] * self.size
+        self.empty = 0
+        self.placed = [0] * len(self.t.house_bits)
+        for cell, (value, mask) in enumerate(zip(self.values, self.cands, strict=True)):
+            if value:
+                for h in geometry.cell_houses[cell]:
+                    self.placed[h] |= 1 << (value - 1)
+            else:
+                self.empty |= 1 << cell
+                for d in bits(mask):
+                    self.where[d] |= 1 << cell
+
+    @classmethod
+    def from_values(cls, geometry: Geometry, values: Sequence[Digit]) -> CandidateGrid:
+        """The grid of some placed digits, every other cell holding all digits its peers allow."""
+        full = (1 << geometry.size) - 1
+        cands = []
+        for cell, value in enumerate(values):
+            if value:
+                cands.append(0)
+            else:
+                seen = 0
+                for peer in geometry.peers[cell]:
+                    if values[peer]:
+                        seen |= 1 << (values[peer] - 1)
+                cands.append(full & ~seen)
+        return cls(geometry, values, cands)
+
+    def copy(self) -> CandidateGrid:
+        new = object.__new__(CandidateGrid)
+        new.geometry, new.size, new.t = self.geometry, self.size, self.t
+        new.values, new.cands, new.where = self.values[:], self.cands[:], self.where[:]
+        new.empty, new.placed = self.empty, self.placed[:]
+        return new
+
+    # --- changing the grid -------------------------------------------------------------------
+
+    def place(self, cell: Cell, digit: Digit) -> None:
+        """Put ``digit`` in ``cell`` and remove it from the candidates of the cell's peers."""
+        bit = 1 << cell
+        for d in bits(self.cands[cell]):
+            self.where[d] &= ~bit
+        self.cands[cell] = 0
+        self.values[cell] = digit
+        self.empty &= ~bit
+        d = digit - 1
+        for h in self.geometry.cell_houses[cell]:
+            self.placed[h] |= 1 << d
+        seen = self.where[d] & self.t.peer_bits[cell]
+        if seen:
+            dbit = ~(1 << d)
+            for peer in bits(seen):
+                self.cands[peer] &= dbit
+            self.where[d] &= ~seen
+
+    def eliminate(self, cell: Cell, digit: Digit) -> bool:
+        """Remove a candidate; whether it was there."""
+        dbit = 1 << (digit - 1)
+        if not self.cands[cell] & dbit:
+            return False
+        self.cands[cell] &= ~dbit
+        self.where[digit - 1] &= ~(1 << cell)
+        return True
+
+    def apply(self, step: StepLike) -> None:
+        """Carry out a step's placements and eliminations."""
+        for cell, digit in step.placements:
+            if not self.values[cell]:
+                self.place(cell, digit)
+        for cell, digit in step.eliminations:
+            self.eliminate(cell, digit)
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def candidates(self, cell: Cell) -> list[Digit]:
+        return digits_of(self.cands[cell])
+
+    def has(self, cell: Cell, digit: Digit) -> bool:
+        return bool(self.cands[cell] >> (digit - 1) & 1)
+
+    @property
+    def is_solved(self) -> bool:
+        return not self.empty
+
+    def is_broken(self) -> bool:
+        """Whether the grid has visibly gone wrong: an empty cell without candidates, or a digit
+        with no place left in a house that lacks it."""
+        for cell in bits(self.empty):
+            if not self.cands[cell]:
+                return True
+        where = self.where
+        for h, hbits in enumerate(self.t.house_bits):
+            placed = self.placed[h]
+            for d in range(self.size):
+                if not placed >> d & 1 and not where[d] & hbits:
+                    return True
+        return False
+
+    def name(self, cell: Cell) -> str:
+        return self.geometry.cell_name(cell)
+
+    def names(self, cells: Sequence[Cell] | CellSet) -> str:
+        """``r1c2, r1c5 and r3c4``."""
+        if isinstance(cells, int):
+            cells = list(bits(cells))
+        return and_list([self.name(c) for c in cells])
+
+    def __repr__(self) -> str:
+        return f"<CandidateGrid {self.size}x{self.size}, {self.empty.bit_count()} cells open>"
+
+
+class StepLike:
+    placements: tuple[tuple[Cell, Digit], ...]
+    eliminations: tuple[tuple[Cell, Digit], ...]
+
+
+def and_list(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]

@@ -1,0 +1,51 @@
+"""Locked candidates: a digit confined to where two houses overlap leaves the rest of the other.
+
+Pointing: the digit's places in a box all lie in one row or column. Claiming: its places in a row
+or column all lie in one box. Extra regions and jigsaw regions take part like boxes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..puzzle import digit_char
+from .grid import CandidateGrid, bits
+from .step import Step, make_step
+
+_BOXLIKE = ("box", "region")
+
+
+def find_pointing(grid: CandidateGrid) -> Step | None:
+    """Locked candidates type 1: the places of a digit in a box lie in one line."""
+    return next(iter_locked(grid, pointing=True), None)
+
+
+def find_claiming(grid: CandidateGrid) -> Step | None:
+    """Locked candidates type 2: the places of a digit in a line lie in one box."""
+    return next(iter_locked(grid, pointing=False), None)
+
+
+def iter_locked(grid: CandidateGrid, *, pointing: bool) -> Iterator[Step]:
+    """Every pointing (or claiming) step of the grid."""
+    houses = grid.geometry.houses
+    hb = grid.t.house_bits
+    for a, b, inter in grid.t.overlaps:
+        if (houses[a].kind in _BOXLIKE) != pointing:
+            continue
+        abits = hb[a]
+        for d, where in enumerate(grid.where):
+            inside = where & abits
+            if inside & (inside - 1) and not inside & ~inter:
+                out = where & hb[b] & ~inter
+                if out:
+                    digit = d + 1
+                    technique = "Locked candidates (pointing)" if pointing else "Locked candidates (claiming)"
+                    yield make_step(
+                        grid,
+                        technique,
+                        f"in {houses[a].name}, {digit_char(digit)} lies only where it meets {houses[b].name}",
+                        eliminations=[(c, digit) for c in bits(out)],
+                        cells=list(bits(inside)),
+                        digits=[digit],
+                        houses=[houses[a].name, houses[b].name],
+                    )

@@ -1,0 +1,154 @@
+"""Single-digit patterns built from strong links: Skyscraper, 2-String Kite, Turbot Fish, Empty
+Rectangle.
+
+A strong link is a house where a digit has exactly two places: one of them holds it. Two strong
+links joined end to end by a weak link (the joined ends see each other) make a chain whose far
+ends cannot both be empty, so any cell that sees both far ends loses the digit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..puzzle import digit_char
+from .grid import CandidateGrid, bits
+from .step import Step, make_step
+
+StrongLink = tuple[int, int, int]  # cell, cell, house
+
+
+def strong_links(grid: CandidateGrid, d: int) -> list[StrongLink]:
+    """The houses where digit index ``d`` has exactly two places, as (cell, cell, house)."""
+    out = []
+    where = grid.where[d]
+    seen: set[tuple[int, int]] = set()
+    for h, hbits in enumerate(grid.t.house_bits):
+        spots = where & hbits
+        if spots.bit_count() == 2:
+            a = spots.bit_length() - 1
+            b = (spots ^ (1 << a)).bit_length() - 1
+            if (b, a) not in seen:
+                seen.add((b, a))
+                out.append((b, a, h))
+    return out
+
+
+def _kind(grid: CandidateGrid, h: int) -> str:
+    return grid.geometry.houses[h].kind
+
+
+def _two_link_chains(grid: CandidateGrid, family: str) -> Iterator[Step]:
+    peer_bits = grid.t.peer_bits
+    houses = grid.geometry.houses
+    for d in range(grid.size):
+        links = strong_links(grid, d)
+        where = grid.where[d]
+        for i, (a1, b1, h1) in enumerate(links):
+            for a2, b2, h2 in links[i + 1 :]:
+                for start, join1 in ((a1, b1), (b1, a1)):
+                    for join2, end in ((a2, b2), (b2, a2)):
+                        if len({start, join1, join2, end}) < 4:
+                            continue
+                        if not peer_bits[join1] >> join2 & 1:
+                            continue
+                        targets = where & peer_bits[start] & peer_bits[end]
+                        targets &= ~((1 << join1) | (1 << join2))
+                        if not targets:
+                            continue
+                        name = _classify(grid, h1, h2, join1, join2)
+                        if name != family:
+                            continue
+                        digit = d + 1
+                        dc = digit_char(digit)
+                        return_step = make_step(
+                            grid,
+                            name,
+                            f"{dc} is in {grid.name(start)} or {grid.name(join1)} ({houses[h1].name}) "
+                            f"and in {grid.name(join2)} or {grid.name(end)} ({houses[h2].name}); "
+                            f"{grid.name(join1)} and {grid.name(join2)} see each other, "
+                            f"so {dc} is in {grid.name(start)} or {grid.name(end)}",
+                            eliminations=[(c, digit) for c in bits(targets)],
+                            cells=[start, join1, join2, end],
+                            digits=[digit],
+                            houses=[houses[h1].name, houses[h2].name],
+                            length=3,
+                        )
+                        yield return_step
+
+
+def _classify(grid: CandidateGrid, h1: int, h2: int, join1: int, join2: int) -> str:
+    k1, k2 = _kind(grid, h1), _kind(grid, h2)
+    n = grid.size
+    if k1 == k2 == "row" and join1 % n == join2 % n:
+        return "Skyscraper"
+    if k1 == k2 == "column" and join1 // n == join2 // n:
+        return "Skyscraper"
+    if {k1, k2} == {"row", "column"}:
+        shared = set(grid.geometry.cell_houses[join1]) & set(grid.geometry.cell_houses[join2])
+        if any(_kind(grid, h) in ("box", "region") for h in shared):
+            return "2-String Kite"
+    return "Turbot Fish"
+
+
+def find_skyscraper(grid: CandidateGrid) -> Step | None:
+    return next(_two_link_chains(grid, "Skyscraper"), None)
+
+
+def find_two_string_kite(grid: CandidateGrid) -> Step | None:
+    return next(_two_link_chains(grid, "2-String Kite"), None)
+
+
+def find_turbot_fish(grid: CandidateGrid) -> Step | None:
+    return next(_two_link_chains(grid, "Turbot Fish"), None)
+
+
+def find_empty_rectangle(grid: CandidateGrid) -> Step | None:
+    """A box whose places for a digit lie on one row and one column (the rest of the box is
+    "empty"), plus a strong link in a line from that row (or column): the cell where the link's
+    other line meets the box's column (or row) loses the digit."""
+    n = grid.size
+    t = grid.t
+    hb = t.house_bits
+    houses = grid.geometry.houses
+    for d in range(n):
+        where = grid.where[d]
+        links = [(a, b, h) for a, b, h in strong_links(grid, d) if _kind(grid, h) in ("row", "column")]
+        if not links:
+            continue
+        for box in t.boxes:
+            spots = where & hb[box]
+            if spots.bit_count() < 2:
+                continue
+            rows = {c // n for c in bits(spots)}
+            cols = {c % n for c in bits(spots)}
+            for r in rows:
+                for c in cols:
+                    line = hb[t.rows[r]] | hb[t.columns[c]]
+                    if spots & ~line or not spots & ~hb[t.rows[r]] or not spots & ~hb[t.columns[c]]:
+                        continue
+                    for a, b, h in links:
+                        for near, far in ((a, b), (b, a)):
+                            if hb[box] >> near & 1 or hb[box] >> far & 1:
+                                continue
+                            if _kind(grid, h) == "column" and near // n == r:
+                                target = (far // n) * n + c
+                            elif _kind(grid, h) == "row" and near % n == c:
+                                target = r * n + far % n
+                            else:
+                                continue
+                            if hb[box] >> target & 1 or not where >> target & 1 or target in (near, far):
+                                continue
+                            digit = d + 1
+                            dc = digit_char(digit)
+                            return make_step(
+                                grid,
+                                "Empty Rectangle",
+                                f"{dc} in {houses[box].name} lies only in row {r + 1} and column {c + 1}, "
+                                f"and {houses[h].name} holds {dc} in {grid.name(near)} or {grid.name(far)}",
+                                eliminations=[(target, digit)],
+                                cells=[*bits(spots), near, far],
+                                digits=[digit],
+                                houses=[houses[box].name, houses[h].name],
+                                length=4,
+                            )
+    return None

@@ -1,0 +1,42 @@
+"""The simplest-first solving loop: apply the easiest step available until the grid is full."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..errors import ShuduError
+from ..puzzle import Puzzle
+from .grid import CandidateGrid
+from .step import Step
+from .techniques import Technique, techniques
+
+
+class LogicError(ShuduError):
+    """A grid the logic engine cannot work on (broken candidates, a contradiction)."""
+
+
+def next_step(grid: CandidateGrid, order: Sequence[Technique]) -> Step | None:
+    """The first step found by the first technique (in ``order``) that finds one."""
+    for technique in order:
+        step = technique.find(grid)
+        if step is not None:
+            return step
+    return None
+
+
+def steps(grid: CandidateGrid, order: Sequence[Technique] | None = None) -> Iterator[Step]:
+    """The solving path from ``grid`` (changed in place): each step is applied as it is yielded."""
+    order = techniques() if order is None else order
+    while grid.empty:
+        step = next_step(grid, order)
+        if step is None:
+            return
+        grid.apply(step)
+        yield step
+
+
+def solve_path(puzzle: Puzzle, *, uniqueness: bool = False) -> tuple[list[Step], CandidateGrid]:
+    """The simplest-first path of a puzzle and the grid it ends in."""
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    path = list(steps(grid, techniques(uniqueness=uniqueness)))
+    return path, grid

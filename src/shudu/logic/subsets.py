@@ -1,0 +1,123 @@
+"""Naked and hidden subsets (pairs, triples, quads) within a house.
+
+A naked subset is k cells of a house holding only k digits between them: those digits go from
+every cell that sees all the subset's cells holding them (so a locked pair clears its box and its
+line at once). A hidden subset is k digits that fit only k cells of a house: those cells lose
+every other digit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from .grid import CandidateGrid, bits, digits_of
+from .step import Step, digit_list, make_step
+
+_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def find_naked_pair(grid: CandidateGrid) -> Step | None:
+    return _naked(grid, 2)
+
+
+def find_naked_triple(grid: CandidateGrid) -> Step | None:
+    return _naked(grid, 3)
+
+
+def find_naked_quad(grid: CandidateGrid) -> Step | None:
+    return _naked(grid, 4)
+
+
+def find_locked_pair(grid: CandidateGrid) -> Step | None:
+    """A naked pair inside both a box and a line."""
+    return _naked(grid, 2, locked=True)
+
+
+def find_locked_triple(grid: CandidateGrid) -> Step | None:
+    return _naked(grid, 3, locked=True)
+
+
+def find_hidden_pair(grid: CandidateGrid) -> Step | None:
+    return next(iter_hidden(grid, 2), None)
+
+
+def find_hidden_triple(grid: CandidateGrid) -> Step | None:
+    return next(iter_hidden(grid, 3), None)
+
+
+def find_hidden_quad(grid: CandidateGrid) -> Step | None:
+    return next(iter_hidden(grid, 4), None)
+
+
+def _naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Step | None:
+    cands, peer_bits, where = grid.cands, grid.t.peer_bits, grid.where
+    houses = grid.geometry.houses
+    for h, hbits in enumerate(grid.t.house_bits):
+        open_cells = hbits & grid.empty
+        if open_cells.bit_count() <= k:
+            continue
+        small = [c for c in bits(open_cells) if cands[c].bit_count() <= k]
+        for combo in combinations(small, k):
+            union = 0
+            for c in combo:
+                union |= cands[c]
+            if union.bit_count() != k:
+                continue
+            inside = sum(1 << c for c in combo)
+            common_houses = [g for g, gbits in enumerate(grid.t.house_bits) if inside & gbits == inside]
+            is_locked = len(common_houses) >= 2 and any(
+                houses[g].kind in ("box", "region") for g in common_houses
+            )
+            if locked != is_locked:
+                continue
+            elims = []
+            for d in bits(union):
+                seen = where[d] & ~inside
+                for c in combo:
+                    if cands[c] >> d & 1:
+                        seen &= peer_bits[c]
+                elims += [(c, d + 1) for c in bits(seen)]
+            if elims:
+                name = f"{'Locked' if locked else 'Naked'} {_NAMES[k]}"
+                return make_step(
+                    grid,
+                    name,
+                    f"{grid.names(combo)} hold only {digit_list(digits_of(union))} within {houses[h].name}",
+                    eliminations=elims,
+                    cells=combo,
+                    digits=digits_of(union),
+                    houses=[houses[g].name for g in common_houses],
+                )
+    return None
+
+
+def iter_hidden(grid: CandidateGrid, k: int) -> Iterator[Step]:
+    """Every hidden subset of k digits in the grid."""
+    cands, where = grid.cands, grid.where
+    houses = grid.geometry.houses
+    for h, hbits in enumerate(grid.t.house_bits):
+        open_cells = hbits & grid.empty
+        if open_cells.bit_count() <= k:
+            continue
+        spots = {d: where[d] & hbits for d in range(grid.size)}
+        few = [d for d, s in spots.items() if s and s.bit_count() <= k]
+        for combo in combinations(few, k):
+            union = 0
+            for d in combo:
+                union |= spots[d]
+            if union.bit_count() != k:
+                continue
+            keep = sum(1 << d for d in combo)
+            elims = [(c, d + 1) for c in bits(union) for d in bits(cands[c] & ~keep)]
+            if elims:
+                digits = [d + 1 for d in combo]
+                yield make_step(
+                    grid,
+                    f"Hidden {_NAMES[k]}",
+                    f"{digit_list(digits)} fit only {grid.names(union)} within {houses[h].name}",
+                    eliminations=elims,
+                    cells=list(bits(union)),
+                    digits=digits,
+                    houses=[houses[h].name],
+                )

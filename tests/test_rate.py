@@ -1,0 +1,150 @@
+"""Rating, explanations and hints: the library functions and the CLI commands."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import shudu
+from shudu.cli import main
+from shudu.errors import ShuduError
+from shudu.logic.rating import UnsolvableError, hodoku_level
+from shudu.logic.techniques import length_bonus
+
+EASY = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418..69........"
+HARD = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_rate_easy_puzzle() -> None:
+    rating = shudu.rate(EASY)
+    assert rating.level == "easy"
+    assert rating.se == 1.5 and rating.hardest == "Hidden single"
+    assert 0 < rating.score <= 800
+    assert rating.unique and rating.steps == ()
+    assert set(rating.to_json()) == {"puzzle", "level", "score", "se", "hardest"}
+
+
+def test_rate_hard_puzzle_is_extreme_and_complete() -> None:
+    rating = shudu.rate(HARD, steps=True)
+    assert rating.level == "extreme"
+    assert rating.se >= 8.0
+    solution = shudu.solve(HARD).solution
+    assert solution is not None
+    placed = dict(p for step in rating.steps for p in step.placements)
+    assert all(solution.cells[c] == d for c, d in placed.items())
+    assert len(placed) == HARD.count(".")
+
+
+def test_rate_rejects_unsolvable_puzzle() -> None:
+    with pytest.raises(UnsolvableError, match="no solution"):
+        shudu.rate("12....3...2....1")
+    with pytest.raises(ShuduError):
+        shudu.rate("11" + "." * 14)
+    code, out, err = run("rate", "12....3...2....1")
+    assert code == 2 and out.strip() == "invalid" and "no solution" in err
+
+
+def test_level_rises_with_score() -> None:
+    from shudu.logic.step import Step
+
+    singles = [Step("Hidden single", "", 9)] * 60
+    assert hodoku_level(singles) == ("medium", 840)  # 60 x 14 = 840 > 800
+    assert hodoku_level(singles[:50]) == ("easy", 700)
+
+
+def test_length_bonus_grows_slowly() -> None:
+    assert length_bonus(4) == 0
+    assert length_bonus(5) == pytest.approx(0.1)
+    assert length_bonus(7) == pytest.approx(0.2)
+    assert length_bonus(100) == pytest.approx(1.0)
+
+
+def test_explain_lists_numbered_steps_and_summary() -> None:
+    found = shudu.explain(EASY)
+    text = str(found).splitlines()
+    assert text[0].startswith("1. ") or text[0].startswith(" 1. ")
+    assert "level easy" in text[-1] and "Hidden single" in text[-1]
+    data = found.to_json()
+    assert data["level"] == "easy" and len(data["steps"]) == len(found.steps)
+    json.dumps(data)
+
+
+def test_hint_levels() -> None:
+    vague = shudu.hint(EASY, "vague")
+    technique = shudu.hint(EASY, "technique")
+    full = shudu.hint(EASY, "step")
+    assert vague.text.startswith("look at ")
+    assert technique.text.startswith("there is a")
+    assert full.step is not None and full.text == full.step.explanation
+    with pytest.raises(ShuduError, match="hint level"):
+        shudu.hint(EASY, "loud")  # type: ignore[arg-type]
+
+
+def test_hint_detects_wrong_entry_and_pencil_marks() -> None:
+    solution = shudu.solve(EASY).solution
+    assert solution is not None
+    cell = EASY.index(".")
+    wrong = solution.cells[cell] % 9 + 1
+    entries = "." * cell + str(wrong) + "." * (80 - cell)
+    hint = shudu.hint(json.dumps({"givens": EASY, "entries": entries}))
+    assert hint.text == f"r1c{cell + 1} = {wrong} contradicts the solution"
+    assert hint.mistake == (f"r1c{cell + 1}", wrong)
+    marks = {"r1c2": str(solution.cells[1] % 9 + 1)}
+    assert "pencil marks of r1c2" in shudu.hint({"givens": EASY, "pencil": marks}).text
+
+
+def test_hint_uses_player_entries_and_marks() -> None:
+    solution = shudu.solve(EASY).solution
+    assert solution is not None
+    entries = "".join(str(v) for v in solution.cells[:80]) + "."
+    hint = shudu.hint({"givens": EASY, "entries": entries}, "step")
+    assert hint.step is not None and hint.step.placements == ((80, solution.cells[80]),)
+    done = shudu.hint({"givens": EASY, "entries": "".join(map(str, solution.cells))})
+    assert done.solved
+
+
+def test_cli_rate_json() -> None:
+    code, out, err = run("rate", EASY, "--format", "json")
+    assert code == 0, err
+    record = json.loads(out)
+    assert set(record) == {"line", "puzzle", "level", "score", "se", "hardest"}
+    assert record["level"] == "easy" and record["se"] == 1.5
+
+
+def test_cli_rate_bad_input_keeps_going() -> None:
+    code, out, err = run("rate", "123", EASY)
+    assert code == 2
+    assert out.splitlines()[0] == "invalid" and out.splitlines()[1].startswith("easy ")
+    assert "line 1" in err
+
+
+def test_cli_explain_and_hint() -> None:
+    code, out, _ = run("explain", EASY)
+    assert code == 0 and "level easy" in out.splitlines()[-1]
+    code, out, _ = run("explain", EASY, "--format", "json")
+    assert code == 0 and json.loads(out)["steps"]
+    code, out, _ = run("hint", EASY, "--level", "vague")
+    assert code == 0 and out.startswith("look at ")
+    board = json.dumps({"givens": EASY, "entries": "." * 81})
+    code, out, _ = run("hint", board, "--format", "json")
+    assert code == 0 and json.loads(out)["step"]["technique"]
+
+
+@pytest.mark.parametrize("command", ["rate", "explain", "hint"])
+def test_cli_help_has_example(command: str) -> None:
+    with pytest.raises(SystemExit):
+        run(command, "--help")
+    parser_help = io.StringIO()
+    from shudu.cli import build_parser
+
+    sub = build_parser()._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
+    sub.print_help(parser_help)
+    assert "example:" in parser_help.getvalue()
