@@ -102,6 +102,10 @@ class _Board:
                 )
         self.geometry = geometry
         self.cells = values
+        self._validate()
+
+    def _validate(self) -> None:
+        """Further checks of a kind of board (a Puzzle forbids conflicting givens)."""
 
     @classmethod
     def from_string(cls, text: str, *, box: Box | str | None = None, variant: VariantLike = None) -> Self:
@@ -198,15 +202,7 @@ class Puzzle(_Board):
 
     __slots__ = ()
 
-    def __init__(
-        self,
-        cells: str | Sequence[int],
-        *,
-        box: Box | str | None = None,
-        variant: VariantLike = None,
-        geometry: Geometry | None = None,
-    ) -> None:
-        super().__init__(cells, box=box, variant=variant, geometry=geometry)
+    def _validate(self) -> None:
         for a, b in self.conflicts():
             raise self._conflict_error(a, b)
 

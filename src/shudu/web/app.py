@@ -35,7 +35,7 @@ from .puzzles import BadRequest, describe, field, puzzle_json, read_entries, rea
 STATIC = Path(__file__).parent / "static"
 #: The largest request body read, in bytes (a saved game of 25x25 with a long history fits).
 MAX_BODY = 512 * 1024
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 HINT_LEVELS = ("vague", "technique", "step")
 #: The most enumeration steps one trace request returns.
 MAX_TRACE = 20_000

@@ -19,7 +19,7 @@ _ENTRIES = {"type": "array", "items": {"type": "integer", "minimum": 0}, "descri
 _KIND = {
     "size": {"type": "integer", "minimum": 4, "maximum": 25, "default": 9},
     "variant": {"type": "string", "default": "standard"},
-    "level": {"type": "string", "enum": ["easy", "medium", "hard", "expert", "extreme"]},
+    "level": {"type": "string", "enum": ["easy", "medium", "hard", "unfair", "extreme"]},
 }
 _GAME_STATE = {
     "entries": _ENTRIES,
