@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
+from array import array
 from pathlib import Path
 
 import pytest
@@ -281,6 +282,13 @@ def test_bytes_buffer_input(engine) -> None:
         assert fast.solve_many(data, engine=engine) == as_list
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_huge_limit_counts_everything(engine) -> None:
+    shape = engine.Shape(4, Geometry(4).house_cells)
+    counts = shape.solve_many(["1" + "." * 15], 2**64 + 1)[2]
+    assert array("Q", counts).tolist() == [72]
+
+
 @BOTH
 def test_general_engine_agrees_on_9x9() -> None:
     lines = sample("magictour_top1465.txt", 10)
@@ -320,6 +328,10 @@ BAD_CALLS = {
     "givens value": lambda e: e.Shape(4, []).search(b"\5" + b"\0" * 15),
     "threads": lambda e: e.Shape(4, []).solve_many([], 1, 0),
     "limit": lambda e: e.Shape(4, []).solve_many([], 0),
+    "negative limit": lambda e: e.Shape(4, []).solve_many([], -1),
+    "limit type": lambda e: e.Shape(4, []).solve_many([], 1.5),
+    "threads type": lambda e: e.Shape(4, []).solve_many([], 1, "2"),
+    "huge threads": lambda e: e.Shape(4, []).solve_many([], 1, 2**40),
     "node limit": lambda e: e.Shape(4, []).solve_many([], 1, 1, -1),
     "want": lambda e: e.Shape(4, []).search(b"\0" * 16).run(-1, 0),
 }

@@ -21,10 +21,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -390,24 +394,127 @@ g_next(gsearch_t *s, uint8_t *out, budget_t *b)
  *   - a row of the band with one cell left for the digit: place it (hidden single; box
  *     hidden singles follow from the band rule);
  *   - a column with one cell left for the digit: place it;
- *   - a cell with one digit left: place it (naked single). */
+ *   - a cell with one digit left: place it (naked single).
+ * Only the row singles of the band rule place digits: a naked single, a column single or
+ * a branch digit just clears the rest of the cell's row and box for its digit, and the
+ * band rule then sees a row single there.  A placed cell needs nothing more in its own
+ * band (the band rule has cleared its row and box): it leaves the other digits, and the
+ * digit leaves its column in the other bands.  Each frame keeps `seen`, the words as the
+ * band rule last left them, and the rule re-runs only where cand and seen differ. */
 
 #define BAND_ALL 0x7FFFFFFu
 #define TRIAD_BASES 0x1249249u  /* lowest bit of each of the 9 triads */
 #define COLUMN_BITS 0x40201u    /* one column in the three rows of a band */
-#define BOX_BITS 0x1C0E07u      /* the leftmost box of a band */
+#define ROW0 0x1FFu
+#define ROW1 (0x1FFu << 9)
+#define ROW2 (0x1FFu << 18)
 
-/* The six matchings of rows to boxes, as triad base bits. */
-static const uint32_t MATCHINGS[6] = {
-    1u << 0 | 1u << 12 | 1u << 24, 1u << 0 | 1u << 15 | 1u << 21, 1u << 3 | 1u << 9 | 1u << 24,
-    1u << 3 | 1u << 15 | 1u << 18, 1u << 6 | 1u << 9 | 1u << 21, 1u << 6 | 1u << 12 | 1u << 18,
+/* Band rule table: for the 9-bit set of (row, box) triads holding a digit in a band (bit
+ * 3 * row + box), the cells of the triads that lie in some one-to-one matching of rows to
+ * boxes within that set; 0 when there is none. */
+static const uint32_t BAND_KEEP[512] = {
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u,
+    0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u,
+    0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u,
+    0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u,
+    0x01F8038u, 0x01F8038u, 0x01C71C0u, 0x01C71C0u, 0x01FF1F8u, 0x01FF1F8u,
+    0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u, 0x01C71C0u, 0x01C71C0u,
+    0x01FF1F8u, 0x01FF1F8u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0000000u, 0x0E38007u,
+    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
+    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0E00FC0u, 0x0E38FC7u,
+    0x0E00FC0u, 0x0E38FC7u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
+    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
+    0x0000000u, 0x0E38007u, 0x0E00FC0u, 0x0E38FC7u, 0x0E00FC0u, 0x0E38FC7u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0FC7FC0u, 0x0FC7FC0u,
+    0x0FC7FC0u, 0x0FC7FC0u, 0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu,
+    0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu, 0x0000000u, 0x0E38007u,
+    0x01F8038u, 0x0FF803Fu, 0x0E00FC0u, 0x0E38FC7u, 0x0FF8FF8u, 0x0FF8FFFu,
+    0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu, 0x01C71C0u, 0x0FFF1C7u,
+    0x01FF1F8u, 0x0FFF1FFu, 0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu,
+    0x0FC7FC0u, 0x0FFFFC7u, 0x0FFFFF8u, 0x0FFFFFFu, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u, 0x0000000u, 0x0000000u,
+    0x7000E38u, 0x7000E38u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
+    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
+    0x7000E38u, 0x7007E3Fu, 0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u,
+    0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u, 0x0000000u, 0x7007007u,
+    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
+    0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu, 0x0000000u, 0x7007007u,
+    0x7000E38u, 0x7007E3Fu, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x7000E38u, 0x7000E38u, 0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u,
+    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x01C71C0u, 0x71C71C7u,
+    0x01C71C0u, 0x71C71C7u, 0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu,
+    0x01C71C0u, 0x71C71C7u, 0x71C7FF8u, 0x71C7FFFu, 0x0000000u, 0x0000000u,
+    0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u,
+    0x0000000u, 0x0000000u, 0x71F8E38u, 0x71F8E38u, 0x0000000u, 0x0000000u,
+    0x71F8E38u, 0x71F8E38u, 0x0000000u, 0x7007007u, 0x01F8038u, 0x71FF03Fu,
+    0x01C71C0u, 0x71C71C7u, 0x01FF1F8u, 0x71FF1FFu, 0x0000000u, 0x7007007u,
+    0x71F8E38u, 0x71FFE3Fu, 0x01C71C0u, 0x71C71C7u, 0x71FFFF8u, 0x71FFFFFu,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u,
+    0x0E00FC0u, 0x0E00FC0u, 0x7E00FF8u, 0x7E00FF8u, 0x0000000u, 0x7007007u,
+    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
+    0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu, 0x0E00FC0u, 0x7E07FC7u,
+    0x7E00FF8u, 0x7E07FFFu, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
+    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
+    0x7000E38u, 0x7E38E3Fu, 0x0E00FC0u, 0x0E38FC7u, 0x7E00FF8u, 0x7E38FFFu,
+    0x0000000u, 0x7E3F007u, 0x0000000u, 0x7E3F007u, 0x0000000u, 0x7E3F007u,
+    0x0000000u, 0x7E3F007u, 0x0000000u, 0x7E3F007u, 0x7000E38u, 0x7E3FE3Fu,
+    0x0E00FC0u, 0x7E3FFC7u, 0x7E00FF8u, 0x7E3FFFFu, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
+    0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u, 0x0E00FC0u, 0x0E00FC0u,
+    0x7E00FF8u, 0x7E00FF8u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
+    0x01C71C0u, 0x71C71C7u, 0x01C71C0u, 0x71C71C7u, 0x0000000u, 0x7007007u,
+    0x7000E38u, 0x7007E3Fu, 0x0FC7FC0u, 0x7FC7FC7u, 0x7FC7FF8u, 0x7FC7FFFu,
+    0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu, 0x0000000u, 0x0E38007u,
+    0x01F8038u, 0x0FF803Fu, 0x0000000u, 0x0E38007u, 0x71F8E38u, 0x7FF8E3Fu,
+    0x0E00FC0u, 0x0E38FC7u, 0x7FF8FF8u, 0x7FF8FFFu, 0x0000000u, 0x7E3F007u,
+    0x01F8038u, 0x7FFF03Fu, 0x01C71C0u, 0x7FFF1C7u, 0x01FF1F8u, 0x7FFF1FFu,
+    0x0000000u, 0x7E3F007u, 0x71F8E38u, 0x7FFFE3Fu, 0x0FC7FC0u, 0x7FFFFC7u,
+    0x7FFFFF8u, 0x7FFFFFFu,
+};
+
+/* For each cell of a band (bit 9 * row + column), the other cells of its row and box. */
+static const uint32_t ROW_BOX_OTHERS[27] = {
+    0x01C0FFEu, 0x01C0FFDu, 0x01C0FFBu, 0x0E071F7u, 0x0E071EFu, 0x0E071DFu,
+    0x70381BFu, 0x703817Fu, 0x70380FFu, 0x01FFC07u, 0x01FFA07u, 0x01FF607u,
+    0x0E3EE38u, 0x0E3DE38u, 0x0E3BE38u, 0x7037FC0u, 0x702FFC0u, 0x701FFC0u,
+    0x7F80E07u, 0x7F40E07u, 0x7EC0E07u, 0x7DC7038u, 0x7BC7038u, 0x77C7038u,
+    0x6FF81C0u, 0x5FF81C0u, 0x3FF81C0u,
 };
 
 typedef struct {
-    uint32_t cand[27];
+    /* 28 words each (the last one 0 in both) for whole 16-byte vectors */
+    uint32_t cand[28];      /* per digit d and band b, at 3 * d + b */
+    uint32_t seen[28];      /* cand[i] as the band rule last left it */
     uint32_t unsolved[3];   /* cells without a value, per band */
-    uint32_t pending;       /* digit-bands whose mask changed: bit 3 * d + b */
-    uint16_t colsolved[9];  /* per digit: columns where it is placed */
     int32_t cell;           /* branch cell, 0..80 */
     uint32_t rem;           /* its digits not tried yet */
 } s9frame_t;
@@ -428,38 +535,15 @@ s9_reset(s9search_t *s, const uint8_t *givens)
     s->nodes = s->guesses = s->settled = 0;
 }
 
+/* Digit d (0-based) goes to bit pos of band b: the other cells of its row and box in the
+ * band lose d.  The band rule then finds a row single there and places it. */
 static inline void
-s9_remove(s9frame_t *st, int i, uint32_t cells)
+s9_assign(s9frame_t *st, int d, int b, int pos)
 {
-    uint32_t m = st->cand[i];
-    if (m & cells) {
-        st->cand[i] = m & ~cells;
-        st->pending |= 1u << i;
-    }
+    st->cand[3 * d + b] &= ~ROW_BOX_OTHERS[pos];
 }
 
-/* Place digit d (0-based) at bit pos of band b.  0 on contradiction. */
-static inline int
-s9_place(s9frame_t *st, int d, int b, int pos)
-{
-    uint32_t x = 1u << pos;
-    int row = pos / 9, col = pos - 9 * row;
-    if (!(st->cand[3 * d + b] & x) || !(st->unsolved[b] & x))
-        return 0;
-    st->unsolved[b] &= ~x;
-    st->colsolved[d] |= (uint16_t)(1u << col);
-    s9_remove(st, 3 * d + b, ((0x1FFu << (9 * row)) | (BOX_BITS << (3 * (col / 3)))) & ~x);
-    for (int b2 = 0; b2 < 3; b2++)
-        if (b2 != b)
-            s9_remove(st, 3 * d + b2, COLUMN_BITS << col);
-    for (int e = 0; e < 9; e++)
-        if (e != d)
-            s9_remove(st, 3 * e + b, x);
-    return 1;
-}
-
-/* The state with the givens placed (as s9_place would, all at once).  0 if two givens
- * clash. */
+/* The state with the givens placed.  0 if two givens clash. */
 static int
 s9_start(s9frame_t *st, const uint8_t *givens)
 {
@@ -486,76 +570,106 @@ s9_start(s9frame_t *st, const uint8_t *givens)
                 if (rows[d] >> (3 * b + k) & 1u)
                     m &= ~(0x1FFu << (9 * k));
                 if (boxes[d] >> (3 * b + k) & 1u)
-                    m &= ~(BOX_BITS << (3 * k));
+                    m &= ~(0x1C0E07u << (3 * k));
             }
             st->cand[3 * d + b] = m | given[3 * d + b];
+            st->seen[3 * d + b] = ~0u; /* never a mask: every digit-band gets checked */
         }
-        st->colsolved[d] = (uint16_t)cols[d];
     }
+    st->cand[27] = st->seen[27] = 0;
     for (int b = 0; b < 3; b++)
         st->unsolved[b] = BAND_ALL & ~given_any[b];
-    st->pending = BAND_ALL;
     return 1;
 }
 
-/* The band rule and row singles for digit-band i.  0 on contradiction. */
+/* The band rule on digit-band i, then its row singles placed: the placed cells leave the
+ * other digits and the digit leaves their columns in the other bands.  0 on
+ * contradiction. */
 static inline int
-s9_band(s9frame_t *st, int i)
+s9_band(s9frame_t *st, int i, int d, int b)
 {
-    int d = i / 3, b = i - 3 * d;
     uint32_t m = st->cand[i];
-    uint32_t present = (m | m >> 1 | m >> 2) & TRIAD_BASES;
-    uint32_t keep = 0;
-    for (int k = 0; k < 6; k++)
-        if ((present & MATCHINGS[k]) == MATCHINGS[k])
-            keep |= MATCHINGS[k];
+    uint32_t p = (m | m >> 1 | m >> 2) & TRIAD_BASES;
+    p |= p >> 2 | p >> 4;
+    uint32_t keep = BAND_KEEP[(p & 7u) | (p >> 6 & 0x38u) | (p >> 12 & 0x1C0u)];
     if (!keep)
         return 0;
-    m &= keep * 7u;
-    st->cand[i] = m;
-    uint32_t open = m & st->unsolved[b];
-    for (int r = 0; r < 3; r++) {
-        uint32_t row = m & (0x1FFu << (9 * r));
-        if (!(row & (row - 1)) && (row & open) && !s9_place(st, d, b, CTZ(row)))
-            return 0;
+    m &= keep;
+    st->cand[i] = st->seen[i] = m;
+    /* every row holds a cell now, so the subtraction borrows within rows only */
+    uint32_t t = m & (m - COLUMN_BITS);
+    uint32_t more = ((t & ROW0) ? ROW0 : 0) | ((t & ROW1) ? ROW1 : 0) | ((t & ROW2) ? ROW2 : 0);
+    uint32_t single = m & ~more & st->unsolved[b];
+    if (single) {
+        st->unsolved[b] &= ~single;
+        uint32_t *c = st->cand + b;
+        for (int e = 0; e < 9; e++)
+            c[3 * e] &= ~single;
+        st->cand[i] = m;
+        uint32_t cols = (single | single >> 9 | single >> 18) & 0x1FFu;
+        uint32_t off = ~(cols * COLUMN_BITS);
+        int base = 3 * d;
+        st->cand[base + (b == 0)] &= off;
+        st->cand[base + 2 - (b == 2)] &= off;
     }
     return 1;
+}
+
+/* The digit-bands changed since the band rule last saw them, as bits. */
+static inline uint32_t
+s9_changed(const s9frame_t *st)
+{
+#if defined(__SSE2__)
+    uint32_t ch = 0;
+    for (int k = 0; k < 7; k++) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(st->cand + 4 * k));
+        __m128i s = _mm_loadu_si128((const __m128i *)(st->seen + 4 * k));
+        ch |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, s))) << (4 * k);
+    }
+    return ~ch & BAND_ALL;
+#else
+    uint32_t ch = 0;
+    for (int i = 0; i < 27; i++)
+        ch |= (uint32_t)(st->cand[i] != st->seen[i]) << i;
+    return ch;
+#endif
 }
 
 static int
 s9_propagate(s9frame_t *st)
 {
     for (;;) {
-        while (st->pending) {
-            int i = CTZ(st->pending);
-            st->pending &= st->pending - 1;
-            if (!s9_band(st, i))
-                return 0;
+        uint32_t ch;
+        while ((ch = s9_changed(st)) != 0) {
+            do {
+                int i = CTZ(ch);
+                ch &= ch - 1;
+                if (st->cand[i] != st->seen[i] && !s9_band(st, i, i / 3, i % 3))
+                    return 0;
+            } while (ch);
         }
         if (!(st->unsolved[0] | st->unsolved[1] | st->unsolved[2]))
             return 1;
         /* naked singles */
+        int found = 0;
         for (int b = 0; b < 3; b++) {
-            uint32_t once = 0, twice = 0;
+            uint32_t once = 0, twice = 0, u = st->unsolved[b];
             for (int d = 0; d < 9; d++) {
                 uint32_t m = st->cand[3 * d + b];
                 twice |= once & m;
                 once |= m;
             }
-            if (st->unsolved[b] & ~once)
+            if (u & ~once)
                 return 0;
-            uint32_t naked = st->unsolved[b] & ~twice;
-            while (naked) {
-                int pos = CTZ(naked);
-                naked &= naked - 1;
-                int d = 0;
-                while (d < 9 && !(st->cand[3 * d + b] & (1u << pos)))
-                    d++;
-                if (d == 9 || !s9_place(st, d, b, pos))
-                    return 0;
+            uint32_t naked = u & ~twice;
+            if (naked) {
+                found = 1;
+                for (int d = 0; d < 9; d++)
+                    for (uint32_t hit = st->cand[3 * d + b] & naked; hit; hit &= hit - 1)
+                        s9_assign(st, d, b, CTZ(hit));
             }
         }
-        if (st->pending)
+        if (found)
             continue;
         /* hidden singles in columns */
         for (int d = 0; d < 9; d++) {
@@ -570,21 +684,14 @@ s9_propagate(s9frame_t *st)
             }
             if (once != 0x1FFu)
                 return 0;
-            uint32_t single = once & ~twice & ~(uint32_t)st->colsolved[d];
-            while (single) {
-                int col = CTZ(single);
-                single &= single - 1;
-                for (int b = 0; b < 3; b++) {
-                    uint32_t hit = c[b] & (COLUMN_BITS << col);
-                    if (hit) {
-                        if (!s9_place(st, d, b, CTZ(hit)))
-                            return 0;
-                        break;
-                    }
+            uint32_t single = (once & ~twice) * COLUMN_BITS;
+            for (int b = 0; b < 3; b++)
+                for (uint32_t hit = c[b] & single & st->unsolved[b]; hit; hit &= hit - 1) {
+                    s9_assign(st, d, b, CTZ(hit));
+                    found = 1;
                 }
-            }
         }
-        if (!st->pending)
+        if (!found)
             return 1;
     }
 }
@@ -599,11 +706,29 @@ s9_digits(const s9frame_t *st, int b, int pos)
     return digits;
 }
 
-/* The empty cell with fewest candidates, the first such in reading order. */
+/* Set bits of a mask (no popcnt instruction needed). */
+static inline int
+s9_popcount(uint32_t x)
+{
+#if defined(__POPCNT__)
+    return __builtin_popcount(x);
+#else
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+#endif
+}
+
+/* The branch cell.  Among the empty cells with two candidates, the one whose weaker digit
+ * is a candidate in most of its 20 peers (either choice then removes the most), the first
+ * such in reading order; without such cells, the empty cell with fewest candidates, the
+ * first such in reading order. */
 static int
 s9_branch_cell(const s9frame_t *st)
 {
-    uint32_t more[3];
+    uint32_t pairs[3];
+    int best = -1, best_score = -1;
     for (int b = 0; b < 3; b++) {
         uint32_t once = 0, twice = 0, thrice = 0;
         for (int d = 0; d < 9; d++) {
@@ -612,16 +737,41 @@ s9_branch_cell(const s9frame_t *st)
             twice |= once & m;
             once |= m;
         }
-        uint32_t pair = st->unsolved[b] & twice & ~thrice;
-        if (pair)
-            return 27 * b + CTZ(pair);
-        more[b] = st->unsolved[b];
+        pairs[b] = st->unsolved[b] & twice & ~thrice;
     }
-    int best = -1, best_count = 99;
+    for (int b = 0; b < 3; b++) {
+        uint32_t pb = pairs[b], first_done = 0;
+        if (!pb)
+            continue;
+        int b1 = b == 0, b2 = 2 - (b == 2);
+        uint8_t first[27];
+        for (int d = 0; d < 9; d++) {
+            const uint32_t *c = st->cand + 3 * d;
+            for (uint32_t h = c[b] & pb; h; h &= h - 1) {
+                int pos = CTZ(h), col = pos % 9;
+                /* peers holding d: its row and box in the band, its column elsewhere */
+                uint32_t x = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
+                int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos]) + (int)((x * COLUMN_BITS) >> 18 & 7u);
+                if (!(first_done >> pos & 1u)) {
+                    first_done |= 1u << pos;
+                    first[pos] = (uint8_t)k;
+                    continue;
+                }
+                int score = k < first[pos] ? k : first[pos], cell = 27 * b + pos;
+                if (score > best_score || (score == best_score && cell < best)) {
+                    best_score = score;
+                    best = cell;
+                }
+            }
+        }
+    }
+    if (best >= 0)
+        return best;
+    int best_count = 99;
     for (int b = 0; b < 3; b++)
-        for (uint32_t u = more[b]; u; u &= u - 1) {
+        for (uint32_t u = st->unsolved[b]; u; u &= u - 1) {
             int pos = CTZ(u);
-            int k = POPCOUNT(s9_digits(st, b, pos));
+            int k = s9_popcount(s9_digits(st, b, pos));
             if (k < best_count) {
                 best_count = k;
                 best = 27 * b + pos;
@@ -694,7 +844,8 @@ s9_next(s9search_t *s, uint8_t *out, budget_t *bud)
             s->guesses++;
         }
         s->nodes++;
-        if (!s9_place(child, d, cell / 27, cell % 27) || !s9_propagate(child)) {
+        s9_assign(child, d, cell / 27, cell % 27);
+        if (!s9_propagate(child)) {
             s->depth--;
             continue;
         }
@@ -1328,20 +1479,39 @@ static PyObject *
 Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"puzzles", "limit", "threads", "node_limit", "timeout", NULL};
-    PyObject *puzzles;
+    PyObject *puzzles, *limit_obj = NULL, *threads_obj = NULL;
     unsigned long long limit = 1;
     int threads = 1;
     PyObject *node_limit = Py_None;
     double timeout = -1.0;
     batch_t bt;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|KiOd:solve_many", kwlist, &puzzles, &limit,
-                                     &threads, &node_limit, &timeout))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOd:solve_many", kwlist, &puzzles,
+                                     &limit_obj, &threads_obj, &node_limit, &timeout))
         return NULL;
-    if (threads < 1 || threads > 256)
-        return PyErr_Format(PyExc_ValueError, "threads must be between 1 and 256, got %d",
-                            threads);
-    if (limit < 1)
-        return PyErr_Format(PyExc_ValueError, "limit must be at least 1");
+    if (threads_obj) {
+        int overflow = 0;
+        long long v = PyLong_Check(threads_obj)
+                          ? PyLong_AsLongLongAndOverflow(threads_obj, &overflow) : 0;
+        if (!PyLong_Check(threads_obj))
+            return PyErr_Format(PyExc_TypeError, "threads must be an int");
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        if (overflow || v < 1 || v > 256)
+            return PyErr_Format(PyExc_ValueError, "threads must be between 1 and 256, got %R",
+                                threads_obj);
+        threads = (int)v;
+    }
+    if (limit_obj) {
+        int overflow = 0;
+        if (!PyLong_Check(limit_obj))
+            return PyErr_Format(PyExc_TypeError, "limit must be an int");
+        long long v = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return NULL;
+        if (overflow < 0 || (!overflow && v < 1))
+            return PyErr_Format(PyExc_ValueError, "limit must be at least 1");
+        limit = overflow > 0 ? ULLONG_MAX : (unsigned long long)v;
+    }
     memset(&bt, 0, sizeof(bt));
     if (parse_budget(node_limit, timeout, &bt.budget) < 0)
         return NULL;

@@ -25,7 +25,10 @@ The search is depth-first and resumable (``Search.run`` picks up where it stoppe
    C core keeps 9x9 candidates per digit and band, which makes this rule a few word-wide
    operations;
 2. **branch** on the empty cell with fewest candidates (the first in reading order, and the
-   first with two), trying its digits in increasing order.
+   first with two), trying its digits in increasing order. On the standard 9x9 grid, when
+   some empty cells have two candidates, the choice among them is the cell whose *weaker*
+   digit (the one fewer of its 20 peers still hold) is held by most peers (the first such
+   in reading order): whichever digit is tried, many candidates go at once.
 
 Counters: ``nodes`` counts search states opened (the puzzle itself and every digit tried at
 a branch cell); ``guesses`` counts the digits tried while another digit of that cell was
@@ -218,8 +221,12 @@ class Shape:
         (``n * n`` characters per puzzle, ``.`` where there is none), and the solution
         counts, nodes, guesses and settled cells as native 8-byte unsigned integers.
         """
+        if not isinstance(threads, int):
+            raise TypeError("threads must be an int")
         if not 1 <= threads <= 256:
-            raise ValueError(f"threads must be between 1 and 256, got {threads}")
+            raise ValueError(f"threads must be between 1 and 256, got {threads!r}")
+        if not isinstance(limit, int):
+            raise TypeError("limit must be an int")
         if limit < 1:
             raise ValueError("limit must be at least 1")
         budget = _Budget(node_limit, timeout)
@@ -532,9 +539,27 @@ class Search:
                             changed = True
         return changed
 
-    @staticmethod
-    def _branch_cell(cand: list[int], val: list[int]) -> int:
-        """The empty cell with fewest candidates, the first such in reading order."""
+    def _branch_cell(self, cand: list[int], val: list[int]) -> int:
+        """The cell to branch on (see the module docstring)."""
+        if self.shape.std9:
+            best, best_score = -1, -1
+            peers = self.shape.peers
+            for c, m in enumerate(cand):
+                if not val[c] and m.bit_count() == 2:
+                    low = m & -m
+                    high = m ^ low
+                    with_low = with_high = 0
+                    for p in peers[c]:
+                        q = cand[p]
+                        if q & low:
+                            with_low += 1
+                        if q & high:
+                            with_high += 1
+                    score = min(with_low, with_high)
+                    if score > best_score:
+                        best, best_score = c, score
+            if best >= 0:
+                return best
         best, best_count = -1, 99
         for c, m in enumerate(cand):
             if not val[c]:
