@@ -140,3 +140,18 @@ def test_every_command_has_help_with_an_example() -> None:
         assert f"shudu {name}" in sub.epilog
         done = run(name, "--help")
         assert done.returncode == 0 and "example" in done.stdout
+
+
+def test_explain_replays_the_enumeration_search() -> None:
+    puzzle = "31.22....21..32."
+    done = run("explain", "--algorithm", "enumerate", puzzle)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"# line 1: {puzzle} (enumeration search)"
+    assert lines[1].startswith("start: ")
+    assert lines[2].startswith("k=1: r1c3 = ")
+    assert lines[-1] == "solution: 3142243142131324"
+    steps = run("explain", "--algorithm", "enumerate", "--format", "json", "--node-limit", "2", puzzle)
+    assert [json.loads(line)["kind"] for line in steps.stdout.splitlines()] == ["start", "forward"]
+    other = run("explain", "--algorithm", "dlx", puzzle)
+    assert other.returncode == 2 and "--algorithm enumerate" in other.stderr

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from . import __version__, api, solvers
 from . import variants as variant_registry
-from .errors import SearchTimeout, ShuduError
+from .errors import SearchTimeout, ShuduError, SolverError
 from .formats import Entry, format_grid, parse_puzzle, read_puzzles
 from .geometry import parse_box
 from .puzzle import VariantLike
@@ -214,7 +214,15 @@ def cmd_explain(args: argparse.Namespace, out: Output) -> None:
             assert entry.error is not None
             out.problem(str(entry.error))
             continue
+        if args.algorithm == "enumerate":
+            _replay_enumeration(args, out, entry)
+            continue
         try:
+            if args.algorithm != "auto":
+                raise SolverError(
+                    f"explain follows the logical path (the default) or replays the search of "
+                    f"--algorithm enumerate, not {args.algorithm!r}"
+                )
             found = explain(entry.puzzle)
         except ShuduError as exc:
             out.problem(str(exc.at_line(entry.line)))
@@ -224,6 +232,23 @@ def cmd_explain(args: argparse.Namespace, out: Output) -> None:
         else:
             out.answer(f"# line {entry.line}: {entry.puzzle.to_string()}")
             out.answer(str(found))
+
+
+def _replay_enumeration(args: argparse.Namespace, out: Output, entry: Entry) -> None:
+    """The enumeration solver's search (paper 1), one step a line, up to --node-limit steps."""
+    import itertools
+
+    from .solvers.enumeration import describe, trace
+
+    assert entry.puzzle is not None
+    steps = itertools.islice(trace(entry.puzzle), args.node_limit)
+    if args.format != "json":
+        out.answer(f"# line {entry.line}: {entry.puzzle.to_string()} (enumeration search)")
+    for step in steps:
+        if args.format == "json":
+            out.answer(json.dumps({"line": entry.line, **step.to_json()}))
+        else:
+            out.answer(describe(step, entry.puzzle.size))
 
 
 def cmd_hint(args: argparse.Namespace, out: Output) -> None:
@@ -244,6 +269,64 @@ def cmd_hint(args: argparse.Namespace, out: Output) -> None:
             out.answer(json.dumps({"line": entry.line, **found.to_json()}, ensure_ascii=False))
         else:
             out.answer(found.text)
+
+
+def cmd_generate(args: argparse.Namespace, out: Output) -> None:
+    import time
+
+    from .formats import to_json
+    from .generator import GeneratorTimeout, Progress, generate_many
+
+    as_json = args.format == "json"
+    started, shown = time.monotonic(), [0.0]
+
+    def progress(state: Progress) -> None:
+        now = time.monotonic()
+        if now - shown[0] < 0.1:
+            return
+        shown[0] = now
+        done = made[0]
+        bar = "#" * (20 * done // args.count) if args.count else ""
+        out.err.write(
+            f"\r[{bar:<20}] {done}/{args.count} puzzles, {state.grids} grids, "
+            f"{state.rated} rated, {now - started:.1f} s "
+        )
+        out.err.flush()
+
+    made = [0]
+    try:
+        for result in generate_many(
+            args.count,
+            size=args.size,
+            box=args.box,
+            variant=_variant(args),
+            level=args.level,
+            se=args.se,
+            technique=args.technique,
+            symmetry=args.symmetry,
+            clues=args.clues,
+            minimal=args.minimal,
+            seed=args.seed,
+            timeout=args.timeout,
+            rate=as_json,
+            progress=progress if out.err.isatty() else None,
+        ):
+            made[0] += 1
+            if out.err.isatty():
+                out.err.write("\r\033[K")
+            puzzle = result.puzzle
+            if as_json:
+                out.answer(json.dumps(result.to_json(), ensure_ascii=False))
+            elif puzzle.variant.layout is not None and not args.layout:
+                # a drawn jigsaw layout must travel with the givens
+                out.answer(json.dumps(to_json(puzzle), ensure_ascii=False))
+            else:
+                out.answer(puzzle.to_string())
+            out.out.flush()
+    except GeneratorTimeout as exc:
+        if out.err.isatty():
+            out.err.write("\r\033[K")
+        out.problem(str(exc))
 
 
 def cmd_variants(args: argparse.Namespace, out: Output) -> None:
@@ -433,6 +516,50 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hint.add_argument(
         "--format", choices=("text", "json"), default="text", help="output form (default: text)"
+    )
+
+    generate = command(
+        "generate",
+        "generate random puzzles with one solution, at the difficulty asked for (see docs/generator.md)",
+        "shudu generate --level hard --symmetry rot180 --count 5\n"
+        "  shudu generate --size 6 --level medium --format json\n"
+        "  shudu generate --variant jigsaw --clues 26-30 --seed 7",
+        cmd_generate,
+    )
+    generate.add_argument("--size", type=int, default=9, help="grid size (default: 9)")
+    generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2 for 6x6 with boxes of 3 rows")
+    generate.add_argument(
+        "--variant",
+        metavar="NAME|FILE",
+        help="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
+    )
+    generate.add_argument("--layout", metavar="LABELS", help="jigsaw layout: n*n region labels, one per cell")
+    generate.add_argument(
+        "--level", choices=("easy", "medium", "hard", "unfair", "extreme"), help="difficulty level"
+    )
+    generate.add_argument("--se", metavar="MIN-MAX", help="Sudoku Explainer rating range, e.g. 6.6-7.2")
+    generate.add_argument(
+        "--technique", metavar="NAME", help="a technique the solving path must use, e.g. X-Wing"
+    )
+    generate.add_argument(
+        "--symmetry",
+        default="none",
+        metavar="NAME",
+        help="symmetry of the givens: none, rot180, rot90, mirror, flip, diagonal, antidiagonal, "
+        "biaxial, bidiagonal, dihedral (default: none)",
+    )
+    generate.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens, e.g. 25 or 24-28")
+    generate.add_argument("--minimal", action="store_true", help="no given can be removed")
+    generate.add_argument("--count", type=int, default=1, help="how many puzzles (default: 1)")
+    generate.add_argument("--seed", type=int, help="random seed: the same seed gives the same puzzles")
+    generate.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="stop after this long and report what was found"
+    )
+    generate.add_argument(
+        "--format",
+        choices=("line", "json"),
+        default="line",
+        help="output form: the givens, or JSON with solution, level, SE, hardest, clues, seed",
     )
 
     command("variants", "list the variants with their rules", "shudu variants", cmd_variants)

@@ -42,4 +42,7 @@ def get(name: str = "auto") -> Solver:
 
 # Importing a solver module registers it.
 from . import backtrack as _backtrack  # noqa: E402, F401
+from . import dlx as _dlx  # noqa: E402, F401
+from . import enumeration as _enumeration  # noqa: E402, F401
 from . import fast as _fast  # noqa: E402, F401
+from . import matching as _matching  # noqa: E402, F401

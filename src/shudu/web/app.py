@@ -57,9 +57,10 @@ def features() -> dict[str, bool]:
 
 
 def _trace_function() -> Callable[..., Any] | None:
-    """The enumeration solver's step trace (paper 1), wherever the library exports it."""
-    found = getattr(shudu, "trace", None) or getattr(getattr(shudu.solvers, "enumerate", None), "trace", None)
-    return found if callable(found) else None
+    """The enumeration solver's step trace (paper 1)."""
+    from shudu.solvers import enumeration
+
+    return enumeration.trace
 
 
 def _call(function: Callable[..., Any], *args: Any, **options: Any) -> Any:
