@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from .errors import EmptyInputError, ParseError, ShapeError, ShuduError
 from .geometry import Box, parse_box
@@ -231,14 +231,27 @@ def _parse_json(
     return kind(cells, box=box, variant=variant)
 
 
+@overload
+def parse_puzzle(
+    text: str, *, box: Box | str | None = ..., variant: VariantLike = ..., line: int | None = ...
+) -> Puzzle: ...
+@overload
+def parse_puzzle(
+    text: str,
+    *,
+    box: Box | str | None = ...,
+    variant: VariantLike = ...,
+    line: int | None = ...,
+    kind: type[B],
+) -> B: ...
 def parse_puzzle(
     text: str,
     *,
     box: Box | str | None = None,
     variant: VariantLike = None,
     line: int | None = None,
-    kind: type[B] = Puzzle,  # type: ignore[assignment]
-) -> B:
+    kind: type[_Board] = Puzzle,
+) -> _Board:
     """Any one puzzle: JSON if it starts with ``{``, a grid block if it spans lines or has decoration,
     else one line."""
     stripped = text.strip()

@@ -143,7 +143,7 @@ def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
     for h, house in enumerate(houses):
         for cell in house.cells:
             cell_houses[cell].append(h)
-    house_peers = [set() for _ in range(n * n)]
+    house_peers: list[set[Cell]] = [set() for _ in range(n * n)]
     for house in houses:
         for cell in house.cells:
             house_peers[cell].update(house.cells)

@@ -47,6 +47,7 @@ import functools
 import operator
 import time
 from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["DIGIT_CHARS", "Search", "Shape", "parse_givens"]
 
@@ -103,7 +104,7 @@ def parse_givens(text: str | bytes, n: int, index: int = 0) -> bytes:
 
 def _cells(seq: object, what: str, index: int, ncells: int, most: int) -> list[int]:
     try:
-        cells = list(seq)  # type: ignore[call-overload]
+        cells: list[int] = list(seq)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError(f"{what} {index} is not a sequence of cell indices") from None
     if len(cells) > most:
@@ -347,7 +348,7 @@ class Search:
         self._started = False
         self._finished = False
         # frames: [cand, val, nleft, branch cell, digits not tried yet]
-        self._stack: list[list] = []
+        self._stack: list[list[Any]] = []
 
     def run(
         self, want: int, keep: int, node_limit: int | None = None, timeout: float = -1.0
@@ -448,7 +449,7 @@ class Search:
         self._finished = True
         return EXHAUSTED, None
 
-    def _assign(self, state: list, queue: list[int], c: int, bit: int) -> None:
+    def _assign(self, state: list[Any], queue: list[int], c: int, bit: int) -> None:
         """Place digit ``bit`` in cell ``c``; peers left with one candidate join ``queue``."""
         cand, val = state[0], state[1]
         if not cand[c] & bit:
@@ -466,7 +467,7 @@ class Search:
                 if not m & (m - 1):
                     queue.append(p)
 
-    def _propagate(self, state: list, queue: list[int]) -> None:
+    def _propagate(self, state: list[Any], queue: list[int]) -> None:
         """Naked and hidden singles until nothing changes (``_Contradiction`` if stuck)."""
         cand, val = state[0], state[1]
         full = self.shape.full
@@ -508,7 +509,7 @@ class Search:
                     continue
                 return
 
-    def _band_rule(self, state: list, queue: list[int]) -> bool:
+    def _band_rule(self, state: list[Any], queue: list[int]) -> bool:
         """Apply the band rule to every digit and band once; True if a candidate went."""
         cand, val = state[0], state[1]
         changed = False

@@ -130,7 +130,7 @@ class Fast(Solver):
             _add(stats, search, 0, 0)
         if code == _fast_py.BUDGET:
             raise _timeout_error(budget, search.nodes, found)
-        return found
+        return int(found)
 
 
 def _add(stats: Stats, search: Any, nodes: int, guesses: int) -> None:
@@ -189,8 +189,8 @@ def _batch_size(puzzles: Sequence[str] | bytes) -> int:
     if isinstance(puzzles, bytes | bytearray | memoryview):
         data = bytes(puzzles[:700])
         end = data.find(b"\n")
-        first = data if end < 0 else data[:end]
-        return size_from_cells(len(first.rstrip(b"\r")))
+        head = data if end < 0 else data[:end]
+        return size_from_cells(len(head.rstrip(b"\r")))
     if isinstance(puzzles, str):
         raise TypeError("puzzles must be a list of str or a bytes buffer")
     if not puzzles:

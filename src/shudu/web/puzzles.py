@@ -76,7 +76,7 @@ def read_puzzle(body: Mapping[str, Any]) -> shudu.Puzzle:
 def read_entries(body: Mapping[str, Any], puzzle: shudu.Puzzle) -> list[int]:
     """The player's digits (``entries``: n·n ints, 0 empty); all zeros when absent."""
     n = puzzle.size
-    entries = field(body, "entries", list, [0] * (n * n))
+    entries: list[int] = field(body, "entries", list, [0] * (n * n))
     if len(entries) != n * n:
         raise BadRequest(
             f'"entries" has {len(entries)} cells; a {n}x{n} puzzle needs {n * n}', field="entries"
