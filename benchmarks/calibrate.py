@@ -2,8 +2,8 @@
 
 Reads ``puzzle, source, se_er, se_ep, se_ed, hodoku_level, hodoku_score`` rows (TSV with a header)
 and prints: Spearman rank correlation of shudu's SE-compatible rating with SE's ER, the share of
-puzzles given HoDoKu's level, and the share rated within ±0.3 of SE's ER. The targets are 0.95,
-90% and 80%.
+puzzles given HoDoKu's level, and the share rated within ±0.3 of SE's ER (targets 0.95, 90% and
+80%), and how often the HoDoKu-style score equals HoDoKu's (or comes within 10% of it).
 
     python benchmarks/calibrate.py [FILE] [--limit N] [--show N]
 """
@@ -56,13 +56,18 @@ def main(argv: list[str] | None = None) -> int:
     rows = [line.split("\t") for line in text.splitlines()[1:] if line.strip()]
     rows = rows[: args.limit] if args.limit else rows
     se_ref, se_ours, level_hits, close, n_level = [], [], 0, 0, 0
+    score_hits, score_near, n_score = 0, 0, 0
     misses = []
     started = time.perf_counter()
-    for puzzle, source, er, _ep, _ed, level, _score in rows:
+    for puzzle, source, er, _ep, _ed, level, score in rows:
         rating = shudu.rate(puzzle)
         if level:
             n_level += 1
             level_hits += rating.level == level.lower()
+        if score:
+            n_score += 1
+            score_hits += rating.score == int(score)
+            score_near += abs(rating.score - int(score)) <= 0.1 * int(score)
         if er:
             se_ref.append(float(er))
             se_ours.append(rating.se)
@@ -73,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Spearman(se, SE ER):      {spearman(se_ours, se_ref):.3f}   (target >= 0.95)")
     print(f"same HoDoKu level:        {100 * level_hits / n_level:.1f}%   (target >= 90%)")
     print(f"SE within +-0.3:          {100 * close / len(se_ref):.1f}%   (target >= 80%)")
+    near = 100 * score_near / n_score
+    print(f"same HoDoKu score:        {100 * score_hits / n_score:.1f}%   (within 10%: {near:.1f}%)")
     if args.show:
         print(f"worst {args.show} SE misses (SE, shudu, hardest, source):")
         for _, er, ours, hardest, source, puzzle in sorted(misses, reverse=True)[: args.show]:

@@ -179,3 +179,86 @@ def test_every_step_is_sound_slow() -> None:
         check_path(Puzzle(line))
     for line in _puzzles("forum_hardest_1106.txt", 3, 101):
         check_path(Puzzle(line))
+
+
+def test_unique_rectangles_of_every_type_have_known_answers() -> None:
+    steps = {case["step"] for case in FIXTURES if case["technique"] == "Unique Rectangle"}
+    assert steps == {f"Unique Rectangle Type {k}" for k in range(1, 7)}
+
+
+def test_every_new_family_has_a_known_answer() -> None:
+    steps = {case["step"] for case in FIXTURES}
+    assert {
+        "Hidden Rectangle",
+        "Sue de Coq",
+        "Continuous Nice Loop",
+        "Grouped X-Chain",
+        "Grouped AIC",
+        "ALS-XZ",
+        "ALS-XY-Wing",
+        "Death Blossom",
+    } <= steps
+
+
+def _scan_settle(grid: CandidateGrid, finders: tuple) -> tuple[CandidateGrid | None, int]:
+    """The plain way: scan every cell, then every house and digit, for singles; when none is
+    left apply the first finder's step; repeat."""
+    count = 0
+    while True:
+        progress = False
+        for cell in range(81):
+            if grid.values[cell]:
+                continue
+            mask = grid.cands[cell]
+            if not mask:
+                return None, count
+            if not mask & (mask - 1):
+                grid.place(cell, mask.bit_length())
+                count, progress = count + 1, True
+        for h, hbits in enumerate(grid.t.house_bits):
+            if not hbits & grid.empty:
+                continue
+            for d in range(9):
+                if grid.placed[h] >> d & 1:
+                    continue
+                spots = grid.where[d] & hbits
+                if not spots:
+                    return None, count
+                if not spots & (spots - 1):
+                    grid.place(spots.bit_length() - 1, d + 1)
+                    count, progress = count + 1, True
+        if progress:
+            continue
+        for find in finders:
+            step = find(grid)
+            if step:
+                grid.apply(step)
+                count, progress = count + 1, True
+                break
+        if not progress:
+            return grid, count
+
+
+def test_forcing_follow_through_matches_a_full_scan() -> None:
+    """The incremental propagation and the net rules give the grid and the count of a plain scan
+    with the finders themselves."""
+    from shudu.logic.intersections import find_claiming, find_pointing
+    from shudu.logic.netrules import NET_RULES
+    from shudu.logic.propagate import is_quiet, settle
+    from shudu.logic.subsets import find_hidden_pair, find_naked_pair
+
+    finders = (find_pointing, find_claiming, find_naked_pair, find_hidden_pair)
+    case = next(c for c in FIXTURES if c["technique"] == "Forcing Net")
+    grid = grid_of(case["values"], case["candidates"])
+    assert is_quiet(grid)
+    for rules, plain in (((), ()), (NET_RULES, finders)):
+        for cell in [c for c in range(81) if grid.cands[c]][:10]:
+            for d in grid.candidates(cell):
+                fast = settle(grid.copy(), rules, start=(cell, d), quiet=True)
+                trial = grid.copy()
+                trial.place(cell, d)
+                slow, count = _scan_settle(trial, plain)
+                assert (fast.grid is None) == (slow is None)
+                assert fast.steps == count
+                if slow is not None:
+                    assert fast.grid is not None and fast.grid.cands == slow.cands

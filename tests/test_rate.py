@@ -148,3 +148,32 @@ def test_cli_help_has_example(command: str) -> None:
     sub = build_parser()._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
     sub.print_help(parser_help)
     assert "example:" in parser_help.getvalue()
+
+
+def test_ratings_of_the_later_techniques() -> None:
+    from shudu.logic.step import Step
+    from shudu.logic.techniques import rating_of
+
+    def of(name: str, kind: str = "") -> tuple[str, int, float]:
+        return rating_of(Step(name, "", 9, kind=kind))
+
+    assert of("Unique Rectangle Type 3", "Unique Rectangle Type 3 (pair)") == ("hard", 100, 4.6)
+    assert of("Unique Rectangle Type 3", "Unique Rectangle Type 3 (quad)") == ("hard", 100, 4.8)
+    assert of("Unique Rectangle Type 6", "Unique Rectangle Type 6")[:2] == ("hard", 100)
+    assert of("Hidden Rectangle")[:2] == ("hard", 100)
+    assert of("Sue de Coq")[:2] == ("unfair", 250)
+    assert of("Continuous Nice Loop")[:2] == ("unfair", 280)
+    assert of("Continuous Nice Loop", "Continuous Nice Loop (X-Cycle)") == ("unfair", 280, 6.5)
+    assert of("Grouped AIC")[:2] == of("Grouped X-Chain")[:2] == ("unfair", 300)
+    assert of("ALS-XZ")[:2] == ("unfair", 300)
+    assert of("ALS-XY-Wing")[:2] == ("unfair", 320)
+    assert of("Death Blossom")[:2] == ("unfair", 360)
+
+
+def test_sudoku_explainer_order_uses_only_its_techniques() -> None:
+    from shudu.logic.rating import se_order
+
+    names = [t.name for t in se_order(uniqueness=True)]
+    for absent in ("Hidden Rectangle", "Sue de Coq", "ALS-XZ", "Grouped Chain", "Death Blossom"):
+        assert absent not in names
+    assert names.index("Unique Rectangle") < names.index("X-Chain") < names.index("Forcing Chain")

@@ -13,6 +13,7 @@ from itertools import combinations
 
 from ..puzzle import digit_char
 from .grid import CandidateGrid, bits
+from .memo import remembered
 from .step import Step, make_step
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -32,14 +33,17 @@ def find_jellyfish(grid: CandidateGrid) -> Step | None:
     return _fish(grid, 4, finned=False)
 
 
+@remembered
 def find_finned_x_wing(grid: CandidateGrid) -> Step | None:
     return _fish(grid, 2, finned=True)
 
 
+@remembered
 def find_finned_swordfish(grid: CandidateGrid) -> Step | None:
     return _fish(grid, 3, finned=True)
 
 
+@remembered
 def find_finned_jellyfish(grid: CandidateGrid) -> Step | None:
     return _fish(grid, 4, finned=True)
 
@@ -49,6 +53,8 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
     t = grid.t
     hb = t.house_bits
     houses = grid.geometry.houses
+    peer_bits = t.peer_bits
+    low, high = (1, k + _MAX_FIN_LINES) if finned else (2, k)
     for d, where in enumerate(grid.where):
         for base_houses, cover_houses, across in ((t.rows, t.columns, True), (t.columns, t.rows, False)):
             # each base line: (house, its places, the cover indices of those places)
@@ -57,19 +63,15 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
                 spots = where & hb[h]
                 if not spots:
                     continue
-                idx = 0
-                for c in bits(spots):
-                    idx |= 1 << (c % n if across else c // n)
-                count = idx.bit_count()
-                if (2 if not finned else 1) <= count <= (k if not finned else k + _MAX_FIN_LINES):
+                idx = _line_index(spots, n, across)
+                if low <= idx.bit_count() <= high:
                     lines.append((h, spots, idx))
             if len(lines) < k:
                 continue
-            for combo in combinations(lines, k):
-                union = 0
+            cover_cells = [hb[h] for h in cover_houses]
+            for combo, union in _combinations(lines, k, high):
                 base_cells = 0
-                for _, spots, idx in combo:
-                    union |= idx
+                for _, spots, _ in combo:
                     base_cells |= spots
                 extra = union.bit_count() - k
                 if not finned:
@@ -83,16 +85,22 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
                 base_bits = 0
                 for h, _, _ in combo:
                     base_bits |= hb[h]
+                outside = where & ~base_bits
+                if not outside:
+                    continue
                 for cover in covers:
                     cover_bits = 0
                     for i in cover:
-                        cover_bits |= hb[cover_houses[i]]
+                        cover_bits |= cover_cells[i]
+                    targets = outside & cover_bits
                     fins = base_cells & ~cover_bits
-                    targets = where & cover_bits & ~base_bits
-                    for fin in bits(fins):
-                        targets &= t.peer_bits[fin]
+                    while fins and targets:
+                        fin = fins & -fins
+                        targets &= peer_bits[fin.bit_length() - 1]
+                        fins ^= fin
                     if not targets:
                         continue
+                    fins = base_cells & ~cover_bits
                     digit = d + 1
                     name = _NAMES[k]
                     if fins:
@@ -117,3 +125,47 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
                         kind=name,
                     )
     return None
+
+
+def _combinations(lines: list[tuple[int, int, int]], k: int, most: int):
+    """The k-combinations of ``lines`` (in ``itertools.combinations`` order) whose cover indices
+    together number at most ``most``, each with that union."""
+    count = len(lines)
+    chosen: list[tuple[int, int, int]] = []
+
+    def extend(start: int, union: int):
+        need = k - len(chosen)
+        for i in range(start, count - need + 1):
+            line = lines[i]
+            joined = union | line[2]
+            if joined.bit_count() > most:
+                continue
+            chosen.append(line)
+            if need == 1:
+                yield tuple(chosen), joined
+            else:
+                yield from extend(i + 1, joined)
+            chosen.pop()
+
+    return extend(0, 0)
+
+
+_INDEX: dict[tuple[int, int], int] = {}
+
+
+def _line_index(spots: int, n: int, across: bool) -> int:
+    """The cover indices of a line's places: their columns (a row's places) or rows (a column's)."""
+    if across:
+        return spots >> (spots.bit_length() - 1) // n * n
+    shift = (spots & -spots).bit_length() - 1
+    column = shift % n
+    packed = spots >> column
+    key = (packed, n)
+    idx = _INDEX.get(key)
+    if idx is None:
+        idx = 0
+        for c in bits(packed):
+            idx |= 1 << (c // n)
+        if n <= 16:  # at most 2**n entries per size
+            _INDEX[key] = idx
+    return idx

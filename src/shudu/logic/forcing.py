@@ -9,105 +9,48 @@ one cell ("Brute Force"), so the path always completes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from ..puzzle import digit_char
 from .grid import CandidateGrid, bits
-from .step import Step, make_step
-
-Finder = Callable[[CandidateGrid], Step | None]
-
-
-@dataclass
-class Outcome:
-    """Where an assumption leads: the grid after it (None: a contradiction) and how many
-    deductions it took to get there."""
-
-    grid: CandidateGrid | None
-    steps: int
+from .memo import remembered
+from .netrules import NET_RULES
+from .propagate import STOPPED, Outcome, Rule, is_quiet, settle, value_planes
+from .step import Candidate, Step, make_step
 
 
-def settle(grid: CandidateGrid, helpers: tuple[Finder, ...] = ()) -> Outcome:
-    """Apply singles (and ``helpers``) to ``grid`` in place until nothing changes or it breaks."""
-    n = grid.size
-    hb = grid.t.house_bits
-    count = 0
-    while True:
-        progress = False
-        for cell in bits(grid.empty):
-            mask = grid.cands[cell]
-            if not mask:
-                return Outcome(None, count)
-            if not mask & (mask - 1):
-                grid.place(cell, mask.bit_length())
-                count += 1
-                progress = True
-        for h, hbits in enumerate(hb):
-            if not hbits & grid.empty:
-                continue
-            placed = grid.placed[h]
-            for d in range(n):
-                if placed >> d & 1:
-                    continue
-                spots = grid.where[d] & hbits
-                if not spots:
-                    return Outcome(None, count)
-                if not spots & (spots - 1):
-                    grid.place(spots.bit_length() - 1, d + 1)
-                    placed = grid.placed[h]
-                    count += 1
-                    progress = True
-        if progress:
-            continue
-        for find in helpers:
-            step = find(grid)
-            if step:
-                grid.apply(step)
-                count += 1
-                progress = True
-                break
-        if not progress:
-            return Outcome(grid, count)
-
-
-def _assume(grid: CandidateGrid, cell: int, digit: int, helpers: tuple[Finder, ...]) -> Outcome:
-    trial = grid.copy()
-    trial.place(cell, digit)
-    return settle(trial, helpers)
-
-
+@remembered
 def find_forcing_chain(grid: CandidateGrid) -> Step | None:
     """Forcing chains: follow singles from each candidate (contradictions, cell and house forcing)."""
     return _forcing(grid, (), "Forcing Chain")
 
 
+@remembered
 def find_forcing_net(grid: CandidateGrid) -> Step | None:
-    """Forcing nets: as forcing chains, but following the basic techniques too."""
-    from .intersections import find_claiming, find_pointing
-    from .subsets import find_hidden_pair, find_naked_pair
-
-    helpers = (find_pointing, find_claiming, find_naked_pair, find_hidden_pair)
-    return _forcing(grid, helpers, "Forcing Net")
+    """Forcing nets: as forcing chains, but following pointing, claiming and pairs too."""
+    return _forcing(grid, NET_RULES, "Forcing Net")
 
 
-def _forcing(grid: CandidateGrid, helpers: tuple[Finder, ...], name: str) -> Step | None:
+def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> Step | None:
     n = grid.size
+    quiet = is_quiet(grid)
     outcomes: dict[tuple[int, int], Outcome] = {}
 
-    def outcome(cell: int, d: int) -> Outcome:
+    def outcome(cell: int, d: int, limit: int = 0) -> Outcome:
         key = (cell, d)
-        if key not in outcomes:
-            outcomes[key] = _assume(grid, cell, d + 1, helpers)
-        return outcomes[key]
+        if key in outcomes:
+            return outcomes[key]
+        got = settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet, limit=limit)
+        if got is not STOPPED:
+            outcomes[key] = got
+        return got
 
     open_cells = sorted(bits(grid.empty), key=lambda c: grid.cands[c].bit_count())
-    # 1. an assumption that breaks the grid is false (the shortest such)
+    # 1. an assumption that breaks the grid is false (the shortest such; a longer one need not be
+    #    followed to its end)
     best: tuple[int, int, int] | None = None
     for cell in open_cells:
         for d in bits(grid.cands[cell]):
-            got = outcome(cell, d)
-            if got.grid is None and (best is None or got.steps < best[0]):
+            got = outcome(cell, d, best[0] if best else 0)
+            if got.grid is None and got is not STOPPED and (best is None or got.steps < best[0]):
                 best = (got.steps, cell, d)
     if best:
         steps, cell, d = best
@@ -136,31 +79,21 @@ def _forcing(grid: CandidateGrid, helpers: tuple[Finder, ...], name: str) -> Ste
     found: tuple[int, Step] | None = None
     for label, options, houses in choices:
         results = [outcome(c, d) for c, d in options]
-        grids = [r.grid for r in results if r.grid is not None]
-        if not grids:
+        live = [r for r in results if r.grid is not None]
+        if not live:
             continue
         cost = sum(r.steps for r in results)
         if found and cost >= found[0]:
             continue
-        placements = []
-        eliminations = []
-        for cell in bits(grid.empty):
-            value = grids[0].values[cell]
-            if value and all(g.values[cell] == value for g in grids[1:]):
-                placements.append((cell, value))
-                continue
-            gone = grid.cands[cell]
-            for g in grids:
-                gone &= ~(g.cands[cell] | (1 << (g.values[cell] - 1) if g.values[cell] else 0))
-            eliminations += [(cell, e + 1) for e in bits(gone)]
+        placements, eliminations = _agreement(grid, live)
         if placements or eliminations:
             involved = sorted({c for c, _ in options})
             step = make_step(
                 grid,
                 name,
                 f"{label}, the consequences agree",
-                placements=placements[:1],
-                eliminations=[] if placements else eliminations,
+                placements=placements,
+                eliminations=eliminations,
                 cells=involved,
                 digits=sorted({d + 1 for _, d in options}),
                 houses=houses,
@@ -171,6 +104,36 @@ def _forcing(grid: CandidateGrid, helpers: tuple[Finder, ...], name: str) -> Ste
     return found[1] if found else None
 
 
+def _agreement(grid: CandidateGrid, live: list[Outcome]) -> tuple[list[Candidate], list[Candidate]]:
+    """What every outcome agrees on: the first cell they all fill alike, else every candidate they
+    all remove."""
+    planes = [value_planes(grid, r) for r in live]
+    first = None
+    for d in range(grid.size):
+        same = grid.empty
+        for p in planes:
+            same &= p[d]
+            if not same:
+                break
+        if same:
+            cell = (same & -same).bit_length() - 1
+            if first is None or cell < first[0]:
+                first = (cell, d + 1)
+    if first:
+        return [first], []
+    eliminations = []
+    for d in range(grid.size):
+        gone = grid.where[d]
+        for r, p in zip(live, planes, strict=True):
+            assert r.grid is not None
+            gone &= ~(r.grid.where[d] | p[d])
+            if not gone:
+                break
+        eliminations += [(c, d + 1) for c in bits(gone)]
+    return [], eliminations
+
+
+@remembered
 def find_brute_force(grid: CandidateGrid) -> Step | None:
     """Settle the open cell with the fewest candidates by search: the last resort of all."""
     if not grid.empty:

@@ -13,7 +13,7 @@ docs/rating.md describes both scales and how close they come to the reference pr
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..api import PuzzleLike, as_puzzle, count
@@ -181,7 +181,11 @@ SE_DIRECT_RATING = {name: se for se, name, _ in _SE_DIRECT}
 def se_order(*, uniqueness: bool) -> tuple[Technique, ...]:
     """The techniques in Sudoku Explainer's order: by rating, then by the solver's order."""
     extra = [Technique(name, find, "easy", 0, se) for se, name, find in _SE_DIRECT]
-    table = [t for t in TECHNIQUES if uniqueness or not t.uniqueness]
+    table = [
+        replace(t, find=t.se_find or t.find)
+        for t in TECHNIQUES
+        if (uniqueness or not t.uniqueness) and t.se_known
+    ]
     ranked = sorted(enumerate([*extra, *table]), key=lambda it: (it[1].se, it[0] >= len(extra), it[0]))
     return tuple(t for _, t in ranked)
 

@@ -11,7 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import chains, colouring, fish, forcing, intersections, patterns, singles, subsets, uniqueness, wings
+from . import (
+    als,
+    chains,
+    colouring,
+    fish,
+    forcing,
+    intersections,
+    loops,
+    patterns,
+    singles,
+    subsets,
+    suedecoq,
+    uniqueness,
+    wings,
+)
 from .grid import CandidateGrid
 from .step import Step
 
@@ -29,10 +43,14 @@ class Technique:
     se: float
     #: Assumes a unique solution: used only when the puzzle is known to have one.
     uniqueness: bool = False
+    #: Sudoku Explainer has it (else its Sudoku Explainer-order path leaves it out).
+    se_known: bool = True
+    #: The finder for Sudoku Explainer's order when it knows only some forms (None: ``find``).
+    se_find: Callable[[CandidateGrid], Step | None] | None = None
 
 
 def _t(
-    name: str, find: Callable[[CandidateGrid], Step | None], level: str, score: int, se: float, **kw: bool
+    name: str, find: Callable[[CandidateGrid], Step | None], level: str, score: int, se: float, **kw
 ) -> Technique:
     return Technique(name, find, level, score, se, **kw)
 
@@ -63,15 +81,38 @@ TECHNIQUES: tuple[Technique, ...] = (
     _t("W-Wing", wings.find_w_wing, "hard", 150, 7.0),
     _t("XY-Wing", wings.find_xy_wing, "hard", 160, 4.2),
     _t("XYZ-Wing", wings.find_xyz_wing, "hard", 180, 4.4),
-    _t("Unique Rectangle", uniqueness.find_unique_rectangle, "hard", 100, 4.5, uniqueness=True),
+    _t(
+        "Unique Rectangle",
+        uniqueness.find_unique_rectangle,
+        "hard",
+        100,
+        4.5,
+        uniqueness=True,
+        se_find=uniqueness.find_unique_rectangle_1_to_5,
+    ),
+    _t(
+        "Hidden Rectangle",
+        uniqueness.find_hidden_rectangle,
+        "hard",
+        100,
+        4.6,
+        uniqueness=True,
+        se_known=False,
+    ),
     _t("Finned X-Wing", fish.find_finned_x_wing, "hard", 130, 6.6),
     _t("Finned Swordfish", fish.find_finned_swordfish, "unfair", 200, 6.6),
     _t("Finned Jellyfish", fish.find_finned_jellyfish, "unfair", 250, 6.6),
+    _t("Sue de Coq", suedecoq.find_sue_de_coq, "unfair", 250, 7.0, se_known=False),
     _t("Simple Colors", colouring.find_simple_colours, "hard", 150, 6.6),
     _t("Multi Colors", colouring.find_multi_colours, "hard", 200, 7.0),
     _t("X-Chain", chains.find_x_chain, "unfair", 260, 6.6),
     _t("XY-Chain", chains.find_xy_chain, "unfair", 260, 6.6),
+    _t("Continuous Nice Loop", loops.find_continuous_nice_loop, "unfair", 280, 7.0, se_known=False),
     _t("AIC", chains.find_aic, "unfair", 280, 7.0),
+    _t("Grouped Chain", loops.find_grouped_chain, "unfair", 300, 7.0, se_known=False),
+    _t("ALS-XZ", als.find_als_xz, "unfair", 300, 7.0, se_known=False),
+    _t("ALS-XY-Wing", als.find_als_xy_wing, "unfair", 320, 7.0, se_known=False),
+    _t("Death Blossom", als.find_death_blossom, "unfair", 360, 8.2, se_known=False),
     _t("Forcing Chain", forcing.find_forcing_chain, "extreme", 500, 8.0),
     _t("Forcing Net", forcing.find_forcing_net, "extreme", 700, 9.0),
     _t("Brute Force", forcing.find_brute_force, "extreme", 10000, 10.0),
@@ -91,6 +132,13 @@ _SPECIFIC: dict[str, tuple[str, int, float]] = {
     "Unique Rectangle Type 2": ("hard", 100, 4.6),
     "Unique Rectangle Type 4": ("hard", 100, 4.5),
     "Unique Rectangle Type 5": ("hard", 100, 4.6),
+    "Unique Rectangle Type 3 (pair)": ("hard", 100, 4.6),
+    "Unique Rectangle Type 3 (triple)": ("hard", 100, 4.7),
+    "Unique Rectangle Type 3 (quad)": ("hard", 100, 4.8),
+    "Unique Rectangle Type 6": ("hard", 100, 4.6),
+    "Continuous Nice Loop (X-Cycle)": ("unfair", 280, 6.5),
+    "Grouped X-Chain": ("unfair", 300, 6.6),
+    "Grouped AIC": ("unfair", 300, 7.0),
     "Forcing Chain Contradiction": ("extreme", 500, 8.0),
     "Forcing Chain (cell)": ("extreme", 500, 8.2),
     "Forcing Chain (house)": ("extreme", 500, 8.2),
@@ -114,6 +162,8 @@ def technique_of(step: Step) -> Technique:
             return BY_NAME["Finned " + name.removeprefix(prefix)]
     if name.startswith("Unique Rectangle"):
         return BY_NAME["Unique Rectangle"]
+    if name.startswith("Grouped "):
+        return BY_NAME["Grouped Chain"]
     for t in TECHNIQUES:
         if name.startswith(t.name):
             return t

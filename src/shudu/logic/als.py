@@ -1,0 +1,264 @@
+"""Almost locked sets: ALS-XZ, ALS-XY-Wing and Death Blossom.
+
+An *almost locked set* (ALS) is N open cells of one house holding N + 1 digits between them: take
+one digit away and the rest is locked. Two ALSs A and B are linked by a *restricted common* digit X
+when every X of A sees every X of B: X cannot be in both, so one of them locks.
+
+- ALS-XZ: A and B with a restricted common X; for another common digit Z, one of the two holds Z,
+  so a cell that sees every Z of both cannot be Z.
+- ALS-XY-Wing: A–C restricted by X and B–C by Y (X ≠ Y): C cannot lose both, so A or B locks; a Z
+  common to A and B goes from cells that see all their Zs.
+- Death Blossom: a stem cell and one ALS (petal) per stem digit whose cells with that digit all see
+  the stem; whichever digit the stem takes locks its petal, so a Z in every petal goes from cells
+  that see all of their Zs.
+
+ALSs hold at most :data:`MAX_CELLS` cells (larger ones are rare and slow to list). Any house works,
+extra and jigsaw regions too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..geometry import Geometry
+from ..puzzle import digit_char
+from .grid import CandidateGrid, bits, digits_of
+from .memo import remembered
+from .step import Step, digit_list, make_step
+
+#: The largest ALS looked for, in cells.
+MAX_CELLS = 4
+
+
+@dataclass(frozen=True)
+class Als:
+    """An almost locked set: its cells, digits, house, and per digit the cells holding it and the
+    cells that see all of those (outside the set)."""
+
+    cells: int
+    digits: int
+    house: int
+    holding: tuple[int, ...]
+    seeing: tuple[int, ...]
+
+
+def almost_locked_sets(grid: CandidateGrid) -> tuple[Als, ...]:
+    """Every ALS of up to :data:`MAX_CELLS` cells (each cell set once, from its first house)."""
+    return _sets_of(grid.geometry, tuple(grid.cands), grid.empty)
+
+
+@lru_cache(maxsize=16)
+def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int) -> tuple[Als, ...]:
+    # Cached: the three finders ask for the sets of the same grid, and both rating paths reach the
+    # same grids when they need these techniques.
+    from .grid import tables
+
+    t = tables(geometry)
+    n = geometry.size
+    seen: set[int] = set()
+    found: list[Als] = []
+    for h, hbits in enumerate(t.house_bits):
+        open_cells = [c for c in bits(hbits & empty) if cands[c]]
+        for mask, union in _locked_but_one(open_cells, cands, 0, 0, 0, 0):
+            if mask not in seen:
+                seen.add(mask)
+                found.append(_make(mask, union, h, n, cands, t.peer_bits))
+    return tuple(found)
+
+
+def _locked_but_one(open_cells: list[int], cands, start: int, cells: int, digits: int, size: int):
+    """(cells, digits) of every set of ``open_cells`` from ``start`` on, added to ``cells``, with one
+    digit more than cells."""
+    count = len(open_cells)
+    for i in range(start, count):
+        cell = open_cells[i]
+        union = digits | cands[cell]
+        width = union.bit_count()
+        if width > MAX_CELLS + 1 or width > size + 2 + (count - i - 1):
+            continue
+        mask = cells | 1 << cell
+        if width == size + 2:
+            yield mask, union
+        if size + 1 < MAX_CELLS:
+            yield from _locked_but_one(open_cells, cands, i + 1, mask, union, size + 1)
+
+
+def _make(cells: int, digits: int, house: int, n: int, cands: tuple[int, ...], peer_bits) -> Als:
+    holding = [0] * n
+    seeing = [0] * n
+    for d in bits(digits):
+        mask = 0
+        for c in bits(cells):
+            if cands[c] >> d & 1:
+                mask |= 1 << c
+        holding[d] = mask
+        common = -1
+        for c in bits(mask):
+            common &= peer_bits[c]
+        seeing[d] = common & ~cells
+    return Als(cells, digits, house, tuple(holding), tuple(seeing))
+
+
+def restricted_links(grid: CandidateGrid) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
+    """The ALSs and, per ALS, the disjoint ALSs it shares restricted common digits with:
+    ``links[i][j]`` is the digit set of those shared by sets i and j."""
+    return _links_of(grid.geometry, tuple(grid.cands), grid.empty)
+
+
+@lru_cache(maxsize=16)
+def _links_of(
+    geometry: Geometry, cands: tuple[int, ...], empty: int
+) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
+    sets = _sets_of(geometry, cands, empty)
+    n = geometry.size
+    # per digit, the sets indexed by the first of their cells holding it
+    first: list[dict[int, list[int]]] = [{} for _ in range(n)]
+    for j, s in enumerate(sets):
+        for d in bits(s.digits):
+            h = s.holding[d]
+            first[d].setdefault((h & -h).bit_length() - 1, []).append(j)
+    links: list[dict[int, int]] = [{} for _ in sets]
+    for i, a in enumerate(sets):
+        for d in bits(a.digits):
+            reach = a.seeing[d]
+            index = first[d]
+            for c in bits(reach):
+                for j in index.get(c, ()):
+                    b = sets[j]
+                    if j != i and not b.holding[d] & ~reach and not a.cells & b.cells:
+                        links[i][j] = links[i].get(j, 0) | 1 << d
+    return sets, tuple(links)
+
+
+def _targets(grid: CandidateGrid, sets: list[Als], z: int) -> int:
+    """The cells outside ``sets`` that may hold ``z`` and see every ``z`` of them."""
+    out = grid.where[z]
+    for s in sets:
+        out &= s.seeing[z]
+    return out
+
+
+def _describe(grid: CandidateGrid, s: Als) -> str:
+    return f"{grid.names(s.cells)} ({digit_list(digits_of(s.digits))})"
+
+
+@remembered
+def find_als_xz(grid: CandidateGrid) -> Step | None:
+    sets, links = restricted_links(grid)
+    for i, a in enumerate(sets):
+        for j, rcc in links[i].items():
+            if j < i:
+                continue
+            b = sets[j]
+            x = (rcc & -rcc).bit_length() - 1
+            elims = []
+            for z in bits(a.digits & b.digits & ~(1 << x)):
+                elims += [(c, z + 1) for c in bits(_targets(grid, [a, b], z))]
+            if elims:
+                return make_step(
+                    grid,
+                    "ALS-XZ",
+                    f"the sets {_describe(grid, a)} and {_describe(grid, b)} cannot both hold "
+                    f"{digit_char(x + 1)}, so one of them is locked",
+                    eliminations=elims,
+                    cells=list(bits(a.cells | b.cells)),
+                    digits=digits_of(a.digits | b.digits),
+                    length=2 * (a.cells | b.cells).bit_count(),
+                )
+    return None
+
+
+@remembered
+def find_als_xy_wing(grid: CandidateGrid) -> Step | None:
+    sets, links = restricted_links(grid)
+    for k, c in enumerate(sets):
+        partners = sorted(links[k].items())
+        for p, (i, rcc_a) in enumerate(partners):
+            a = sets[i]
+            for j, rcc_b in partners[p + 1 :]:
+                b = sets[j]
+                if a.cells & b.cells:
+                    continue
+                for x in bits(rcc_a):
+                    for y in bits(rcc_b & ~(1 << x)):
+                        zs = a.digits & b.digits & ~(1 << x) & ~(1 << y)
+                        elims = []
+                        for z in bits(zs):
+                            targets = _targets(grid, [a, b], z)
+                            elims += [(cell, z + 1) for cell in bits(targets)]
+                        if elims:
+                            return make_step(
+                                grid,
+                                "ALS-XY-Wing",
+                                f"{_describe(grid, c)} cannot lose both {digit_char(x + 1)} to "
+                                f"{_describe(grid, a)} and {digit_char(y + 1)} to {_describe(grid, b)}, "
+                                "so one of those two is locked",
+                                eliminations=elims,
+                                cells=list(bits(a.cells | b.cells | c.cells)),
+                                digits=digits_of(a.digits | b.digits | c.digits),
+                                length=2 * (a.cells | b.cells | c.cells).bit_count(),
+                            )
+    return None
+
+
+@remembered
+def find_death_blossom(grid: CandidateGrid) -> Step | None:
+    sets = almost_locked_sets(grid)
+    peer_bits = grid.t.peer_bits
+    for stem in bits(grid.empty):
+        stem_digits = grid.cands[stem]
+        if not 2 <= stem_digits.bit_count() <= 3:
+            continue
+        petals = []
+        for d in bits(stem_digits):
+            petals.append(
+                [
+                    s
+                    for s in sets
+                    if not s.cells >> stem & 1 and s.holding[d] and not s.holding[d] & ~peer_bits[stem]
+                ]
+            )
+        if not all(petals):
+            continue
+        for z in range(grid.size):
+            if stem_digits >> z & 1:
+                continue
+            options = [[s for s in ps if s.digits >> z & 1] for ps in petals]
+            if not all(options):
+                continue
+            found = _blossom(grid, options, z, [], 0, grid.where[z] & ~(1 << stem))
+            if found:
+                chosen, targets = found
+                cells = 1 << stem
+                for s in chosen:
+                    cells |= s.cells
+                return make_step(
+                    grid,
+                    "Death Blossom",
+                    f"whichever of {digit_list(digits_of(stem_digits))} {grid.name(stem)} takes locks one of "
+                    + ", ".join(_describe(grid, s) for s in chosen),
+                    eliminations=[(c, z + 1) for c in bits(targets)],
+                    cells=list(bits(cells)),
+                    digits=digits_of(stem_digits | (1 << z)),
+                    length=2 * cells.bit_count(),
+                )
+    return None
+
+
+def _blossom(grid: CandidateGrid, options, z: int, chosen: list[Als], used: int, targets: int):
+    """One petal per stem digit, disjoint, leaving some cell that sees every ``z`` of them."""
+    if len(chosen) == len(options):
+        return (list(chosen), targets) if targets else None
+    for s in options[len(chosen)]:
+        if s.cells & used:
+            continue
+        narrowed = targets & s.seeing[z]
+        if not narrowed:
+            continue
+        chosen.append(s)
+        got = _blossom(grid, options, z, chosen, used | s.cells, narrowed)
+        chosen.pop()
+        if got:
+            return got
+    return None

@@ -1,0 +1,318 @@
+"""Grouped chains and continuous nice loops.
+
+A *group node* is a digit in two or more cells where two houses meet (a box and a line): "the
+digit is in one of these cells". Group nodes link like single candidates: strongly when a house's
+places of the digit fall into exactly two nodes, weakly to every node of the digit that sees all
+their cells. With them, X-chains and AICs reach further (grouped X-Chain, grouped AIC).
+
+A *continuous nice loop* is a chain that closes on itself: "a is false" leads, link by link, back
+to "a is false". Then every weak link of the loop holds strongly too: a digit on a weak link
+between two cells goes from every cell that sees both, and a cell whose two candidates form a weak
+link loses every other candidate.
+
+Nodes are ints: ``cell * n + digit`` for a single candidate, ``n**3 + k`` for the k-th group.
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+
+from ..geometry import Geometry
+from ..puzzle import digit_char
+from .chains import MAX_LINKS
+from .grid import CandidateGrid, bits, tables
+from .memo import remembered
+from .step import Step, make_step
+
+
+class Graph:
+    """Nodes (cells, digit) with their strong and weak links."""
+
+    def __init__(
+        self, grid: CandidateGrid, *, digits: range | list[int], bivalue: bool, groups: bool
+    ) -> None:
+        self.grid = grid
+        n = grid.size
+        self.base = n**3
+        self.groups: list[tuple[int, int]] = []
+        self.group_id: dict[tuple[int, int], int] = {}
+        self.strong: dict[int, set[int]] = {}
+        self._seen: dict[int, int] = {}
+        hb = grid.t.house_bits
+        for d in digits:
+            where = grid.where[d]
+            for h, hbits in enumerate(hb):
+                spots = where & hbits
+                if spots.bit_count() < 2:
+                    continue
+                if spots.bit_count() == 2:
+                    a = spots.bit_length() - 1
+                    self._link(self.node(1 << a, d), self.node(spots ^ (1 << a), d))
+                elif groups:
+                    self._split(h, spots, d)
+        if bivalue:
+            for cell in bits(grid.empty):
+                mask = grid.cands[cell]
+                if mask.bit_count() == 2:
+                    x = mask.bit_length() - 1
+                    self._link(cell * n + x, cell * n + (mask ^ (1 << x)).bit_length() - 1)
+        self.weak = self._weak(in_cell=bivalue)
+
+    def node(self, cells: int, d: int) -> int:
+        if not cells & (cells - 1):
+            return (cells.bit_length() - 1) * self.grid.size + d
+        key = (cells, d)
+        if key not in self.group_id:
+            self.group_id[key] = self.base + len(self.groups)
+            self.groups.append(key)
+        return self.group_id[key]
+
+    def cells_of(self, node: int) -> tuple[int, int]:
+        """(cell set, digit) of a node."""
+        if node >= self.base:
+            return self.groups[node - self.base]
+        cell, d = divmod(node, self.grid.size)
+        return 1 << cell, d
+
+    def _link(self, a: int, b: int) -> None:
+        self.strong.setdefault(a, set()).add(b)
+        self.strong.setdefault(b, set()).add(a)
+
+    def _split(self, h: int, spots: int, d: int) -> None:
+        """Strong links between two segments (where h meets other houses) that hold all spots."""
+        segments = {spots & inter for inter in _meetings(self.grid.geometry)[h] if spots & inter}
+        ordered = sorted(segments)
+        for i, one in enumerate(ordered):
+            for other in ordered[i + 1 :]:
+                if not one & other and one | other == spots:
+                    self._link(self.node(one, d), self.node(other, d))
+
+    def _weak(self, *, in_cell: bool) -> dict[int, list[int]]:
+        n = self.grid.size
+        peer_bits = self.grid.t.peer_bits
+        by_digit: dict[int, list[tuple[int, int]]] = {}
+        for node in self.strong:
+            cells, d = self.cells_of(node)
+            by_digit.setdefault(d, []).append((node, cells))
+        weak: dict[int, list[int]] = {}
+        for node in self.strong:
+            cells, d = self.cells_of(node)
+            seeing = -1
+            for c in bits(cells):
+                seeing &= peer_bits[c]
+            out = [other for other, ocells in by_digit[d] if not ocells & ~seeing and not ocells & cells]
+            if in_cell and node < self.base:
+                cell = node // n
+                out += [
+                    cell * n + e
+                    for e in bits(self.grid.cands[cell])
+                    if e != d and cell * n + e in self.strong
+                ]
+            weak[node] = out
+        return weak
+
+    def seen_by(self, node: int) -> int:
+        """The cells that see every cell of ``node``, outside it."""
+        out = self._seen.get(node)
+        if out is None:
+            cells, _ = self.cells_of(node)
+            out = -1
+            for c in bits(cells):
+                out &= self.grid.t.peer_bits[c]
+            out &= ~cells
+            self._seen[node] = out
+        return out
+
+
+@cache
+def _meetings(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
+    """Per house, the cells it shares with each house it meets in two or more cells."""
+    t = tables(geometry)
+    out: list[list[int]] = [[] for _ in t.house_bits]
+    for a, _, inter in t.overlaps:
+        out[a].append(inter)
+    return tuple(tuple(x) for x in out)
+
+
+@lru_cache(maxsize=8)
+def _graph_of(geometry: Geometry, values: tuple[int, ...], cands: tuple[int, ...]) -> Graph:
+    # Both loop finders search the same graph of a grid.
+    grid = CandidateGrid(geometry, values, cands)
+    return Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
+
+
+def graph_of(grid: CandidateGrid) -> Graph:
+    """The grouped graph of every digit and bivalue cell of ``grid``."""
+    return _graph_of(grid.geometry, tuple(grid.values), tuple(grid.cands))
+
+
+def _bfs(graph: Graph, start: int, limit: int, goal) -> list[int] | None:
+    """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
+    path_length)`` says yes; None past ``limit`` links."""
+    parent = {start * 2: -1}
+    frontier = [start * 2]
+    links = 0
+    while frontier and links + 1 < limit:
+        links += 1
+        nxt = []
+        for state in frontier:
+            node, on = state >> 1, state & 1
+            for other in graph.weak[node] if on else graph.strong[node]:
+                new = other * 2 + (0 if on else 1)
+                if new in parent:
+                    continue
+                parent[new] = state
+                nxt.append(new)
+                if not on and goal(new, links):
+                    path = [new]
+                    while parent[path[-1]] != -1:
+                        path.append(parent[path[-1]])
+                    return path[::-1]
+        frontier = nxt
+    return None
+
+
+def _ends(graph: Graph, s: int, y: int) -> list[tuple[int, int]]:
+    """What "s or y is true" eliminates (nodes of one digit, or two candidates of cells)."""
+    grid, n = graph.grid, graph.grid.size
+    ds = graph.cells_of(s)[1]
+    dy = graph.cells_of(y)[1]
+    if s == y:
+        return []
+    if ds == dy:
+        targets = grid.where[ds] & graph.seen_by(s) & graph.seen_by(y)
+        return [(c, ds + 1) for c in bits(targets)]
+    if s >= graph.base or y >= graph.base:
+        return []
+    cs, cy = s // n, y // n
+    if cs == cy:
+        return [(cs, e + 1) for e in bits(grid.cands[cs]) if e not in (ds, dy)]
+    if grid.t.peer_bits[cs] >> cy & 1:
+        return [(c, e + 1) for c, e in ((cs, dy), (cy, ds)) if grid.cands[c] >> e & 1]
+    return []
+
+
+def _uses_group(graph: Graph, path: list[int]) -> bool:
+    return any(state >> 1 >= graph.base for state in path)
+
+
+@remembered
+def find_grouped_chain(grid: CandidateGrid) -> Step | None:
+    """Grouped X-Chain (one digit) or grouped AIC: the shortest chain through a group node."""
+    graph = graph_of(grid)
+    best: tuple[list[int], list[tuple[int, int]]] | None = None
+    limit = MAX_LINKS + 1
+    for s in sorted(graph.strong):
+        found: list[tuple[int, int]] = []
+
+        def goal(state: int, links: int, s: int = s, found: list[tuple[int, int]] = found) -> bool:
+            elims = _ends(graph, s, state >> 1)
+            if elims:
+                found[:] = elims
+            return bool(elims)
+
+        path = _bfs(graph, s, limit, goal)
+        if path and _uses_group(graph, path):
+            best = (path, list(found))
+            limit = len(path) - 1
+    if best is None:
+        return None
+    path, elims = best
+    name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
+    return _step(graph, name, path, elims, "the chain {chain} shows that {first} or {last} is true")
+
+
+def _one_digit(graph: Graph, path: list[int]) -> bool:
+    return len({graph.cells_of(state >> 1)[1] for state in path}) == 1
+
+
+@remembered
+def find_continuous_nice_loop(grid: CandidateGrid) -> Step | None:
+    """A closed alternating loop (grouped or not): every weak link of it eliminates."""
+    graph = graph_of(grid)
+    for s in sorted(graph.strong):
+        weak_to_s = set(graph.weak[s])
+
+        def goal(state: int, links: int, weak_to_s: set[int] = weak_to_s) -> bool:
+            return links >= 3 and state >> 1 in weak_to_s
+
+        path = _bfs(graph, s, MAX_LINKS, goal)
+        if not path:
+            continue
+        path.append(s * 2)
+        if not _apart(graph, [state >> 1 for state in path[:-1]]):
+            continue
+        elims = _loop_eliminations(graph, path)
+        if elims:
+            name = "Continuous Nice Loop"
+            kind = "Continuous Nice Loop (X-Cycle)" if _one_digit(graph, path) else name
+            return _step(graph, name, path, elims, "the loop {chain} closes, so each weak link holds", kind)
+    return None
+
+
+def _apart(graph: Graph, nodes: list[int]) -> bool:
+    """Whether no two nodes of a loop share a candidate (each link then counts once: the loop's
+    strong links hold at least one true node each and its weak links at most one, so exactly)."""
+    taken = [0] * graph.grid.size
+    for node in nodes:
+        cells, d = graph.cells_of(node)
+        if taken[d] & cells:
+            return False
+        taken[d] |= cells
+    return True
+
+
+def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:
+    grid, n = graph.grid, graph.grid.size
+    on_loop = 0
+    for state in path:
+        on_loop |= graph.cells_of(state >> 1)[0]
+    out = set()
+    for i in range(1, len(path)):
+        a, b = path[i - 1], path[i]
+        if not a & 1:  # a strong link (off → on)
+            continue
+        u, v = a >> 1, b >> 1
+        du = graph.cells_of(u)[1]
+        dv = graph.cells_of(v)[1]
+        if du == dv:
+            targets = grid.where[du] & graph.seen_by(u) & graph.seen_by(v) & ~on_loop
+            out.update((c, du + 1) for c in bits(targets))
+        elif u < graph.base and v < graph.base and u // n == v // n:
+            cell = u // n
+            out.update((cell, e + 1) for e in bits(grid.cands[cell]) if e not in (du, dv))
+    return sorted(out)
+
+
+def _step(
+    graph: Graph, name: str, path: list[int], elims: list[tuple[int, int]], template: str, kind: str = ""
+) -> Step:
+    grid = graph.grid
+    text = []
+    cells: list[int] = []
+    for i, state in enumerate(path):
+        node_cells, d = graph.cells_of(state >> 1)
+        if i:
+            text.append("=" if state & 1 else "-")
+        names = grid.names(node_cells).replace(" and ", ",").replace(", ", ",")
+        text.append(
+            f"{digit_char(d + 1)}{names if node_cells & (node_cells - 1) == 0 else '(' + names + ')'}"
+        )
+        cells += [c for c in bits(node_cells) if c not in cells]
+    first_cells, first_d = graph.cells_of(path[0] >> 1)
+    last_cells, last_d = graph.cells_of(path[-1] >> 1)
+    reason = template.format(
+        chain="".join(text),
+        first=f"{digit_char(first_d + 1)} in {grid.names(first_cells)}",
+        last=f"{digit_char(last_d + 1)} in {grid.names(last_cells)}",
+    )
+    return make_step(
+        grid,
+        name,
+        reason,
+        eliminations=elims,
+        cells=cells,
+        digits=[graph.cells_of(state >> 1)[1] + 1 for state in path],
+        length=len(path) - 1,
+        kind=kind,
+    )

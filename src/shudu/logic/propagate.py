@@ -1,0 +1,227 @@
+"""Following an assumption: singles (and a few basic rules) applied until nothing changes.
+
+:func:`settle` is the engine of forcing chains and nets, run once per candidate, so it is the
+hottest code of the rating. It remembers which cells and which (house, digit) pairs changed since
+it last looked at them and looks only there; the deductions still come in the order of a full scan
+(naked singles cell by cell, then hidden singles house by house and digit by digit, then the first
+rule that applies), so the count of deductions is the one a full scan would give.
+
+The rules it may follow besides singles (for forcing nets) are in :mod:`netrules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..geometry import Geometry
+from .grid import CandidateGrid, bits
+
+#: A rule besides singles: the eliminations ``(cell, digit)`` of its first step, or none.
+Rule = Callable[[CandidateGrid], Sequence[tuple[int, int]]]
+
+
+@dataclass
+class Outcome:
+    """Where an assumption leads: the grid after it (None: a contradiction) and how many
+    deductions it took to get there."""
+
+    grid: CandidateGrid | None
+    steps: int
+    #: Per digit, the cells the assumption filled with it (computed when first asked for).
+    planes: list[int] | None = None
+
+
+#: What :func:`settle` returns when it stops at ``limit`` deductions without a contradiction.
+STOPPED = Outcome(None, -1)
+
+
+@cache
+def _house_masks(geometry: Geometry) -> tuple[int, ...]:
+    """Per cell, its houses as a bitmask of house indices."""
+    return tuple(sum(1 << h for h in hs) for hs in geometry.cell_houses)
+
+
+def is_quiet(grid: CandidateGrid) -> bool:
+    """Whether ``grid`` has no single to place and no visible contradiction."""
+    ones = twos = 0
+    for plane in grid.where:
+        twos |= ones & plane
+        ones |= plane
+    if grid.empty & ~(ones & ~twos) != grid.empty:
+        return False
+    where, placed = grid.where, grid.placed
+    for h, hbits in enumerate(grid.t.house_bits):
+        for d in bits(((1 << grid.size) - 1) & ~placed[h]):
+            spots = where[d] & hbits
+            if not spots & (spots - 1):
+                return False
+    return True
+
+
+def settle(
+    grid: CandidateGrid,
+    rules: Sequence[Rule] = (),
+    *,
+    start: tuple[int, int] | None = None,
+    quiet: bool = False,
+    limit: int = 0,
+) -> Outcome:
+    """Apply singles (and ``rules``) to ``grid`` in place until nothing changes or it breaks.
+
+    ``start`` is a placement made first and not counted (the assumption). ``quiet`` promises that
+    ``grid`` has no single and no contradiction before it, so only what ``start`` changes needs a
+    look. With ``limit``, stop with :data:`STOPPED` once that many deductions found no
+    contradiction.
+    """
+    cands, where, values, placed = grid.cands, grid.where, grid.values, grid.placed
+    hb, peer_bits = grid.t.house_bits, grid.t.peer_bits
+    cell_houses = grid.geometry.cell_houses
+    hmask = _house_masks(grid.geometry)
+    nh = len(hb)
+    if quiet:
+        dcells = hdirty = 0
+        dh = [0] * nh
+    else:
+        dcells = grid.empty
+        hdirty = (1 << nh) - 1
+        dh = [(1 << grid.size) - 1] * nh
+    empty = grid.empty
+
+    def place(cell: int, digit: int) -> None:
+        nonlocal dcells, hdirty, empty
+        bit = 1 << cell
+        own = cands[cell]
+        for e in bits(own):
+            where[e] &= ~bit
+        d = digit - 1
+        dbit = 1 << d
+        for h in cell_houses[cell]:
+            placed[h] |= dbit
+            dh[h] |= own
+        mine = hmask[cell]
+        hdirty |= mine
+        cands[cell] = 0
+        values[cell] = digit
+        empty &= ~bit
+        seen = where[d] & peer_bits[cell]
+        if seen:
+            where[d] &= ~seen
+            dcells |= seen
+            touched = 0
+            keep = ~dbit
+            while seen:
+                low = seen & -seen
+                peer = low.bit_length() - 1
+                seen ^= low
+                cands[peer] &= keep
+                touched |= hmask[peer]
+            touched &= ~mine
+            hdirty |= touched
+            while touched:
+                low = touched & -touched
+                dh[low.bit_length() - 1] |= dbit
+                touched ^= low
+
+    if start is not None:
+        place(*start)
+    count = 0
+    try:
+        while True:
+            progress = False
+            # naked singles, cells in order (cells changed behind the scan wait for the next round)
+            pos = 0
+            while True:
+                todo = dcells >> pos << pos
+                if not todo:
+                    break
+                low = todo & -todo
+                dcells ^= low
+                cell = low.bit_length() - 1
+                pos = cell + 1
+                if not empty & low:
+                    continue
+                mask = cands[cell]
+                if not mask:
+                    return Outcome(None, count)
+                if not mask & (mask - 1):
+                    place(cell, mask.bit_length())
+                    count += 1
+                    progress = True
+                    if count == limit:
+                        return STOPPED
+            # hidden singles, houses in order and digits in order
+            hpos = 0
+            while True:
+                todo = hdirty >> hpos << hpos
+                if not todo:
+                    break
+                hlow = todo & -todo
+                hdirty ^= hlow
+                h = hlow.bit_length() - 1
+                hpos = h + 1
+                hbits = hb[h]
+                ds = dh[h]
+                dh[h] = 0
+                dpos = 0
+                while True:
+                    ds &= ~placed[h]
+                    todo = ds >> dpos << dpos
+                    if not todo:
+                        break
+                    dlow = todo & -todo
+                    ds ^= dlow
+                    d = dlow.bit_length() - 1
+                    dpos = d + 1
+                    spots = where[d] & hbits
+                    if not spots:
+                        return Outcome(None, count)
+                    if not spots & (spots - 1):
+                        place(spots.bit_length() - 1, d + 1)
+                        count += 1
+                        progress = True
+                        if count == limit:
+                            return STOPPED
+                        later = dh[h] >> dpos << dpos
+                        if later:
+                            ds |= later
+                            dh[h] ^= later
+                            if not dh[h]:
+                                hdirty &= ~hlow
+            if progress:
+                continue
+            grid.empty = empty
+            for rule in rules:
+                elims = rule(grid)
+                if elims:
+                    for cell, digit in elims:
+                        dbit = 1 << (digit - 1)
+                        if cands[cell] & dbit:
+                            cands[cell] &= ~dbit
+                            where[digit - 1] &= ~(1 << cell)
+                            dcells |= 1 << cell
+                            for h in cell_houses[cell]:
+                                dh[h] |= dbit
+                            hdirty |= hmask[cell]
+                    count += 1
+                    progress = True
+                    break
+            if not progress:
+                return Outcome(grid, count)
+            if count == limit:
+                return STOPPED
+    finally:
+        grid.empty = empty
+
+
+def value_planes(base: CandidateGrid, outcome: Outcome) -> list[int]:
+    """Per digit, the cells open in ``base`` that the outcome's grid filled with that digit."""
+    if outcome.planes is None:
+        assert outcome.grid is not None
+        planes = [0] * base.size
+        values = outcome.grid.values
+        for cell in bits(base.empty & ~outcome.grid.empty):
+            planes[values[cell] - 1] |= 1 << cell
+        outcome.planes = planes
+    return outcome.planes

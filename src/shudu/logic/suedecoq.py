@@ -1,0 +1,93 @@
+"""Sue de Coq: a naked set spread over the meeting of a box and a line.
+
+Take two or three open cells where a box meets a line, holding digits V (at least two more digits
+than cells). Add cells L from the rest of the line and B from the rest of the box such that L's
+digits and B's digits are apart and all the cells together hold exactly as many digits as there
+are cells. Then each of those digits goes in them exactly once: L's digits (and V's digits that
+neither L nor B holds) go from the rest of the line, B's digits (and the same extra ones) from the
+rest of the box. Works for any two houses that meet in two or more cells (extra regions too).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .grid import CandidateGrid, bits, digits_of
+from .memo import remembered
+from .step import Step, digit_list, make_step
+
+#: The most cells taken from the rest of the line, or of the box.
+MAX_SIDE = 3
+
+
+@remembered
+def find_sue_de_coq(grid: CandidateGrid) -> Step | None:
+    cands, where, empty = grid.cands, grid.where, grid.empty
+    houses = grid.geometry.houses
+    hb = grid.t.house_bits
+    for box, line, inter in grid.t.overlaps:
+        if houses[box].kind not in ("box", "region") or houses[line].kind in ("box", "region"):
+            continue
+        middle_cells = list(bits(inter & empty))
+        if len(middle_cells) < 2:
+            continue
+        line_sides = _sides([c for c in bits(hb[line] & empty & ~inter)], cands)
+        box_sides = _sides([c for c in bits(hb[box] & empty & ~inter)], cands)
+        if not line_sides or not box_sides:
+            continue
+        for size in range(2, len(middle_cells) + 1):
+            for middle in combinations(middle_cells, size):
+                v = 0
+                for c in middle:
+                    v |= cands[c]
+                if v.bit_count() < size + 2:
+                    continue
+                mask = sum(1 << c for c in middle)
+                line_sets = [side for side in line_sides if side[1] & v]
+                box_sets = [side for side in box_sides if side[1] & v]
+                for l_cells, l_digits in line_sets:
+                    for b_cells, b_digits in box_sets:
+                        if l_digits & b_digits:
+                            continue
+                        total = v | l_digits | b_digits
+                        count = size + l_cells.bit_count() + b_cells.bit_count()
+                        if total.bit_count() != count:
+                            continue
+                        extra = v & ~l_digits & ~b_digits
+                        line_out = hb[line] & ~mask & ~l_cells
+                        box_out = hb[box] & ~mask & ~b_cells
+                        elims = [
+                            (c, d + 1) for d in bits(l_digits | extra) for c in bits(where[d] & line_out)
+                        ]
+                        elims += [
+                            (c, d + 1) for d in bits(b_digits | extra) for c in bits(where[d] & box_out)
+                        ]
+                        if not elims:
+                            continue
+                        used = mask | l_cells | b_cells
+                        return make_step(
+                            grid,
+                            "Sue de Coq",
+                            f"{grid.names(mask)} hold {digit_list(digits_of(v))}; with {grid.names(l_cells)} "
+                            f"in {houses[line].name} and {grid.names(b_cells)} in {houses[box].name} they "
+                            f"make {count} cells for {count} digits",
+                            eliminations=elims,
+                            cells=list(bits(used)),
+                            digits=digits_of(total),
+                            houses=[houses[box].name, houses[line].name],
+                            length=2 * count,
+                        )
+    return None
+
+
+def _sides(rest: list[int], cands: list[int]) -> list[tuple[int, int]]:
+    """(cells, digits) of each almost locked set of up to :data:`MAX_SIDE` cells of ``rest``."""
+    out = []
+    for k in range(1, MAX_SIDE + 1):
+        for combo in combinations(rest, k):
+            digits = 0
+            for c in combo:
+                digits |= cands[c]
+            if digits.bit_count() == k + 1:
+                out.append((sum(1 << c for c in combo), digits))
+    return out
