@@ -17,6 +17,7 @@ from . import errors, solvers, variants
 from .api import SolveResult, count, solutions, solve
 from .errors import ShuduError
 from .formats import parse_puzzle, read_puzzles
+from .generator import generate
 from .geometry import Geometry, House
 from .logic import explain, hint, rate
 from .puzzle import Grid, Puzzle
@@ -38,6 +39,7 @@ __all__ = [
     "count",
     "errors",
     "explain",
+    "generate",
     "hint",
     "parse_puzzle",
     "rate",

@@ -96,3 +96,13 @@ class SearchTimeout(ShuduError):
 
 class StoreError(ShuduError):
     """A saved game or bank puzzle that is missing, or a database shudu cannot use."""
+
+
+class GeneratorError(ShuduError):
+    """A generator request that cannot be met (too few clues, a level a size never reaches …),
+    or one whose search ran out of time: ``found`` holds what it made before then."""
+
+    def __init__(self, message: str, *, found: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        #: The puzzles made before the time ran out (for a timeout), else empty.
+        self.found = found

@@ -1,0 +1,169 @@
+"""The generator: random puzzles with one solution, at the difficulty asked for.
+
+:func:`generate` makes one puzzle, :func:`generate_many` streams several. Both take the same
+options; every option is checked before any search, and a request that can never be met (12
+givens on 9x9, an extreme 4x4) fails at once with a :class:`~shudu.errors.GeneratorError`.
+A search that runs past ``timeout`` raises :class:`GeneratorTimeout`, which carries what it
+found. docs/generator.md describes the method.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..errors import GeneratorError
+from ..geometry import Box
+from ..variants import Variant
+from .request import Request, build
+from .search import Generated, OutOfTime, Progress, Search
+from .symmetry import SYMMETRIES, is_symmetric
+from .target import LEVELS
+
+__all__ = [
+    "LEVELS",
+    "SYMMETRIES",
+    "Generated",
+    "GeneratorError",
+    "GeneratorTimeout",
+    "Progress",
+    "generate",
+    "generate_many",
+    "is_symmetric",
+]
+
+VariantOption = Variant | str | Mapping[str, Any] | None
+
+
+class GeneratorTimeout(GeneratorError):
+    """The search ran past its timeout; ``found`` holds the puzzles made before then."""
+
+
+def generate(
+    size: int | None = None,
+    *,
+    box: Box | str | None = None,
+    variant: VariantOption = None,
+    layout: Any = None,
+    level: str | None = None,
+    se: float | str | tuple[float, float] | None = None,
+    technique: str | None = None,
+    symmetry: str = "none",
+    clues: int | str | tuple[int, int] | None = None,
+    minimal: bool = False,
+    seed: int | None = None,
+    timeout: float | None = None,
+    rate: bool | None = None,
+) -> Generated:
+    """One random puzzle with exactly one solution.
+
+    - ``size`` (default 9), ``box`` (``"2x3"``), ``variant`` (a name such as ``"x"``,
+      ``"windoku"``, ``"pyramid"``, ``"jigsaw"`` — a random layout unless ``layout`` gives
+      one —, a :class:`~shudu.variants.Variant`, or JSON variant fields);
+    - difficulty, checked with :func:`shudu.rate`: ``level`` (easy, medium, hard, unfair,
+      extreme), ``se`` (a Sudoku Explainer rating or range, ``"6.6-7.2"``), ``technique``
+      (one the simplest-first path must use, e.g. ``"X-Wing"``);
+    - ``symmetry`` of the givens (none, rot180, rot90, mirror, flip, diagonal, antidiagonal,
+      biaxial, bidiagonal, dihedral), ``clues`` (a count or ``"24-28"``), ``minimal`` (no
+      given can be taken away);
+    - ``seed`` makes the result reproducible (the result's ``seed`` remakes it), ``timeout``
+      (seconds) bounds the search, ``rate`` rates the result even when no difficulty is asked.
+
+    >>> generate(level="easy", seed=1).level
+    'easy'
+    """
+    for result in generate_many(
+        1,
+        size=size,
+        box=box,
+        variant=variant,
+        layout=layout,
+        level=level,
+        se=se,
+        technique=technique,
+        symmetry=symmetry,
+        clues=clues,
+        minimal=minimal,
+        seed=seed,
+        timeout=timeout,
+        rate=rate,
+    ):
+        return result
+    raise AssertionError("generate_many stopped without a puzzle or an error")  # pragma: no cover
+
+
+def generate_many(
+    count: int | None,
+    *,
+    size: int | None = None,
+    box: Box | str | None = None,
+    variant: VariantOption = None,
+    layout: Any = None,
+    level: str | None = None,
+    se: float | str | tuple[float, float] | None = None,
+    technique: str | None = None,
+    symmetry: str = "none",
+    clues: int | str | tuple[int, int] | None = None,
+    minimal: bool = False,
+    seed: int | None = None,
+    timeout: float | None = None,
+    rate: bool | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> Iterator[Generated]:
+    """``count`` puzzles (None: without end), yielded as they are found; options as for
+    :func:`generate`. ``timeout`` bounds the whole run; ``progress`` is called as the search
+    goes (after each rated candidate and each puzzle found)."""
+    if count is not None and count < 0:
+        raise GeneratorError(f"cannot make {count} puzzles")
+    request = build(size, box, variant, layout, level, se, technique, symmetry, clues, minimal, rate)
+    return _stream(request, count, seed, timeout, progress)
+
+
+def _stream(
+    request: Request,
+    count: int | None,
+    seed: int | None,
+    timeout: float | None,
+    progress: Callable[[Progress], None] | None,
+) -> Iterator[Generated]:
+    state = Progress()
+    if progress is not None:
+        state.listeners.append(progress)
+    search = Search(request, state)
+    started = time.monotonic()
+    deadline = None if timeout is None else started + timeout
+    base = seed if seed is not None else random.SystemRandom().getrandbits(48)
+    made: list[Generated] = []
+    index = 0
+    while count is None or index < count:
+        puzzle_seed = base if index == 0 else random.Random(f"{base}/{index}").getrandbits(48)
+        try:
+            result = search.one(puzzle_seed, deadline)
+        except OutOfTime:
+            raise GeneratorTimeout(
+                _timeout_message(request, count, made, state, timeout), found=tuple(made)
+            ) from None
+        made.append(result)
+        index += 1
+        state.tell()
+        yield result
+
+
+def _timeout_message(
+    request: Request, count: int | None, made: list[Generated], state: Progress, timeout: float | None
+) -> str:
+    what = request.describe()
+    if made:
+        asked = f" of {count}" if count is not None else ""
+        text = f"found {len(made)}{asked} × {what} in {timeout:g} s"
+    else:
+        text = f"no {what} found in {timeout:g} s"
+    text += f" ({state.grids} grids dug"
+    if state.rated:
+        text += f", {state.rated} candidates rated"
+        if state.closest is not None:
+            _, level, se = state.closest
+            text += f"; the closest was {level}, SE {se:.1f}"
+    return text + ")"

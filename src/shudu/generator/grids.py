@@ -1,0 +1,159 @@
+"""Random complete grids and random jigsaw layouts.
+
+**Grids.** Givens are drawn one at a time: a random empty cell, a random digit among those its
+placed peers leave it, until the fast core says the givens have exactly one completion, which
+is the grid. A given that leaves no completion is taken back and that digit barred from the
+cell. Every valid grid can come out: at each draw, the cell and the digit the grid holds there
+have a positive chance, and a grid's own digits always leave it a completion. The solver does
+the heavy part in C, so a 9x9 grid costs some 20 to 30 checks.
+
+**Layouts.** Start from the boxes (or the rows, for a size without boxes) and trade cells
+between neighbouring regions many times: a cell of region A on its border with region B and a
+cell of B on its border with A swap regions when both regions stay connected. Trades that
+lengthen the borders are taken only sometimes (probability ``exp(-COMPACTNESS * added
+border)``), so regions stay compact like those of published jigsaws. Some layouts admit no
+grid at all; the search draws another layout when the filler finds none.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..errors import ShuduError
+from ..geometry import Geometry
+from .uniqueness import DIGIT_BYTES, EMPTY, Checker
+
+#: How strongly layouts favour short region borders (0: not at all).
+COMPACTNESS = 0.7
+
+
+class GridFailed(ShuduError):
+    """The random filler gave up on this draw (a search budget ran out); draw again."""
+
+
+def random_grid(geometry: Geometry, rng: random.Random, checker: Checker, tries: int = 100) -> bytes:
+    """A random valid complete grid of ``geometry``, as a one-line text."""
+    for _ in range(tries):
+        grid = _try_fill(geometry, rng, checker)
+        if grid is not None:
+            return grid
+    raise GridFailed(f"could not fill a {geometry.size}x{geometry.size} {geometry.variant.name} grid")
+
+
+def _try_fill(geometry: Geometry, rng: random.Random, checker: Checker) -> bytes | None:
+    n, nc = geometry.size, geometry.ncells
+    peers = geometry.peers
+    text = bytearray(b"." * nc)
+    allowed = [(1 << n) - 1] * nc
+    order = list(range(nc))
+    rng.shuffle(order)
+    # Below n-1 distinct digits no puzzle is unique (swap two missing digits); before that,
+    # only impossible givens matter, and those the first check catches.
+    first_check = n - 1
+    for placed, cell in enumerate(order):
+        mask = allowed[cell]
+        while mask:
+            digits = [d for d in range(1, n + 1) if mask >> (d - 1) & 1]
+            digit = rng.choice(digits)
+            text[cell] = DIGIT_BYTES[digit]
+            if placed + 1 < first_check:
+                break
+            found = checker.check(text)
+            if found.status == "unique":
+                assert found.solution is not None
+                return found.solution
+            if found.status == "multiple":
+                break
+            # none (or a search past its budget): bar the digit here
+            text[cell] = EMPTY
+            mask &= ~(1 << (digit - 1))
+            if found.status == "timeout" or placed < first_check:
+                return None
+        else:
+            return None  # the givens before had no completion after all
+        bit = ~(1 << (digit - 1))
+        for peer in peers[cell]:
+            allowed[peer] &= bit
+    return None
+
+
+# --- jigsaw layouts ----------------------------------------------------------------------------
+
+
+def _neighbours(size: int) -> list[tuple[int, ...]]:
+    out = []
+    for cell in range(size * size):
+        r, c = divmod(cell, size)
+        around = [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+        out.append(tuple(y * size + x for y, x in around if 0 <= y < size and 0 <= x < size))
+    return out
+
+
+def grow_layout(size: int, rng: random.Random, swaps: int | None = None) -> tuple[int, ...]:
+    """A random partition of the ``size`` x ``size`` grid into ``size`` connected regions of
+    ``size`` cells (no check that a grid fits it)."""
+    near = _neighbours(size)
+    label = list(_start_layout(size))
+    members = [[c for c in range(size * size) if label[c] == r] for r in range(size)]
+    wanted = swaps if swaps is not None else 3 * size * size
+    done = attempts = 0
+    while done < wanted and attempts < 50 * wanted:
+        attempts += 1
+        a = rng.randrange(size * size)
+        ra = label[a]
+        others = [label[p] for p in near[a] if label[p] != ra]
+        if not others:
+            continue
+        rb = rng.choice(others)
+        # a cell of rb that touches ra, other than a's neighbours' trade back
+        candidates = [c for c in members[rb] if any(label[p] == ra for p in near[c])]
+        b = rng.choice(candidates)
+        before = _boundary(a, near, label) + _boundary(b, near, label)
+        label[a], label[b] = rb, ra
+        members[ra].remove(a)
+        members[ra].append(b)
+        members[rb].remove(b)
+        members[rb].append(a)
+        change = _boundary(a, near, label) + _boundary(b, near, label) - before
+        if (
+            (change <= 0 or rng.random() < math.exp(-COMPACTNESS * change))
+            and _connected(members[ra], near, label)
+            and _connected(members[rb], near, label)
+        ):
+            done += 1
+            continue
+        label[a], label[b] = ra, rb
+        members[ra].remove(b)
+        members[ra].append(a)
+        members[rb].remove(a)
+        members[rb].append(b)
+    return tuple(label)
+
+
+def _boundary(cell: int, near: list[tuple[int, ...]], label: list[int]) -> int:
+    """How many of the cell's neighbours lie in another region."""
+    own = label[cell]
+    return sum(1 for p in near[cell] if label[p] != own)
+
+
+def _start_layout(size: int) -> tuple[int, ...]:
+    """Boxes where the size has a box shape, else rows."""
+    rows = max((r for r in range(2, int(size**0.5) + 1) if size % r == 0), default=0)
+    if not rows:
+        return tuple(c // size for c in range(size * size))
+    cols = size // rows
+    return tuple((c // size) // rows * rows + (c % size) // cols for c in range(size * size))
+
+
+def _connected(cells: list[int], near: list[tuple[int, ...]], label: list[int]) -> bool:
+    region = label[cells[0]]
+    seen = {cells[0]}
+    stack = [cells[0]]
+    while stack:
+        cell = stack.pop()
+        for p in near[cell]:
+            if label[p] == region and p not in seen:
+                seen.add(p)
+                stack.append(p)
+    return len(seen) == len(cells)

@@ -1,0 +1,175 @@
+"""A generator request, checked up front: what can never be made fails at once, with a reason.
+
+The bounds used here are proven facts, never guesses, so a request they let through may still
+be hard to meet (the search then runs until its timeout):
+
+- no puzzle with fewer than ``n - 1`` different digits among its givens is unique (swap two
+  missing digits in a solution: another solution), so fewer than ``n - 1`` givens never are;
+- the smallest unique puzzles of the standard shapes are known: 4 givens on 4x4, 8 on 6x6
+  (boxes 2x3), 17 on 9x9 (McGuire, Tugemann and Civario's exhaustive search, 2012);
+- every minimal puzzle of the standard 4x4 grid has 4 to 6 givens and is rated *easy* (SE 1.2):
+  counted here by rating all 588 minimal puzzles of the two essentially different 4x4 grids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import GeneratorError
+from ..geometry import Box, Geometry, default_box, parse_box
+from ..variants import Variant
+from ..variants import from_json as variant_from_json
+from ..variants import get as get_variant
+from .symmetry import check_symmetry
+from .target import LEVELS, Target, parse_range
+
+#: Fewest givens of a unique puzzle, for the standard shapes where it is known.
+KNOWN_MIN_CLUES: dict[tuple[int, Box], int] = {
+    (4, (2, 2)): 4,
+    (6, (2, 3)): 8,
+    (6, (3, 2)): 8,
+    (9, (3, 3)): 17,
+}
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything one call of the generator asks for."""
+
+    size: int
+    box: Box | None
+    #: The variant's rules; for a random jigsaw, those besides the layout.
+    variant: Variant
+    #: Draw a new jigsaw layout for every puzzle.
+    random_layout: bool
+    target: Target
+    symmetry: str
+    clues: tuple[int, int] | None
+    minimal: bool
+    rate: bool
+
+    @property
+    def geometry(self) -> Geometry | None:
+        """The fixed geometry, or None when each puzzle draws its own jigsaw layout."""
+        if self.random_layout:
+            return None
+        return Geometry(self.size, self.box, self.variant)
+
+    def describe(self) -> str:
+        """The request in words: ``hard 9x9 x puzzle with 24-26 givens, rot180``."""
+        name = self.variant.name
+        if self.random_layout:
+            name = "jigsaw" if self.variant.is_standard else f"{name}+jigsaw"
+        text = f"{self.target.describe()} {self.size}x{self.size} {name} puzzle"
+        if self.clues is not None:
+            low, high = self.clues
+            text += f" with {low if low == high else f'{low}-{high}'} givens"
+        if self.minimal:
+            text += ", minimal"
+        if self.symmetry != "none":
+            text += f", {self.symmetry}"
+        return text
+
+
+def build(
+    size: int | None,
+    box: Box | str | None,
+    variant: Variant | str | Mapping[str, Any] | None,
+    layout: Any,
+    level: str | None,
+    se: Any,
+    technique: str | None,
+    symmetry: str,
+    clues: Any,
+    minimal: bool,
+    rate: bool | None,
+) -> Request:
+    """Check every option and combination that can be checked before searching."""
+    if isinstance(variant, Variant) and variant.size is not None:
+        size = size or variant.size
+    size = 9 if size is None else size
+    if not isinstance(size, int) or isinstance(size, bool):
+        raise GeneratorError(f"size must be a whole number, not {size!r}")
+    if isinstance(box, str):
+        box = parse_box(box)
+    random_layout = False
+    if isinstance(variant, Variant):
+        resolved = variant
+    elif isinstance(variant, Mapping):
+        fields = dict(variant)
+        parts = str(fields.get("variant", "standard")).lower().split("+")
+        if "jigsaw" in parts and "layout" not in fields and layout is None:
+            random_layout = True
+            fields["variant"] = "+".join(p for p in parts if p != "jigsaw") or "standard"
+        if layout is not None:
+            fields["layout"] = layout
+        resolved = variant_from_json(fields, size)
+    else:
+        name = (variant or "standard").strip().lower()
+        parts = name.split("+")
+        if "jigsaw" in parts and layout is None:
+            random_layout = True
+            name = "+".join(p for p in parts if p != "jigsaw") or "standard"
+        resolved = get_variant(name, size, layout=layout)
+    if random_layout or resolved.layout is not None:
+        box = None
+    elif box is None:
+        box = default_box(size)
+    request = Request(
+        size=size,
+        box=box,
+        variant=resolved,
+        random_layout=random_layout,
+        target=Target.of(level, se, technique),
+        symmetry=check_symmetry(symmetry),
+        clues=parse_range(clues, "clues", int),
+        minimal=minimal,
+        rate=bool(rate) if rate is not None else False,
+    )
+    if not random_layout:
+        request.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
+    _check_feasible(request)
+    return request
+
+
+def _check_feasible(request: Request) -> None:
+    n, cells = request.size, request.size * request.size
+    standard = request.variant.is_standard and not request.random_layout
+    if request.clues is not None:
+        low, high = request.clues
+        if low > cells:
+            raise GeneratorError(f"a {n}x{n} puzzle has {cells} cells; it cannot hold {low} givens")
+        fewest = n - 1
+        why = f"a unique {n}x{n} puzzle needs at least {n - 1} givens (at least {n - 1} different digits)"
+        known = KNOWN_MIN_CLUES.get((n, request.box)) if standard and request.box else None
+        if known is not None:
+            fewest = known
+            why = f"no {n}x{n} puzzle with fewer than {known} givens has a unique solution"
+        if high < fewest:
+            raise GeneratorError(f"cannot make a {n}x{n} puzzle with {_range(request.clues)} givens: {why}")
+        if request.minimal and standard and request.box == (2, 2) and low > 6:
+            raise GeneratorError("every minimal 4x4 puzzle has 4 to 6 givens")
+        if request.minimal and low == cells:
+            raise GeneratorError(f"a full {n}x{n} grid is never minimal (any given could go)")
+    target = request.target
+    if standard and request.box == (2, 2):
+        if (target.level is not None and target.level != "easy") or target.min_level > 0:
+            wanted = target.level or target.technique
+            raise GeneratorError(
+                f"no {n}x{n} puzzle is {wanted}: every 4x4 puzzle is solved with singles (level easy)"
+            )
+        if target.se is not None and target.se[0] > 2.0:
+            raise GeneratorError("no 4x4 puzzle rates above SE 2.0: singles solve every one")
+    if target.se is not None and target.level == "easy" and target.se[0] > 2.3:
+        # singles stay available to the end once they solve a puzzle, so SE takes no harder step
+        raise GeneratorError(
+            f"an easy puzzle needs only singles (SE 2.3 at most); SE {_range(target.se)} never is easy"
+        )
+    assert target.level is None or target.level in LEVELS
+
+
+def _range(pair: tuple[Any, Any]) -> str:
+    low, high = pair
+    return str(low) if low == high else f"{low}-{high}"

@@ -1,0 +1,365 @@
+"""The search for one puzzle: grid, dig, then difficulty by construction and verification.
+
+1. A random grid (:mod:`.grids`) and one random dig down to a minimal puzzle (:mod:`.dig`),
+   kept as a path of ever fewer givens.
+2. No difficulty asked: the end of the path (or the point with the asked clue count).
+3. A difficulty asked: every candidate is rated with :func:`shudu.rate` and only a puzzle whose
+   rating lies in the window is returned. The path is used first, since puzzles grow harder as
+   givens go: for easy and medium, start at the last point the fast core solves without a guess
+   (such puzzles need no more than singles and intersections) and walk on; for harder levels,
+   rate the end and, when it is too hard, bisect back along the path.
+4. When the end of the path is too easy, a local search takes over: it trades one or two
+   givens (orbits) for one or two others, keeps the trades that stay unique, digs them down to
+   minimal puzzles again and moves to the one rated closest to the window. Hard puzzles sit
+   close to other hard puzzles, so this finds rare levels far sooner than fresh draws.
+
+See docs/generator.md.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ShuduError
+from ..geometry import Geometry
+from ..puzzle import Grid, Puzzle
+from ..variants import get as get_variant
+from .dig import Path, dig, removable
+from .grids import GridFailed, grow_layout, random_grid
+from .request import Request
+from .symmetry import orbits
+from .uniqueness import DIGIT_BYTES, EMPTY, Checker
+
+#: Trades tried at once by the local search, and how many of the unique ones it rates.
+NEIGHBOURS, RATED_PER_ROUND = 32, 3
+#: How far past the no-guess point a search for an easy or medium 9x9 puzzle looks (further
+#: points are often much harder, and rating those costs more than a fresh grid).
+LOW_WALK = 0
+#: Rounds without progress before the local search starts again from a fresh puzzle.
+PATIENCE = 12
+
+
+class OutOfTime(Exception):
+    """The deadline passed (internal: the caller turns it into a GeneratorError)."""
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated puzzle with its solution, its rating (when rated) and the seed that makes it.
+
+    ``generate(seed=result.seed, …)`` with the same options makes the same puzzle again.
+    """
+
+    puzzle: Puzzle
+    solution: Grid
+    seed: int
+    level: str | None = None
+    se: float | None = None
+    hardest: str | None = None
+    score: int | None = None
+
+    @property
+    def clues(self) -> int:
+        return self.puzzle.clues
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"puzzle", "solution", "level", "se", "hardest", "clues", "seed"}``, plus the box and
+        variant fields when they differ from the standard grid."""
+        out: dict[str, Any] = {
+            "puzzle": self.puzzle.to_string(),
+            "solution": self.solution.to_string(),
+            "level": self.level,
+            "se": self.se,
+            "hardest": self.hardest,
+            "clues": self.clues,
+            "seed": self.seed,
+        }
+        geo = self.puzzle.geometry
+        if geo.box is not None and geo.box != _default_box(geo.size):
+            out["box"] = list(geo.box)
+        if not geo.variant.is_standard:
+            out.update(geo.variant.to_json())
+        return out
+
+    def __str__(self) -> str:
+        return self.puzzle.to_string()
+
+
+def _default_box(size: int) -> tuple[int, int] | None:
+    from ..geometry import default_box
+
+    try:
+        return default_box(size)
+    except ShuduError:
+        return None
+
+
+@dataclass
+class Progress:
+    """What a search has done so far, for progress reports and timeout messages."""
+
+    grids: int = 0
+    rated: int = 0
+    #: The rated candidate closest to the window so far: (gap, level, SE).
+    closest: tuple[float, str, float] | None = None
+    rating_seconds: float = 0.0
+    listeners: list[Callable[[Progress], None]] = field(default_factory=list)
+
+    def tell(self) -> None:
+        for listener in self.listeners:
+            listener(self)
+
+
+class Search:
+    """Makes puzzles for one request; :meth:`one` makes one from a seed."""
+
+    def __init__(self, request: Request, progress: Progress | None = None) -> None:
+        self.request = request
+        self.orbits = orbits(request.symmetry, request.size)
+        self.progress = progress or Progress()
+        self._checkers: dict[Geometry, tuple[Checker, Checker]] = {}
+
+    def checkers(self, geometry: Geometry) -> tuple[Checker, Checker]:
+        """(filler, digger): node budgets cut the rare searches that run long."""
+        found = self._checkers.get(geometry)
+        if found is None:
+            nc = geometry.ncells
+            found = Checker(geometry, 40 * nc), Checker(geometry, 400 * nc)
+            if len(self._checkers) > 16:
+                self._checkers.clear()
+            self._checkers[geometry] = found
+        return found
+
+    # --- one puzzle ---------------------------------------------------------------------------
+
+    def one(self, seed: int, deadline: float | None) -> Generated:
+        rng = random.Random(seed)
+        while True:
+            self._check_time(deadline)
+            found = self._attempt(rng, deadline)
+            if found is not None:
+                text, solution, geometry, rating = found
+                return self._result(text, solution, geometry, rating, seed)
+
+    def _attempt(self, rng: random.Random, deadline: float | None) -> Any:
+        geometry = self.request.geometry or self._random_jigsaw(rng, deadline)
+        filler, digger = self.checkers(geometry)
+        try:
+            solution = random_grid(geometry, rng, filler, tries=10)
+        except GridFailed:
+            return None
+        self.progress.grids += 1
+        low = self.request.clues[0] if self.request.clues else 0
+        path = dig(solution, self.orbits, rng, digger, floor=low, calm=self.request.target.rated)
+        steps = self._allowed(path)
+        if not steps:
+            return None
+        if self.request.minimal:
+            steps = [steps[-1]]
+            if not self._is_minimal(path.puzzle(), digger):
+                return None
+        target = self.request.target
+        if not target.rated:
+            text = path.puzzle(self._pick_clues(path, steps, rng))
+            rating = self._rate(text, geometry) if self.request.rate else None
+            return text, solution, geometry, rating
+        return self._difficulty(path, steps, geometry, rng, deadline)
+
+    def _random_jigsaw(self, rng: random.Random, deadline: float | None) -> Geometry:
+        layout = grow_layout(self.request.size, rng)
+        variant = get_variant("jigsaw", self.request.size, layout=layout)
+        if not self.request.variant.is_standard:
+            variant = self.request.variant.combine(variant)
+        return Geometry(self.request.size, None, variant)
+
+    def _allowed(self, path: Path) -> list[int]:
+        """The points of the path whose clue count the request allows."""
+        counts = [path.clues(k) for k in range(len(path.removed) + 1)]
+        low, high = self.request.clues or (0, len(path.solution))
+        return [k for k, c in enumerate(counts) if low <= c <= high]
+
+    def _pick_clues(self, path: Path, steps: list[int], rng: random.Random) -> int:
+        if self.request.clues is None or len(steps) == 1:
+            return steps[-1]
+        wanted = rng.randint(path.clues(steps[-1]), path.clues(steps[0]))
+        return next(k for k in steps if path.clues(k) <= wanted)
+
+    def _is_minimal(self, text: bytes | bytearray, checker: Checker) -> bool:
+        return removable(text, checker) == []
+
+    # --- difficulty ---------------------------------------------------------------------------
+
+    def _difficulty(
+        self, path: Path, steps: list[int], geometry: Geometry, rng: random.Random, deadline: float | None
+    ) -> Any:
+        target = self.request.target
+        calm = path.calm if path.calm is not None else steps[-1]
+        at_calm = max((i for i, k in enumerate(steps) if k <= calm), default=0)
+        rated: dict[int, Any] = {}
+
+        def rate_at(i: int) -> Any:
+            self._check_time(deadline)
+            if i not in rated:
+                rated[i] = self._rate(path.puzzle(steps[i]), geometry)
+            return rated[i]
+
+        def hit(i: int) -> Any:
+            return path.puzzle(steps[i]), path.solution, geometry, rated[i]
+
+        def walk(first: int, most: int | None = None) -> Any:
+            """Rate deeper and deeper points until one matches or one is too hard."""
+            for i in range(first, len(steps) if most is None else min(len(steps), first + most)):
+                r = rate_at(i)
+                if target.matches(r):
+                    return hit(i)
+                if target.direction(r) > 0:
+                    return None
+            return None
+
+        def bisect(low: int, high: int) -> Any:
+            """Between a point not too hard (``low``) and a too hard one (``high``)."""
+            while high - low > 1:
+                mid = (low + high) // 2
+                r = rate_at(mid)
+                if target.matches(r):
+                    return hit(mid)
+                if target.direction(r) <= 0:
+                    low = mid
+                else:
+                    high = mid
+            return hit(low) if target.matches(rate_at(low)) else None
+
+        reach = target.reach
+        if len(steps) == 1:
+            r = rate_at(0)
+            if target.matches(r):
+                return hit(0)
+            if target.direction(r) < 0 and reach == "high":
+                return self._climb(path.puzzle(steps[0]), path.solution, r, geometry, rng, deadline)
+            return None
+        if reach == "middle" and path.calm == len(path.removed):
+            return None  # solved without a guess down to the end: too easy, draw again
+        if reach == "low":
+            r = rate_at(at_calm)
+            if target.matches(r):
+                return hit(at_calm)
+            if target.direction(r) > 0:
+                return bisect(0, at_calm) if at_calm else None
+            # the 9x9 engine's no-guess pass already covers intersections, so medium sits at
+            # the calm point; elsewhere it covers singles only, and medium lies beyond it
+            standard9 = geometry.size == 9 and geometry.box == (3, 3) and geometry.variant.is_standard
+            return walk(at_calm + 1, LOW_WALK if standard9 else None)
+        if reach == "middle":
+            return walk(at_calm + 1)
+        end = len(steps) - 1
+        r = rate_at(end)
+        if target.matches(r):
+            return hit(end)
+        if target.direction(r) > 0:
+            return bisect(at_calm, end) if end > at_calm else None
+        return self._climb(path.puzzle(steps[end]), path.solution, r, geometry, rng, deadline)
+
+    def _climb(
+        self,
+        text: bytearray,
+        solution: bytes,
+        rating: Any,
+        geometry: Geometry,
+        rng: random.Random,
+        deadline: float | None,
+    ) -> Any:
+        """Local search from a too-easy minimal puzzle toward the window."""
+        target = self.request.target
+        _, digger = self.checkers(geometry)
+        gap = target.gap(rating)
+        stale = 0
+        low = self.request.clues[0] if self.request.clues else 0
+        while stale < PATIENCE:
+            self._check_time(deadline)
+            trades = [bytes(self._trade(text, solution, geometry, rng)) for _ in range(NEIGHBOURS)]
+            checks = digger.check_many(trades)
+            unique = [(t, c.solution) for t, c in zip(trades, checks, strict=True) if c.status == "unique"]
+            best: tuple[float, bytearray, bytes, Any] | None = None
+            for trade, new_solution in unique[:RATED_PER_ROUND]:
+                assert new_solution is not None
+                moved = dig(new_solution, self.orbits, rng, digger, floor=low, start=trade)
+                candidate = moved.puzzle()
+                if not self._clues_ok(candidate):
+                    continue
+                if self.request.minimal and not self._is_minimal(candidate, digger):
+                    continue
+                self._check_time(deadline)
+                r = self._rate(candidate, geometry)
+                if target.matches(r):
+                    return candidate, new_solution, geometry, r
+                g = target.gap(r)
+                if best is None or g < best[0]:
+                    best = (g, candidate, new_solution, r)
+            if best is not None and best[0] <= gap:
+                stale = 0 if best[0] < gap else stale + 1
+                gap, text, solution = best[0], best[1], best[2]
+            else:
+                stale += 1
+        return None
+
+    def _clues_ok(self, text: bytes | bytearray) -> bool:
+        if self.request.clues is None:
+            return True
+        low, high = self.request.clues
+        return low <= len(text) - text.count(EMPTY) <= high
+
+    def _trade(self, text: bytearray, solution: bytes, geometry: Geometry, rng: random.Random) -> bytearray:
+        """Take out one or two orbits of givens and put in one or two other orbits."""
+        trial = bytearray(text)
+        given = [o for o in self.orbits if trial[o[0]] != EMPTY]
+        empty = [o for o in self.orbits if trial[o[0]] == EMPTY]
+        out = rng.sample(given, min(len(given), rng.choice((1, 1, 2))))
+        put = rng.sample(empty, min(len(empty), rng.choice((1, 1, 2))))
+        for orbit in out:
+            for cell in orbit:
+                trial[cell] = EMPTY
+        n = geometry.size
+        for orbit in put:
+            for cell in orbit:
+                if rng.random() < 0.5:
+                    trial[cell] = solution[cell]
+                    continue
+                taken = {trial[p] for p in geometry.peers[cell]}
+                choices = [DIGIT_BYTES[d] for d in range(1, n + 1) if DIGIT_BYTES[d] not in taken]
+                trial[cell] = rng.choice(choices) if choices else solution[cell]
+        return trial
+
+    # --- results ------------------------------------------------------------------------------
+
+    def _rate(self, text: bytes | bytearray, geometry: Geometry) -> Any:
+        from ..logic import rate
+
+        started = time.process_time()
+        rating = rate(
+            Puzzle(text.decode("ascii"), geometry=geometry), steps=self.request.target.technique is not None
+        )
+        self.progress.rating_seconds += time.process_time() - started
+        self.progress.rated += 1
+        gap = self.request.target.gap(rating)
+        if self.progress.closest is None or gap < self.progress.closest[0]:
+            self.progress.closest = (gap, rating.level, rating.se)
+        self.progress.tell()
+        return rating
+
+    def _result(
+        self, text: bytes | bytearray, solution: bytes, geometry: Geometry, rating: Any, seed: int
+    ) -> Generated:
+        puzzle = Puzzle(text.decode("ascii"), geometry=geometry)
+        grid = Grid(solution.decode("ascii"), geometry=geometry)
+        if rating is None:
+            return Generated(puzzle, grid, seed)
+        return Generated(puzzle, grid, seed, rating.level, rating.se, rating.hardest, rating.score)
+
+    @staticmethod
+    def _check_time(deadline: float | None) -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime

@@ -1,0 +1,66 @@
+"""Uniqueness checks on the fast core: one puzzle or a whole batch, count to 2.
+
+Puzzles travel as one-line ``bytearray`` texts (``.`` for empty, ``1-9`` then ``A-P``), the
+form the fast core's batch interface parses itself, so no Python step per cell is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..geometry import Geometry
+from ..puzzle import DIGITS
+from ..solvers.fast import solve_many
+
+EMPTY = ord(".")
+#: Byte of each digit's character, by digit value (index 0 is the empty cell).
+DIGIT_BYTES = bytes([EMPTY]) + DIGITS.encode("ascii")
+
+
+@dataclass(frozen=True)
+class Check:
+    """What the fast core said about one puzzle text."""
+
+    #: ``none``, ``unique``, ``multiple`` or ``timeout``.
+    status: str
+    #: The first solution found, as text (None when there is none).
+    solution: bytes | None
+    #: Branch points of the search to two solutions: a rough, cheap gauge of hardness.
+    guesses: int
+
+
+class Checker:
+    """Counts the solutions of puzzle texts of one geometry, up to two."""
+
+    def __init__(self, geometry: Geometry, node_limit: int | None = None) -> None:
+        self.geometry = geometry
+        self.ncells = geometry.ncells
+        self.node_limit = node_limit
+        #: How many puzzles have been checked (for statistics).
+        self.calls = 0
+
+    def check(self, text: bytes | bytearray) -> Check:
+        return self.check_many([bytes(text)])[0]
+
+    def is_unique(self, text: bytes | bytearray) -> bool:
+        self.calls += 1
+        result = solve_many(bytes(text), 2, node_limit=self.node_limit, geometry=self.geometry)
+        return result.status_codes[0] == 1
+
+    def check_many(self, texts: Sequence[bytes]) -> list[Check]:
+        if not texts:
+            return []
+        self.calls += len(texts)
+        result = solve_many(b"\n".join(texts), 2, node_limit=self.node_limit, geometry=self.geometry)
+        nc = self.ncells
+        statuses = result.statuses
+        out = []
+        for i, status in enumerate(statuses):
+            solution = bytes(result.solution_text[i * nc : (i + 1) * nc]) if result.counts[i] else None
+            out.append(Check(status, solution, result.guesses[i]))
+        return out
+
+
+def clue_count(text: bytes | bytearray) -> int:
+    return len(text) - text.count(EMPTY)

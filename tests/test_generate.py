@@ -1,0 +1,328 @@
+"""The generator: unique puzzles (checked by another solver), levels that match the rater,
+reproducible seeds, symmetry, minimality, fast failures and timeouts."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+import shudu
+from shudu.cli import main
+from shudu.errors import GeneratorError
+from shudu.generator import SYMMETRIES, GeneratorTimeout, generate, generate_many
+from shudu.generator.grids import grow_layout
+
+
+def independent_count(puzzle: shudu.Puzzle) -> int:
+    """Solutions up to two, by dancing links: not the fast core the generator uses."""
+    return shudu.count(puzzle, 2, algorithm="dlx")
+
+
+def assert_sound(result: shudu.generator.Generated) -> None:
+    puzzle, solution = result.puzzle, result.solution
+    assert independent_count(puzzle) == 1
+    assert solution.is_solution_of(puzzle)
+    assert result.clues == puzzle.clues
+
+
+# --- uniqueness, every size and variant ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unrated_9x9_is_unique_and_minimal(seed: int) -> None:
+    result = generate(seed=seed)
+    assert_sound(result)
+    assert result.level is None
+    assert_minimal(result.puzzle)
+
+
+@pytest.mark.parametrize(
+    ("options", "shape"),
+    [
+        ({"size": 4}, (4, "standard")),
+        ({"size": 6}, (6, "standard")),
+        ({"size": 6, "box": "3x2"}, (6, "standard")),
+        ({"variant": "x"}, (9, "x")),
+        ({"variant": "windoku"}, (9, "windoku")),
+        ({"variant": "pyramid"}, (9, "pyramid")),
+        ({"variant": "jigsaw"}, (9, "jigsaw")),
+        ({"size": 6, "variant": "jigsaw"}, (6, "jigsaw")),
+        ({"variant": "x+anti-king"}, (9, "x+anti-king")),
+        ({"size": 16}, (16, "standard")),
+    ],
+)
+def test_every_size_and_variant(options: dict[str, object], shape: tuple[int, str]) -> None:
+    result = generate(seed=11, **options)  # type: ignore[arg-type]
+    assert (result.puzzle.size, result.puzzle.variant.name) == shape
+    if "box" in options:
+        assert result.puzzle.box == (3, 2)
+    assert_sound(result)
+
+
+def test_given_jigsaw_layout_is_kept() -> None:
+    layout = "".join(str(1 + (r // 2) * 2 + c // 3) for r in range(6) for c in range(6))
+    result = generate(size=6, variant="jigsaw", layout=layout, seed=3)
+    assert result.puzzle.variant.layout == tuple(int(ch) - 1 for ch in layout)
+    assert_sound(result)
+
+
+@pytest.mark.parametrize("size", [6, 9, 16])
+def test_random_jigsaw_layouts_are_connected(size: int) -> None:
+    import random
+
+    rng = random.Random(size)
+    for _ in range(5):
+        layout = grow_layout(size, rng)
+        for region in range(size):
+            cells = {c for c, label in enumerate(layout) if label == region}
+            assert len(cells) == size
+            start = next(iter(cells))
+            seen, stack = {start}, [start]
+            while stack:
+                r, c = divmod(stack.pop(), size)
+                for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    cell = y * size + x
+                    if 0 <= y < size and 0 <= x < size and cell in cells and cell not in seen:
+                        seen.add(cell)
+                        stack.append(cell)
+            assert seen == cells, f"region {region + 1} of a {size}x{size} layout is not connected"
+
+
+# --- difficulty ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("level", "count"), [("easy", 3), ("medium", 3), ("hard", 2), ("unfair", 1), ("extreme", 1)]
+)
+def test_level_is_the_raters_level(level: str, count: int) -> None:
+    for result in generate_many(count, level=level, seed=21):
+        assert_sound(result)
+        rating = shudu.rate(result.puzzle)
+        assert result.level == rating.level == level
+        assert result.se == rating.se
+        assert result.hardest == rating.hardest
+
+
+def test_level_on_6x6_and_a_variant() -> None:
+    for options in ({"size": 6, "level": "medium"}, {"variant": "x", "level": "hard"}):
+        result = generate(seed=5, **options)  # type: ignore[arg-type]
+        assert_sound(result)
+        assert shudu.rate(result.puzzle).level == options["level"] == result.level
+
+
+def test_se_range() -> None:
+    result = generate(se="3.0-4.5", seed=8)
+    assert_sound(result)
+    assert 3.0 <= shudu.rate(result.puzzle).se <= 4.5
+
+
+def test_required_technique_is_on_the_path() -> None:
+    result = generate(technique="X-Wing", seed=4)
+    assert_sound(result)
+    path = shudu.rate(result.puzzle, steps=True).steps
+    assert any(step.technique == "X-Wing" for step in path)
+
+
+def test_json_output_carries_the_rating() -> None:
+    record = generate(level="medium", seed=2).to_json()
+    assert list(record) == ["puzzle", "solution", "level", "se", "hardest", "clues", "seed"]
+    assert record["level"] == "medium"
+    assert shudu.Puzzle(record["puzzle"]).clues == record["clues"]
+
+
+def test_rate_option_rates_an_unrated_request() -> None:
+    result = generate(seed=1, rate=True)
+    assert result.level == shudu.rate(result.puzzle).level
+
+
+# --- seeds, symmetry, clues, minimality ---------------------------------------------------------
+
+
+def test_a_seed_gives_the_same_puzzles() -> None:
+    first = [r.puzzle for r in generate_many(3, seed=99, level="easy")]
+    again = [r.puzzle for r in generate_many(3, seed=99, level="easy")]
+    assert first == again
+    assert len(set(first)) == 3
+    assert generate(variant="jigsaw", seed=5).puzzle == generate(variant="jigsaw", seed=5).puzzle
+
+
+def test_each_result_seed_remakes_that_puzzle() -> None:
+    results = list(generate_many(3, seed=7, symmetry="rot180"))
+    for result in results:
+        assert generate(seed=result.seed, symmetry="rot180").puzzle == result.puzzle
+
+
+def transforms(name: str, n: int) -> list[tuple[int, int] | None]:
+    """Independent statement of each symmetry: the maps that must keep the givens."""
+
+    def rot90(r: int, c: int) -> tuple[int, int]:
+        return c, n - 1 - r
+
+    def rot180(r: int, c: int) -> tuple[int, int]:
+        return n - 1 - r, n - 1 - c
+
+    def mirror(r: int, c: int) -> tuple[int, int]:
+        return r, n - 1 - c
+
+    def flip(r: int, c: int) -> tuple[int, int]:
+        return n - 1 - r, c
+
+    def diagonal(r: int, c: int) -> tuple[int, int]:
+        return c, r
+
+    def antidiagonal(r: int, c: int) -> tuple[int, int]:
+        return n - 1 - c, n - 1 - r
+
+    return {
+        "none": [],
+        "rot180": [rot180],
+        "rot90": [rot90, rot180],
+        "mirror": [mirror],
+        "flip": [flip],
+        "diagonal": [diagonal],
+        "antidiagonal": [antidiagonal],
+        "biaxial": [mirror, flip],
+        "bidiagonal": [diagonal, antidiagonal],
+        "dihedral": [rot90, mirror, diagonal],
+    }[name]
+
+
+@pytest.mark.parametrize("symmetry", sorted(SYMMETRIES))
+def test_symmetric_output_is_symmetric(symmetry: str) -> None:
+    result = generate(symmetry=symmetry, seed=13)
+    assert_sound(result)
+    n, cells = 9, result.puzzle.cells
+    for move in transforms(symmetry, n):
+        for cell in range(n * n):
+            r, c = divmod(cell, n)
+            y, x = move(r, c)
+            assert bool(cells[cell]) == bool(cells[y * n + x]), f"{symmetry}: r{r + 1}c{c + 1}"
+
+
+def assert_minimal(puzzle: shudu.Puzzle) -> None:
+    for cell, value in enumerate(puzzle.cells):
+        if value:
+            fewer = list(puzzle.cells)
+            fewer[cell] = 0
+            trial = shudu.Puzzle(fewer, geometry=puzzle.geometry)
+            assert independent_count(trial) == 2, f"{puzzle.geometry.cell_name(cell)} could go"
+
+
+@pytest.mark.parametrize("options", [{"symmetry": "rot180"}, {"symmetry": "mirror", "level": "medium"}])
+def test_minimal_output_is_minimal(options: dict[str, str]) -> None:
+    result = generate(minimal=True, seed=17, **options)  # type: ignore[arg-type]
+    assert_sound(result)
+    assert_minimal(result.puzzle)
+
+
+def test_clue_counts() -> None:
+    assert generate(clues=32, seed=1).clues == 32
+    for result in generate_many(3, clues="24-26", seed=2):
+        assert 24 <= result.clues <= 26
+        assert_sound(result)
+    easy = generate(clues="35-40", level="easy", seed=3)
+    assert 35 <= easy.clues <= 40
+    assert shudu.rate(easy.puzzle).level == "easy"
+
+
+# --- impossible requests and timeouts -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"clues": 12}, "fewer than 17"),
+        ({"size": 16, "clues": 14}, "at least 15"),
+        ({"size": 4, "level": "extreme"}, "4x4"),
+        ({"size": 4, "technique": "X-Wing"}, "4x4"),
+        ({"level": "easy", "technique": "X-Wing"}, "never needs"),
+        ({"level": "easy", "se": "5-6"}, "never is easy"),
+        ({"se": "11-12"}, "outside"),
+        ({"clues": "30-20"}, "empty"),
+        ({"clues": 82}, "81 cells"),
+        ({"symmetry": "spiral"}, "unknown symmetry"),
+        ({"level": "fiendish"}, "unknown level"),
+        ({"technique": "Teleportation"}, "unknown technique"),
+        ({"size": 4, "minimal": True, "clues": 8}, "4 to 6"),
+    ],
+)
+def test_impossible_requests_fail_at_once(options: dict[str, object], message: str) -> None:
+    with pytest.raises(GeneratorError, match=message):
+        generate(timeout=None, **options)  # type: ignore[arg-type]
+
+
+def test_timeout_reports_nothing_found() -> None:
+    # 17 givens exist but are too rare to meet by chance: the search must stop on time
+    with pytest.raises(
+        GeneratorTimeout, match=r"no hard 9x9 standard puzzle with 17 givens found in 0\.3 s"
+    ) as caught:
+        generate(clues=17, level="hard", timeout=0.3, seed=1)
+    assert caught.value.found == ()
+    assert isinstance(caught.value, shudu.ShuduError)
+
+
+def test_timeout_keeps_what_was_found() -> None:
+    stream = generate_many(None, seed=4, timeout=0.5)
+    made = []
+    with pytest.raises(GeneratorTimeout) as caught:
+        for result in stream:
+            made.append(result)
+    assert made and list(caught.value.found) == made
+    assert_sound(made[-1])
+
+
+# --- the command line and the web's call --------------------------------------------------------
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_cli_streams_json_lines() -> None:
+    status, out, err = run_cli(
+        "generate", "--count", "2", "--seed", "1", "--level", "easy", "--format", "json"
+    )
+    assert status == 0 and err == ""
+    records = [json.loads(line) for line in out.splitlines()]
+    assert len(records) == 2
+    for record in records:
+        assert record["level"] == "easy" == shudu.rate(record["puzzle"]).level
+        assert shudu.count(record["puzzle"], 2, algorithm="backtrack") == 1
+
+
+def test_cli_line_output_and_seed() -> None:
+    status, out, _ = run_cli("generate", "--seed", "5", "--symmetry", "rot90", "--count", "2")
+    assert status == 0
+    assert out.splitlines() == [r.puzzle.to_string() for r in generate_many(2, seed=5, symmetry="rot90")]
+
+
+def test_cli_random_jigsaw_prints_its_layout() -> None:
+    status, out, _ = run_cli("generate", "--variant", "jigsaw", "--size", "6", "--seed", "2")
+    assert status == 0
+    puzzle = shudu.parse_puzzle(out.strip())
+    assert puzzle.variant.layout is not None
+    assert independent_count(puzzle) == 1
+
+
+def test_cli_impossible_request() -> None:
+    status, out, err = run_cli("generate", "--clues", "12")
+    assert status == 2 and out == ""
+    assert "fewer than 17 givens" in err
+
+
+def test_cli_timeout_reports_progress() -> None:
+    status, _, err = run_cli(
+        "generate", "--size", "6", "--level", "extreme", "--timeout", "0.3", "--seed", "1"
+    )
+    assert status == 2
+    assert "found in 0.3 s" in err
+
+
+def test_web_call_shape() -> None:
+    made = shudu.generate(size=9, variant="standard", level="easy", timeout=30)
+    assert isinstance(made.puzzle, shudu.Puzzle)
+    assert made.level == "easy"
