@@ -164,14 +164,31 @@ def parse_block(
     return _build(kind, block_cells(text, line=line), box, variant, line)
 
 
+@overload
+def parse_json(
+    data: str | dict[str, Any],
+    *,
+    box: Box | str | None = ...,
+    variant: VariantLike = ...,
+    line: int | None = ...,
+) -> Puzzle: ...
+@overload
+def parse_json(
+    data: str | dict[str, Any],
+    *,
+    box: Box | str | None = ...,
+    variant: VariantLike = ...,
+    line: int | None = ...,
+    kind: type[B],
+) -> B: ...
 def parse_json(
     data: str | dict[str, Any],
     *,
     box: Box | str | None = None,
     variant: VariantLike = None,
     line: int | None = None,
-    kind: type[B] = Puzzle,  # type: ignore[assignment]
-) -> B:
+    kind: type[_Board] = Puzzle,
+) -> _Board:
     """A puzzle from the JSON form ``{"size", "box", "variant", "givens", "regions", "layout"}``.
 
     ``box`` and ``variant`` are the defaults for fields the JSON leaves out.

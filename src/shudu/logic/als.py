@@ -18,6 +18,7 @@ extra and jigsaw regions too.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -67,7 +68,9 @@ def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int) -> tuple[Al
     return tuple(found)
 
 
-def _locked_but_one(open_cells: list[int], cands, start: int, cells: int, digits: int, size: int):
+def _locked_but_one(
+    open_cells: list[int], cands: tuple[int, ...], start: int, cells: int, digits: int, size: int
+) -> Iterator[tuple[int, int]]:
     """(cells, digits) of every set of ``open_cells`` from ``start`` on, added to ``cells``, with one
     digit more than cells."""
     count = len(open_cells)
@@ -84,7 +87,9 @@ def _locked_but_one(open_cells: list[int], cands, start: int, cells: int, digits
             yield from _locked_but_one(open_cells, cands, i + 1, mask, union, size + 1)
 
 
-def _make(cells: int, digits: int, house: int, n: int, cands: tuple[int, ...], peer_bits) -> Als:
+def _make(
+    cells: int, digits: int, house: int, n: int, cands: tuple[int, ...], peer_bits: tuple[int, ...]
+) -> Als:
     holding = [0] * n
     seeing = [0] * n
     for d in bits(digits):
@@ -246,7 +251,9 @@ def find_death_blossom(grid: CandidateGrid) -> Step | None:
     return None
 
 
-def _blossom(grid: CandidateGrid, options, z: int, chosen: list[Als], used: int, targets: int):
+def _blossom(
+    grid: CandidateGrid, options: list[list[Als]], z: int, chosen: list[Als], used: int, targets: int
+) -> tuple[list[Als], int] | None:
     """One petal per stem digit, disjoint, leaving some cell that sees every ``z`` of them."""
     if len(chosen) == len(options):
         return (list(chosen), targets) if targets else None

@@ -9,6 +9,7 @@ jigsaw regions do not change the logic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
 from ..puzzle import digit_char
@@ -19,6 +20,8 @@ from .step import Step, make_step
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 #: At most this many cover lines beyond k are tried for finned fish.
 _MAX_FIN_LINES = 2
+#: A base line: (its house, the digit's places in it, the cover indices of those places).
+_Line = tuple[int, int, int]
 
 
 def find_x_wing(grid: CandidateGrid) -> Step | None:
@@ -127,13 +130,13 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
     return None
 
 
-def _combinations(lines: list[tuple[int, int, int]], k: int, most: int):
+def _combinations(lines: list[_Line], k: int, most: int) -> Iterator[tuple[tuple[_Line, ...], int]]:
     """The k-combinations of ``lines`` (in ``itertools.combinations`` order) whose cover indices
     together number at most ``most``, each with that union."""
     count = len(lines)
-    chosen: list[tuple[int, int, int]] = []
+    chosen: list[_Line] = []
 
-    def extend(start: int, union: int):
+    def extend(start: int, union: int) -> Iterator[tuple[tuple[_Line, ...], int]]:
         need = k - len(chosen)
         for i in range(start, count - need + 1):
             line = lines[i]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Protocol
 
 from ..geometry import Geometry
 from ..variants import Cell
@@ -212,9 +213,14 @@ class CandidateGrid:
         return f"<CandidateGrid {self.size}x{self.size}, {self.empty.bit_count()} cells open>"
 
 
-class StepLike:
-    placements: tuple[tuple[Cell, Digit], ...]
-    eliminations: tuple[tuple[Cell, Digit], ...]
+class StepLike(Protocol):
+    """What :meth:`CandidateGrid.apply` needs of a step: what it places and what it removes."""
+
+    @property
+    def placements(self) -> Sequence[tuple[Cell, Digit]]: ...
+
+    @property
+    def eliminations(self) -> Sequence[tuple[Cell, Digit]]: ...
 
 
 def and_list(words: Sequence[str]) -> str:

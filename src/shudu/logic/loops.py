@@ -15,6 +15,7 @@ Nodes are ints: ``cell * n + digit`` for a single candidate, ``n**3 + k`` for th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from ..geometry import Geometry
@@ -146,7 +147,7 @@ def graph_of(grid: CandidateGrid) -> Graph:
     return _graph_of(grid.geometry, tuple(grid.values), tuple(grid.cands))
 
 
-def _bfs(graph: Graph, start: int, limit: int, goal) -> list[int] | None:
+def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
     """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
     path_length)`` says yes; None past ``limit`` links."""
     parent = {start * 2: -1}
@@ -267,7 +268,7 @@ def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:
     on_loop = 0
     for state in path:
         on_loop |= graph.cells_of(state >> 1)[0]
-    out = set()
+    out: set[tuple[int, int]] = set()
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
         if not a & 1:  # a strong link (off → on)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from . import (
     als,
@@ -49,8 +50,21 @@ class Technique:
     se_find: Callable[[CandidateGrid], Step | None] | None = None
 
 
+class _Options(TypedDict, total=False):
+    """The optional fields of a :class:`Technique`, as :func:`_t` passes them on."""
+
+    uniqueness: bool
+    se_known: bool
+    se_find: Callable[[CandidateGrid], Step | None] | None
+
+
 def _t(
-    name: str, find: Callable[[CandidateGrid], Step | None], level: str, score: int, se: float, **kw
+    name: str,
+    find: Callable[[CandidateGrid], Step | None],
+    level: str,
+    score: int,
+    se: float,
+    **kw: Unpack[_Options],
 ) -> Technique:
     return Technique(name, find, level, score, se, **kw)
 

@@ -9,20 +9,25 @@ extra regions and anti-knight/king links could break the swap, so there they fin
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations
 
 from ..geometry import Geometry
 from ..puzzle import digit_char
+from ..variants import Cell
 from .grid import CandidateGrid, bits, digits_of, tables
 from .step import Step, digit_list, make_step
+
+#: The four cells of a rectangle: (r1, c1), (r1, c2), (r2, c1), (r2, c2).
+Rectangle = tuple[Cell, Cell, Cell, Cell]
 
 
 def _plain(grid: CandidateGrid) -> bool:
     return not grid.t.extras and not grid.t.has_links
 
 
-def _rectangles(grid: CandidateGrid):
+def _rectangles(grid: CandidateGrid) -> Iterator[tuple[Rectangle, int, int]]:
     """Every (cells, a, b): four open cells on two rows, columns and boxes sharing digits a and b."""
     n = grid.size
     cands = grid.cands
@@ -137,7 +142,9 @@ def _unique_rectangle(grid: CandidateGrid, *, type_6: bool) -> Step | None:
 _SETS = {2: "pair", 3: "triple", 4: "quad"}
 
 
-def _type_3(grid: CandidateGrid, cells, extra, a: int, b: int, base: str) -> Step | None:
+def _type_3(
+    grid: CandidateGrid, cells: Rectangle, extra: Sequence[Cell], a: int, b: int, base: str
+) -> Step | None:
     """Type 3: the two extra cells share a house, and their extra digits with k - 1 other cells of
     that house make a naked set of k digits (one of the extra cells must hold an extra digit)."""
     cands, where, hb = grid.cands, grid.where, grid.t.house_bits
@@ -179,7 +186,9 @@ def _type_3(grid: CandidateGrid, cells, extra, a: int, b: int, base: str) -> Ste
     return None
 
 
-def _type_6(grid: CandidateGrid, cells, extra, a: int, b: int, base: str) -> Step | None:
+def _type_6(
+    grid: CandidateGrid, cells: Rectangle, extra: Sequence[Cell], a: int, b: int, base: str
+) -> Step | None:
     """Type 6: the two extra cells lie diagonally and a UR digit lies only in the rectangle in both
     of its rows (or both columns): it cannot go in the extra cells, or the other digit would fill
     the remaining corners."""
