@@ -160,18 +160,36 @@ def test_a_failed_write_is_rolled_back(store: Store) -> None:
     assert store.get_meta("half") is None
 
 
-def test_the_bank_skips_duplicates_and_serves_the_least_served_first(store: Store) -> None:
+def test_the_bank_skips_duplicates_and_serves_each_puzzle_once(store: Store) -> None:
     a = {"size": 4, "givens": "1.....2..3.....4"}
     b = {"size": 4, "givens": "12..............", "box": [2, 2]}
     assert store.add_to_bank([(a, "easy"), (b, "easy"), (a, "easy")], source="test") == 2
     assert store.add_to_bank([(a, "easy")], source="test") == 0
-    taken = [store.take_from_bank(4, "standard", "easy").puzzle["givens"] for _ in range(4)]
-    assert sorted(taken[:2]) == sorted([a["givens"], b["givens"]])  # each once before any twice
-    assert sorted(taken[2:]) == sorted(taken[:2])
-    assert store.take_from_bank(4, "standard", "hard") is None
-    assert store.take_from_bank(4, "standard") is not None  # any level
-    assert store.take_from_bank(9, "standard") is None
     assert store.bank_counts() == [{"size": 4, "variant": "standard", "level": "easy", "puzzles": 2}]
+    assert store.take_from_bank(4, "standard", "hard") is None
+    assert store.take_from_bank(9, "standard") is None
+    taken = [store.take_from_bank(4, "standard", "easy"), store.take_from_bank(4, "standard")]  # any level
+    assert sorted(t.puzzle["givens"] for t in taken if t) == sorted([a["givens"], b["givens"]])
+    assert store.take_from_bank(4, "standard", "easy") is None  # used up
+    assert store.bank_counts() == []
+    assert store.add_to_bank([(a, "easy")], source="test") == 0  # a served puzzle never comes back
+
+
+def test_the_puzzles_shipped_before_the_generator_leave_the_bank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "v1.sqlite3"
+    with monkeypatch.context() as patch:
+        patch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
+        patch.setattr(store_module, "SCHEMA_VERSION", 1)
+        old = Store(path)
+        old.add_to_bank([(PUZZLE, "hard")], source="shipped")
+        old.add_to_bank([(PYRAMID, "hard")], source="generated")
+        old.set_meta("shipped-puzzles", "0.1.0")
+    store = Store(path)
+    assert store.version == SCHEMA_VERSION
+    assert store.bank_counts() == [{"size": 9, "variant": "pyramid", "level": "hard", "puzzles": 1}]
+    assert store.get_meta("shipped-puzzles") is None
 
 
 WRITER = textwrap.dedent(

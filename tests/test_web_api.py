@@ -14,6 +14,9 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 import shudu
+from shudu.formats import to_json
+from shudu.generator import GeneratorTimeout
+from shudu.store import Store
 from shudu.web import create_app
 from shudu.web.app import MAX_BODY, features
 
@@ -275,15 +278,55 @@ def test_the_search_trace_replays_to_the_solution(client: TestClient) -> None:
 # --- new puzzles and the bank -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("size", "variant"), [(4, "standard"), (6, "standard"), (9, "pyramid"), (9, "x")])
-def test_new_puzzles_come_from_the_bank_and_have_one_solution(
-    client: TestClient, size: int, variant: str
-) -> None:
-    data = client.post("/api/new", json={"size": size, "variant": variant, "level": "hard"}).json()
-    assert data["source"] in ("bank", "generated") and data["level"] == "hard"
+def bank_counts(client: TestClient) -> list[dict]:
+    return client.get("/api/features").json()["bank"]
+
+
+def check_new(data: dict, size: int, variant: str) -> shudu.Puzzle:
+    """The puzzle of a /api/new answer, checked to be of the kind asked, unique and rated as said."""
     puzzle = shudu.parse_puzzle(json.dumps(data["puzzle"]["json"]))
     assert (puzzle.size, puzzle.variant.name) == (size, variant)
-    assert shudu.count(puzzle, limit=2) == 1
+    assert shudu.count(puzzle, 2, algorithm="dlx") == 1
+    assert data["level"] == shudu.rate(puzzle).level
+    return puzzle
+
+
+def test_a_new_puzzle_is_taken_from_the_bank_while_it_holds_that_kind(client: TestClient, db: Path) -> None:
+    made = [shudu.generate(size=6, variant="x", level="easy", seed=seed) for seed in range(2)]
+    banked = {m.puzzle.to_string() for m in made}
+    Store(db).add_to_bank([(to_json(m.puzzle), "easy") for m in made], source="generated")
+    assert bank_counts(client) == [{"size": 6, "variant": "x", "level": "easy", "puzzles": 2}]
+    served = set()
+    for left in (1, 0):
+        data = client.post("/api/new", json={"size": 6, "variant": "x", "level": "easy"}).json()
+        assert data["source"] == "bank" and data["level"] == "easy"
+        served.add(check_new(data, 6, "x").to_string())
+        assert sum(k["puzzles"] for k in bank_counts(client)) == left  # consumed from the bank
+    assert served == banked
+    data = client.post("/api/new", json={"size": 6, "variant": "x", "level": "easy"}).json()
+    assert data["source"] == "generated" and data["puzzle"]["json"]["givens"] not in banked
+    check_new(data, 6, "x")
+
+
+@pytest.mark.parametrize(
+    ("size", "variant", "level"),
+    [(4, "standard", "easy"), (6, "standard", "easy"), (9, "standard", "easy"), (9, "pyramid", None)],
+)
+def test_from_an_empty_bank_a_new_puzzle_is_generated_with_one_solution_and_its_level(
+    client: TestClient, size: int, variant: str, level: str | None
+) -> None:
+    data = client.post("/api/new", json={"size": size, "variant": variant, "level": level}).json()
+    assert data["source"] == "generated"
+    check_new(data, size, variant)
+    if level is not None:
+        assert data["level"] == level
+    assert bank_counts(client) == []
+
+
+def test_generate_makes_a_puzzle_of_the_kind_asked(client: TestClient) -> None:
+    data = client.post("/api/generate", json={"size": 9, "variant": "x", "level": "easy"}).json()
+    assert data["source"] == "generated" and data["level"] == "easy"
+    check_new(data, 9, "x")
 
 
 @pytest.mark.parametrize(
@@ -300,13 +343,20 @@ def test_new_puzzle_requests_are_checked(client: TestClient, body: dict, message
     assert answer.status_code == 400 and message in answer.json()["error"]
 
 
-def test_without_a_generator_an_empty_bank_kind_says_what_it_holds(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delattr(shudu, "generate", raising=False)
-    answer = client.post("/api/new", json={"size": 16, "variant": "standard"})
-    assert answer.status_code == 404
-    assert "no 16x16 standard" in answer.json()["error"] and "9x9 pyramid hard" in answer.json()["error"]
+def test_a_request_the_generator_can_never_meet_gets_its_message(client: TestClient) -> None:
+    answer = client.post("/api/new", json={"size": 4, "level": "extreme"})
+    assert answer.status_code == 400 and answer.json()["kind"] == "GeneratorError"
+    assert "no 4x4 puzzle is extreme" in answer.json()["error"]
+
+
+def test_a_generator_past_the_deadline_gets_a_503(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def out_of_time(**options: object) -> None:
+        raise GeneratorTimeout(f"no hard 9x9 standard puzzle found in {options['timeout']:g} s")
+
+    monkeypatch.setattr(shudu, "generate", out_of_time)
+    client = TestClient(create_app(db, deadline=0.5))
+    answer = client.post("/api/new", json={"size": 9, "level": "hard"})
+    assert answer.status_code == 503 and "found in 0.5 s" in answer.json()["error"]
 
 
 # --- saved games ------------------------------------------------------------------------------------

@@ -216,6 +216,25 @@ def test_enter_your_own_puzzle_with_validation_messages(browser: object, server:
     assert page.errors == []
 
 
+def test_every_row_is_as_tall_as_the_others_even_with_no_digit_in_it(browser: object, server: str) -> None:
+    request = urllib.request.Request(
+        server + "api/games",
+        data=json.dumps({"puzzle": "123456789" + "." * 72}).encode(),  # rows 2-9 hold no digit
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        game_id = json.load(answer)["id"]
+    page = open_page(browser, f"{server}#game={game_id}")
+    page.wait_for_function("document.querySelector('.cell[data-cell=\"0\"]').textContent.includes('1')")
+    heights = page.evaluate(
+        "[...document.querySelectorAll('.cell')].map(c => c.getBoundingClientRect().height)"
+    )
+    board = page.evaluate("document.getElementById('board').getBoundingClientRect().height")
+    assert len(heights) == 81 and max(heights) - min(heights) < 4  # thick box lines take up to 3 px
+    assert sum(heights[::9]) <= board
+    assert page.errors == []
+
+
 def test_screenshots_of_a_6x6_a_pyramid_a_phone_and_dark_mode(
     browser: object, server: str, shots: Path
 ) -> None:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import shudu
+from shudu import generator
 from shudu.cli import build_parser, main
+from shudu.generator import Generated, GeneratorTimeout
+from shudu.store import Store
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -24,36 +29,72 @@ def test_the_commands_have_help_with_an_example(name: str) -> None:
     assert "example:" in help_text and f"shudu {name}" in help_text
 
 
-def test_bank_show_lists_the_shipped_puzzles(tmp_path: Path) -> None:
-    status, out, _ = run("bank", "show", "--db", str(tmp_path / "bank.sqlite3"))
-    assert status == 0
-    rows = [line.split() for line in out.splitlines()]
-    assert ["9x9", "pyramid", "hard", "3"] in rows and ["6x6", "standard", "easy", "4"] in rows
+def rows(out: str) -> list[list[str]]:
+    return [line.split() for line in out.splitlines()]
 
 
-def test_bank_fill_without_a_generator_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(shudu, "generate", raising=False)
+def test_a_new_bank_is_empty(tmp_path: Path) -> None:
+    status, out, err = run("bank", "show", "--db", str(tmp_path / "bank.sqlite3"))
+    assert (status, out, err) == (0, "", "")
+
+
+def test_bank_fill_adds_generated_puzzles_of_the_kind_asked_and_show_lists_them(tmp_path: Path) -> None:
+    db = str(tmp_path / "bank.sqlite3")
     status, out, err = run(
-        "bank", "fill", "--level", "hard", "--count", "100", "--db", str(tmp_path / "b.db")
+        "bank", "fill", "--size", "6", "--variant", "x", "--level", "easy", "--count", "3", "--db", db
     )
+    assert status == 0 and "added 3 new 6x6 x easy puzzles" in err
+    assert rows(out) == [["6x6", "x", "easy", "3"]]
+    status, out, _ = run("bank", "fill", "--size", "4", "--level", "easy", "--count", "2", "--db", db)
+    assert status == 0 and rows(out) == [["4x4", "standard", "easy", "2"], ["6x6", "x", "easy", "3"]]
+    assert rows(run("bank", "show", "--db", db)[1]) == rows(out)
+
+    store = Store(db)
+    for _ in range(3):
+        banked = store.take_from_bank(6, "x", "easy")
+        assert banked is not None and banked.source == "generated"
+        puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
+        assert (puzzle.size, puzzle.variant.name) == (6, "x")
+        assert shudu.count(puzzle, 2, algorithm="dlx") == 1
+        assert shudu.rate(puzzle).level == "easy"
+    assert store.take_from_bank(6, "x", "easy") is None  # each puzzle is served once
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--size", "4", "--level", "extreme"], "no 4x4 puzzle is extreme"),
+        (["--level", "impossible"], "unknown level 'impossible'"),
+        (["--variant", "nope"], "unknown variant 'nope'"),
+        (["--size", "6", "--variant", "pyramid"], "pyramid"),
+        (["--count", "-1"], "cannot make -1 puzzles"),
+    ],
+)
+def test_bank_fill_refuses_a_request_that_cannot_be_met(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    status, out, err = run("bank", "fill", *options, "--db", str(tmp_path / "b.db"))
     assert status == 2 and out == ""
-    assert "no puzzle generator (shudu.generate) yet" in err
+    assert err.startswith("shudu: ") and message in err and "Traceback" not in err
 
 
-def test_bank_fill_calls_the_generator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    made = iter(["1.....2..3.....4", "12..............", "..............12"])
-    calls = []
+def test_bank_fill_keeps_what_it_made_before_its_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = [shudu.generate(size=4, level="easy", seed=seed) for seed in range(2)]
 
-    def generate(*, size: int, variant: str, level: str) -> shudu.Puzzle:
-        calls.append((size, variant, level))
-        return shudu.Puzzle(next(made))
+    def two_then_out_of_time(count: int | None, **options: object) -> Iterator[Generated]:
+        assert (count, options["size"], options["level"], options["timeout"]) == (5, 4, "easy", 0.5)
+        yield from made
+        raise GeneratorTimeout("found 2 of 5 × easy 4x4 standard puzzle in 0.5 s", found=tuple(made))
 
-    monkeypatch.setattr(shudu, "generate", generate, raising=False)
+    monkeypatch.setattr(generator, "generate_many", two_then_out_of_time)
     db = str(tmp_path / "b.db")
-    status, out, err = run("bank", "fill", "--size", "4", "--level", "hard", "--count", "3", "--db", db)
-    assert status == 0 and calls == [(4, "standard", "hard")] * 3
-    assert "added 3 new 4x4 standard hard puzzles" in err
-    assert ["4x4", "standard", "hard", "3"] in [line.split() for line in out.splitlines()]
+    status, out, err = run(
+        "bank", "fill", "--size", "4", "--level", "easy", "--count", "5", "--timeout", "0.5", "--db", db
+    )
+    assert status == 2 and "found 2 of 5" in err and "added 2 new 4x4 standard easy puzzles" in err
+    assert rows(out) == [["4x4", "standard", "easy", "2"]]
 
 
 def test_serve_without_the_web_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -360,34 +360,67 @@ def cmd_serve(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_bank(args: argparse.Namespace, out: Output) -> None:
-    import shudu
+    import time
 
+    from .formats import to_json
+    from .generator import GeneratorTimeout, Progress, generate_many
     from .store import Store
-    from .web.seed import stock
 
     store = Store(args.db)
-    stock(store)
     if args.action == "fill":
-        generate = getattr(shudu, "generate", None)
-        if generate is None:
-            raise ShuduError(
-                "this version of shudu has no puzzle generator (shudu.generate) yet; "
-                "the bank holds only the puzzles shipped with shudu"
-            )
-        made = []
-        for _ in range(args.count):
-            result = generate(size=args.size, variant=args.variant, level=args.level)
-            puzzle = getattr(result, "puzzle", result)
-            record = {"size": puzzle.size}
-            if puzzle.box is not None:
-                record["box"] = list(puzzle.box)
-            if not puzzle.variant.is_standard:
-                record.update(puzzle.variant.to_json())
-            record["givens"] = puzzle.to_string()
-            made.append((record, args.level))
-        added = store.add_to_bank(made, source="generated")
         kind = f"{args.size}x{args.size} {args.variant} {args.level}"
-        out.note(f"added {added} new {kind} puzzles to {store.path}")
+        made: list[tuple[dict[str, Any], str]] = []  # made but not yet in the bank
+        counts = {"made": 0, "new": 0}
+        started = kept = time.monotonic()
+        shown = 0.0
+
+        def show(state: Progress) -> None:
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown >= 0.1:
+                shown = now
+                bar = "#" * (20 * counts["made"] // args.count) if args.count else ""
+                out.err.write(
+                    f"\r[{bar:<20}] {counts['made']}/{args.count} {kind}, {state.grids} grids, "
+                    f"{state.rated} rated, {now - started:.1f} s "
+                )
+                out.err.flush()
+
+        puzzles = generate_many(  # a request that can never be met fails here, before any search
+            args.count,
+            size=args.size,
+            variant=args.variant,
+            level=args.level,
+            timeout=args.timeout,
+            rate=True,
+            progress=show if out.err.isatty() else None,
+        )
+
+        def keep() -> None:
+            """Put what was made in the bank, in one transaction."""
+            nonlocal kept
+            if made:
+                counts["new"] += store.add_to_bank(made, source="generated")
+                made.clear()
+            kept = time.monotonic()
+
+        try:
+            for result in puzzles:
+                made.append((to_json(result.puzzle), str(result.level)))
+                counts["made"] += 1
+                if time.monotonic() - kept >= 1.0:  # an interrupted fill keeps what it made
+                    keep()
+        except GeneratorTimeout as exc:
+            out.problem(str(exc))
+        finally:
+            keep()
+            if out.err.isatty():
+                out.err.write("\r\033[K")
+            again = counts["made"] - counts["new"]
+            out.note(
+                f"added {counts['new']} new {kind} puzzles to {store.path}"
+                + (f" ({again} made were there already)" if again else "")
+            )
     for row in store.bank_counts():
         size = f"{row['size']}x{row['size']}"
         out.answer(f"{size:>5}  {row['variant']:<12} {row['level']:<8} {row['puzzles']}")
@@ -577,8 +610,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     bank = command(
         "bank",
-        "show the puzzle bank, or fill it from the generator",
-        "shudu bank fill --level hard --count 100\n  shudu bank show",
+        "show the puzzle bank (puzzles not served yet), or fill it from the generator",
+        "shudu bank fill --level hard --count 100\n  shudu bank fill --size 6 --variant x --level easy\n"
+        "  shudu bank show",
         cmd_bank,
     )
     bank.add_argument("action", choices=("show", "fill"), help="show the counts, or fill then show")
@@ -587,6 +621,9 @@ def build_parser() -> argparse.ArgumentParser:
     bank.add_argument("--variant", default="standard", help="variant of new puzzles (default: standard)")
     bank.add_argument("--level", default="medium", help="level of new puzzles (default: medium)")
     bank.add_argument("--count", type=int, default=10, help="how many puzzles to make (default: 10)")
+    bank.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="stop after this long, keeping what was made"
+    )
     return parser
 
 

@@ -7,14 +7,14 @@ version in ``PRAGMA user_version`` and :data:`MIGRATIONS` brings an older file u
 
 Puzzles are kept in their JSON form (``size``, ``box``, ``variant``, ``givens`` …), so any
 size and variant fits one table. The store checks shapes (lengths, ranges); the caller checks
-that a puzzle parses.
+that a puzzle parses. The bank is a stock of puzzles made ahead by the generator: each is
+served once, and its row stays (marked served) so that a later fill never brings it back.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import sqlite3
 import sys
 import time
@@ -60,6 +60,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX bank_pick ON bank (size, variant, level, served);
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
+    # 2: drop the puzzles shipped before there was a generator (levelled by clue count, not rated)
+    """
+    DELETE FROM bank WHERE source = 'shipped';
+    DELETE FROM meta WHERE key = 'shipped-puzzles';
     """,
 )
 
@@ -339,28 +344,24 @@ class Store:
                 added += cursor.rowcount
         return added
 
-    def take_from_bank(
-        self, size: int, variant: str, level: str | None = None, *, rng: random.Random | None = None
-    ) -> BankPuzzle | None:
-        """A puzzle of that kind, among those served least often (then marked served); None if none."""
-        where = "size = ? AND variant = ?" + (" AND level = ?" if level else "")
+    def take_from_bank(self, size: int, variant: str, level: str | None = None) -> BankPuzzle | None:
+        """A puzzle of that kind not served yet, picked at random and marked served; None if none."""
+        where = "size = ? AND variant = ? AND served = 0" + (" AND level = ?" if level else "")
         args: tuple[Any, ...] = (size, variant, level) if level else (size, variant)
         with self._write() as conn:
-            least = conn.execute(f"SELECT MIN(served) FROM bank WHERE {where}", args).fetchone()[0]
-            if least is None:
+            row = conn.execute(f"SELECT * FROM bank WHERE {where} ORDER BY random() LIMIT 1", args).fetchone()
+            if row is None:
                 return None
-            rows = conn.execute(f"SELECT * FROM bank WHERE {where} AND served = ?", (*args, least)).fetchall()
-            row = (rng or random).choice(rows)
             conn.execute("UPDATE bank SET served = served + 1 WHERE id = ?", (row["id"],))
         return BankPuzzle(
             row["id"], row["size"], row["variant"], row["level"], json.loads(row["puzzle"]), row["source"]
         )
 
     def bank_counts(self) -> list[dict[str, Any]]:
-        """How many puzzles the bank holds, by size, variant and level."""
+        """How many puzzles wait in the bank (not served yet), by size, variant and level."""
         with self._read() as conn:
             rows = conn.execute(
-                "SELECT size, variant, level, COUNT(*) AS puzzles FROM bank"
+                "SELECT size, variant, level, COUNT(*) AS puzzles FROM bank WHERE served = 0"
                 " GROUP BY size, variant, level ORDER BY size, variant, level"
             )
             return [dict(row) for row in rows]

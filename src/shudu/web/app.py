@@ -28,8 +28,9 @@ from starlette.staticfiles import StaticFiles
 import shudu
 
 from ..errors import StoreError
+from ..generator import GeneratorTimeout
 from ..store import Game, Store
-from . import openapi, seed
+from . import openapi
 from .puzzles import BadRequest, describe, field, puzzle_json, read_entries, read_puzzle, step_json, to_plain
 
 STATIC = Path(__file__).parent / "static"
@@ -216,32 +217,21 @@ class Api:
         return await self._generate(*_kind(await read_json(request)))
 
     async def _generate(self, size: int, variant: str, level: str | None) -> Response:
+        """A puzzle made now, rated even when no level is asked, so the answer names its level."""
         generate = self._feature("generate")
-        made = await self.run(generate, size=size, variant=variant, level=level, timeout=self.deadline)
-        puzzle = getattr(made, "puzzle", made)  # a result object holding the puzzle, or the puzzle
-        if not isinstance(puzzle, shudu.Puzzle):
-            puzzle = shudu.parse_puzzle(str(puzzle), variant=variant)
-        return JSONResponse({"puzzle": describe(puzzle), "level": level, "source": "generated"})
+        made = await self.run(
+            generate, size=size, variant=variant, level=level, timeout=self.deadline, rate=True
+        )
+        return JSONResponse({"puzzle": describe(made.puzzle), "level": made.level, "source": "generated"})
 
     async def new(self, request: Request) -> Response:
-        """A new puzzle: from the bank when it has one of that kind, else generated on demand."""
-        body = await read_json(request)
-        size, variant, level = _kind(body)
-        banked = self.store.take_from_bank(size, variant, level)
-        if banked is not None:
-            puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
-            return JSONResponse({"puzzle": describe(puzzle), "level": banked.level, "source": "bank"})
-        if features()["generate"]:
+        """A new puzzle: from the bank when it holds one of that kind, else generated on demand."""
+        size, variant, level = _kind(await read_json(request))
+        banked = await anyio.to_thread.run_sync(self.store.take_from_bank, size, variant, level)
+        if banked is None:
             return await self._generate(size, variant, level)
-        kinds = ", ".join(
-            f"{k['size']}x{k['size']} {k['variant']} {k['level']}" for k in self.store.bank_counts()
-        )
-        raise BadRequest(
-            f"the bank has no {size}x{size} {variant}{f' {level}' if level else ''} puzzle and this shudu "
-            "has no generator; "
-            f"the bank holds: {kinds or 'nothing'}",
-            status=404,
-        )
+        puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
+        return JSONResponse({"puzzle": describe(puzzle), "level": banked.level, "source": "bank"})
 
     def _feature(self, name: str) -> Callable[..., Any]:
         function = _trace_function() if name == "trace" else getattr(shudu, name, None)
@@ -363,7 +353,12 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
 
 async def _shudu_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, shudu.ShuduError)
-    status = 404 if isinstance(exc, StoreError) and exc.message.startswith("no saved game") else 400
+    if isinstance(exc, StoreError) and exc.message.startswith("no saved game"):
+        status = 404
+    elif isinstance(exc, GeneratorTimeout):
+        status = 503  # a request that may be met, but not within the deadline
+    else:
+        status = 400
     return _error(
         str(exc),
         status,
@@ -388,7 +383,6 @@ def create_app(
 ) -> Starlette:
     """The app, saving to the SQLite file ``db`` (default: under the user's data directory)."""
     store = store or Store(db)
-    seed.stock(store)  # stop-gap until the generator exists: the puzzles shipped in the package
     api = Api(store, deadline=deadline, workers=workers)
     routes = [
         Route("/", lambda request: FileResponse(STATIC / "index.html"), methods=["GET"]),

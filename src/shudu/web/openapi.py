@@ -100,7 +100,11 @@ def document(version: str) -> dict[str, Any]:
                 )
             },
             "/api/generate": {"post": _operation("generate a new puzzle", _body(_KIND))},
-            "/api/new": {"post": _operation("a new puzzle from the bank, else generated", _body(_KIND))},
+            "/api/new": {
+                "post": _operation(
+                    "a new puzzle from the bank, else generated; with its rated level", _body(_KIND)
+                )
+            },
             "/api/games": {
                 "get": _operation("saved games, most recent first"),
                 "post": _operation(
