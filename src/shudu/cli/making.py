@@ -1,0 +1,222 @@
+"""``shudu generate``, ``serve`` and ``bank``: new puzzles, and the web page with its puzzle bank."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..errors import ShuduError
+from ._common import Commands, Output, read_variant
+
+
+def cmd_generate(args: argparse.Namespace, out: Output) -> None:
+    import time
+
+    from ..formats import to_json
+    from ..generator import GeneratorTimeout, Progress, generate_many
+
+    as_json = args.format == "json"
+    started, shown = time.monotonic(), [0.0]
+
+    def progress(state: Progress) -> None:
+        now = time.monotonic()
+        if now - shown[0] < 0.1:
+            return
+        shown[0] = now
+        done = made[0]
+        bar = "#" * (20 * done // args.count) if args.count else ""
+        out.err.write(
+            f"\r[{bar:<20}] {done}/{args.count} puzzles, {state.grids} grids, "
+            f"{state.rated} rated, {now - started:.1f} s "
+        )
+        out.err.flush()
+
+    made = [0]
+    try:
+        for result in generate_many(
+            args.count,
+            size=args.size,
+            box=args.box,
+            variant=read_variant(args),
+            level=args.level,
+            se=args.se,
+            technique=args.technique,
+            symmetry=args.symmetry,
+            clues=args.clues,
+            minimal=args.minimal,
+            seed=args.seed,
+            timeout=args.timeout,
+            rate=as_json,
+            progress=progress if out.err.isatty() else None,
+        ):
+            made[0] += 1
+            if out.err.isatty():
+                out.err.write("\r\033[K")
+            puzzle = result.puzzle
+            if as_json:
+                out.answer(json.dumps(result.to_json(), ensure_ascii=False))
+            elif puzzle.variant.layout is not None and not args.layout:
+                # a drawn jigsaw layout must travel with the givens
+                out.answer(json.dumps(to_json(puzzle), ensure_ascii=False))
+            else:
+                out.answer(puzzle.to_string())
+            out.out.flush()
+    except GeneratorTimeout as exc:
+        if out.err.isatty():
+            out.err.write("\r\033[K")
+        out.problem(str(exc))
+
+
+def cmd_serve(args: argparse.Namespace, out: Output) -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise ShuduError(
+            f"the web page needs the web extra ({exc.name} is missing): pip install 'shudu[web]'"
+        ) from None
+    from ..web import serve
+
+    out.note(f"serving on http://{args.host}:{args.port}/ (Ctrl+C stops)")
+    serve(args.host, args.port, args.db)
+
+
+def cmd_bank(args: argparse.Namespace, out: Output) -> None:
+    import time
+
+    from ..formats import to_json
+    from ..generator import GeneratorTimeout, Progress, generate_many
+    from ..store import Store
+
+    store = Store(args.db)
+    if args.action == "fill":
+        kind = f"{args.size}x{args.size} {args.variant} {args.level}"
+        made: list[tuple[dict[str, Any], str]] = []  # made but not yet in the bank
+        counts = {"made": 0, "new": 0}
+        started = kept = time.monotonic()
+        shown = 0.0
+
+        def show(state: Progress) -> None:
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown >= 0.1:
+                shown = now
+                bar = "#" * (20 * counts["made"] // args.count) if args.count else ""
+                out.err.write(
+                    f"\r[{bar:<20}] {counts['made']}/{args.count} {kind}, {state.grids} grids, "
+                    f"{state.rated} rated, {now - started:.1f} s "
+                )
+                out.err.flush()
+
+        puzzles = generate_many(  # a request that can never be met fails here, before any search
+            args.count,
+            size=args.size,
+            variant=args.variant,
+            level=args.level,
+            timeout=args.timeout,
+            rate=True,
+            progress=show if out.err.isatty() else None,
+        )
+
+        def keep() -> None:
+            """Put what was made in the bank, in one transaction."""
+            nonlocal kept
+            if made:
+                counts["new"] += store.add_to_bank(made, source="generated")
+                made.clear()
+            kept = time.monotonic()
+
+        try:
+            for result in puzzles:
+                made.append((to_json(result.puzzle), str(result.level)))
+                counts["made"] += 1
+                if time.monotonic() - kept >= 1.0:  # an interrupted fill keeps what it made
+                    keep()
+        except GeneratorTimeout as exc:
+            out.problem(str(exc))
+        finally:
+            keep()
+            if out.err.isatty():
+                out.err.write("\r\033[K")
+            again = counts["made"] - counts["new"]
+            out.note(
+                f"added {counts['new']} new {kind} puzzles to {store.path}"
+                + (f" ({again} made were there already)" if again else "")
+            )
+    for row in store.bank_counts():
+        size = f"{row['size']}x{row['size']}"
+        out.answer(f"{size:>5}  {row['variant']:<12} {row['level']:<8} {row['puzzles']}")
+
+
+def register(commands: Commands) -> None:
+    generate = commands.add(
+        "generate",
+        "generate random puzzles with one solution, at the difficulty asked for (see docs/generator.md)",
+        "shudu generate --level hard --symmetry rot180 --count 5\n"
+        "  shudu generate --size 6 --level medium --format json\n"
+        "  shudu generate --variant jigsaw --clues 26-30 --seed 7",
+        cmd_generate,
+    )
+    generate.add_argument("--size", type=int, default=9, help="grid size (default: 9)")
+    generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2 for 6x6 with boxes of 3 rows")
+    generate.add_argument(
+        "--variant",
+        metavar="NAME|FILE",
+        help="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
+    )
+    generate.add_argument("--layout", metavar="LABELS", help="jigsaw layout: n*n region labels, one per cell")
+    generate.add_argument(
+        "--level", choices=("easy", "medium", "hard", "unfair", "extreme"), help="difficulty level"
+    )
+    generate.add_argument("--se", metavar="MIN-MAX", help="Sudoku Explainer rating range, e.g. 6.6-7.2")
+    generate.add_argument(
+        "--technique", metavar="NAME", help="a technique the solving path must use, e.g. X-Wing"
+    )
+    generate.add_argument(
+        "--symmetry",
+        default="none",
+        metavar="NAME",
+        help="symmetry of the givens: none, rot180, rot90, mirror, flip, diagonal, antidiagonal, "
+        "biaxial, bidiagonal, dihedral (default: none)",
+    )
+    generate.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens, e.g. 25 or 24-28")
+    generate.add_argument("--minimal", action="store_true", help="no given can be removed")
+    generate.add_argument("--count", type=int, default=1, help="how many puzzles (default: 1)")
+    generate.add_argument("--seed", type=int, help="random seed: the same seed gives the same puzzles")
+    generate.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="stop after this long and report what was found"
+    )
+    generate.add_argument(
+        "--format",
+        choices=("line", "json"),
+        default="line",
+        help="output form: the givens, or JSON with solution, level, SE, hardest, clues, seed",
+    )
+
+    serve = commands.add(
+        "serve",
+        "serve the web page: play, solve and learn in a browser (needs the web extra)",
+        "shudu serve --port 8000 --db games.sqlite3",
+        cmd_serve,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    serve.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
+
+    bank = commands.add(
+        "bank",
+        "show the puzzle bank (puzzles not served yet), or fill it from the generator",
+        "shudu bank fill --level hard --count 100\n  shudu bank fill --size 6 --variant x --level easy\n"
+        "  shudu bank show",
+        cmd_bank,
+    )
+    bank.add_argument("action", choices=("show", "fill"), help="show the counts, or fill then show")
+    bank.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
+    bank.add_argument("--size", type=int, default=9, help="grid size of new puzzles (default: 9)")
+    bank.add_argument("--variant", default="standard", help="variant of new puzzles (default: standard)")
+    bank.add_argument("--level", default="medium", help="level of new puzzles (default: medium)")
+    bank.add_argument("--count", type=int, default=10, help="how many puzzles to make (default: 10)")
+    bank.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="stop after this long, keeping what was made"
+    )

@@ -1,0 +1,133 @@
+"""``shudu solve``, ``count``, ``variants`` and ``algorithms``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .. import api, solvers
+from .. import variants as variant_registry
+from ..errors import SearchTimeout, ShuduError
+from ..formats import Entry, format_grid
+from ._common import PUZZLE, Commands, Output, add_input, read_entries
+
+
+def cmd_solve(args: argparse.Namespace, out: Output) -> None:
+    for entry in read_entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            _print_solve(args, out, entry, None)
+            continue
+        try:
+            result = api.solve(
+                entry.puzzle,
+                algorithm=args.algorithm,
+                node_limit=args.node_limit,
+                timeout=args.timeout,
+            )
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            _print_solve(args, out, Entry(entry.line, entry.text, entry.puzzle, exc), None)
+            continue
+        if result.status == "multiple":
+            out.note(f"line {entry.line}: the puzzle has several solutions; shown is the first")
+        _print_solve(args, out, entry, result)
+
+
+def _print_solve(args: argparse.Namespace, out: Output, entry: Entry, result: api.SolveResult | None) -> None:
+    status = result.status if result is not None else "invalid"
+    solution = result.solution if result is not None else None
+    if args.format == "json":
+        record: dict[str, Any] = {
+            "line": entry.line,
+            "puzzle": entry.puzzle.to_string() if entry.puzzle else entry.text,
+            "status": status,
+            "solution": solution.to_string() if solution else None,
+            "error": entry.error.message if entry.error else None,
+        }
+        if result is not None:
+            record["algorithm"] = result.algorithm
+            record["stats"] = vars(result.stats)
+        out.answer(json.dumps(record, ensure_ascii=False))
+    elif args.format == "grid":
+        out.answer(f"# line {entry.line}: {status}")
+        if solution:
+            out.answer(format_grid(solution) + "\n")
+        else:
+            out.answer("")
+    else:
+        out.answer(solution.to_string() if solution else {"none": "no solution"}.get(status, status))
+
+
+def cmd_count(args: argparse.Namespace, out: Output) -> None:
+    for entry in read_entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            out.answer("invalid")
+            continue
+        try:
+            found = api.count(
+                entry.puzzle,
+                args.limit,
+                algorithm=args.algorithm,
+                node_limit=args.node_limit,
+                timeout=args.timeout,
+            )
+        except SearchTimeout as exc:
+            out.note(f"line {entry.line}: {exc.message} after {exc.found} solutions")
+            out.answer(f"≥{exc.found}")
+            continue
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            out.answer("invalid")
+            continue
+        capped = args.limit is not None and found >= args.limit
+        out.answer(f"≥{found}" if capped else str(found))
+
+
+def cmd_variants(args: argparse.Namespace, out: Output) -> None:
+    names = variant_registry.names()
+    width = max(map(len, names))
+    for name, description in names.items():
+        out.answer(f"{name:<{width}}  {description}")
+
+
+def cmd_algorithms(args: argparse.Namespace, out: Output) -> None:
+    found = solvers.available()
+    width = max(map(len, found))
+    default = solvers.get("auto").name
+    for name, solver in found.items():
+        mark = " (default)" if name == default else ""
+        out.answer(f"{name:<{width}}  {solver.description}{mark}")
+
+
+def register(commands: Commands) -> None:
+    solve = commands.add(
+        "solve",
+        "solve puzzles; print one answer per input, in order",
+        f"shudu solve {PUZZLE}\n  shudu solve -i puzzles.txt --format json\n"
+        "  shudu solve --variant pyramid -i pyramid.txt --format grid",
+        cmd_solve,
+    )
+    add_input(solve)
+    solve.add_argument(
+        "--format",
+        choices=("line", "grid", "json"),
+        default="line",
+        help="output form (default: line)",
+    )
+
+    count = commands.add(
+        "count",
+        "count the solutions of puzzles (printed as ≥N when the limit was reached)",
+        "shudu count ................ --limit 1000",
+        cmd_count,
+    )
+    add_input(count)
+    count.add_argument("--limit", type=int, metavar="N", help="stop counting at N solutions")
+
+    commands.add("variants", "list the variants with their rules", "shudu variants", cmd_variants)
+    commands.add("algorithms", "list the solving algorithms", "shudu algorithms", cmd_algorithms)

@@ -1,0 +1,145 @@
+"""``shudu rate``, ``explain`` and ``hint``: the logic engine, and the replay of the enumeration search."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..errors import ShuduError, SolverError
+from ..formats import Entry
+from ._common import PUZZLE, Commands, Output, add_input, read_entries
+
+
+def cmd_rate(args: argparse.Namespace, out: Output) -> None:
+    from ..logic import rate
+
+    for entry in read_entries(args):
+        rating = None
+        error = entry.error
+        if entry.puzzle is not None:
+            try:
+                rating = rate(entry.puzzle)
+            except ShuduError as exc:
+                error = exc.at_line(entry.line)
+        if error is not None:
+            out.problem(str(error))
+        if args.format == "json":
+            record: dict[str, Any] = {"line": entry.line, "puzzle": entry.text.strip()}
+            if rating:
+                record.update(rating.to_json())
+            else:
+                record.update({"level": None, "score": None, "se": None, "hardest": None})
+                record["error"] = error.message if error else None
+            out.answer(json.dumps(record, ensure_ascii=False))
+        elif rating:
+            out.answer(f"{rating.level} {rating.score} {rating.se:.1f} {rating.hardest}")
+        else:
+            out.answer("invalid")
+
+
+def cmd_explain(args: argparse.Namespace, out: Output) -> None:
+    from ..logic import explain
+
+    for entry in read_entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            continue
+        if args.algorithm == "enumerate":
+            _replay_enumeration(args, out, entry)
+            continue
+        try:
+            if args.algorithm != "auto":
+                raise SolverError(
+                    f"explain follows the logical path (the default) or replays the search of "
+                    f"--algorithm enumerate, not {args.algorithm!r}"
+                )
+            found = explain(entry.puzzle)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            continue
+        if args.format == "json":
+            out.answer(json.dumps({"line": entry.line, **found.to_json()}, ensure_ascii=False))
+        else:
+            out.answer(f"# line {entry.line}: {entry.puzzle.to_string()}")
+            out.answer(str(found))
+
+
+def _replay_enumeration(args: argparse.Namespace, out: Output, entry: Entry) -> None:
+    """The enumeration solver's search (paper 1), one step a line, up to --node-limit steps."""
+    import itertools
+
+    from ..solvers.enumeration import describe, trace
+
+    assert entry.puzzle is not None
+    steps = itertools.islice(trace(entry.puzzle), args.node_limit)
+    if args.format != "json":
+        out.answer(f"# line {entry.line}: {entry.puzzle.to_string()} (enumeration search)")
+    for step in steps:
+        if args.format == "json":
+            out.answer(json.dumps({"line": entry.line, **step.to_json()}))
+        else:
+            out.answer(describe(step, entry.puzzle.size))
+
+
+def cmd_hint(args: argparse.Namespace, out: Output) -> None:
+    from ..logic import hint
+
+    for entry in read_entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            continue
+        board = entry.text if entry.text.strip().startswith("{") else entry.puzzle
+        try:
+            found = hint(board, args.level)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            continue
+        if args.format == "json":
+            out.answer(json.dumps({"line": entry.line, **found.to_json()}, ensure_ascii=False))
+        else:
+            out.answer(found.text)
+
+
+def register(commands: Commands) -> None:
+    rate = commands.add(
+        "rate",
+        "rate the difficulty of puzzles: level, HoDoKu-style score, SE-style rating, hardest technique",
+        f"shudu rate {PUZZLE}\n  shudu rate -i puzzles.txt --format json",
+        cmd_rate,
+    )
+    add_input(rate)
+    rate.add_argument(
+        "--format", choices=("line", "json"), default="line", help="output form (default: line)"
+    )
+
+    explain = commands.add(
+        "explain",
+        "show the simplest-first solving path of puzzles, one step a line, with a summary",
+        f"shudu explain {PUZZLE}\n  shudu explain {PUZZLE} --format json",
+        cmd_explain,
+    )
+    add_input(explain)
+    explain.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output form (default: text)"
+    )
+
+    hint = commands.add(
+        "hint",
+        "the next step of a puzzle or a player's board (JSON with entries and pencil marks)",
+        f"shudu hint {PUZZLE} --level vague\n"
+        '  shudu hint \'{"givens": "...", "entries": "...", "pencil": {"r1c2": "137"}}\'',
+        cmd_hint,
+    )
+    add_input(hint)
+    hint.add_argument(
+        "--level",
+        choices=("vague", "technique", "step"),
+        default="step",
+        help="how much to tell: where to look, the technique, or the whole step (default: step)",
+    )
+    hint.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output form (default: text)"
+    )
