@@ -146,3 +146,9 @@ def add_input(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--node-limit", type=int, metavar="N", help="give up on a puzzle after N search steps"
     )
+
+
+def add_format(parser: argparse.ArgumentParser, *forms: str) -> None:
+    """A ``--format`` option choosing among ``forms``; the first is the default."""
+    default = forms[0]
+    parser.add_argument("--format", choices=forms, default=default, help=f"output form (default: {default})")

@@ -4,35 +4,48 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ShuduError
 from ._common import Commands, Output, read_variant
 
+if TYPE_CHECKING:
+    from ..generator import Progress
+
+
+class ProgressLine:
+    """A progress bar on stderr while puzzles are made: only on a terminal, ten redraws a second."""
+
+    def __init__(self, out: Output, total: int, what: str) -> None:
+        self.out, self.total, self.what = out, total, what
+        self.done = 0
+        self.shown = self.started = time.monotonic()
+        self.on = out.err.isatty()
+
+    def update(self, state: Progress) -> None:
+        now = time.monotonic()
+        if now - self.shown < 0.1:
+            return
+        self.shown = now
+        bar = "#" * (20 * self.done // self.total) if self.total else ""
+        self.out.err.write(
+            f"\r[{bar:<20}] {self.done}/{self.total} {self.what}, {state.grids} grids, "
+            f"{state.rated} rated, {now - self.started:.1f} s "
+        )
+        self.out.err.flush()
+
+    def clear(self) -> None:
+        if self.on:
+            self.out.err.write("\r\033[K")
+
 
 def cmd_generate(args: argparse.Namespace, out: Output) -> None:
-    import time
-
     from ..formats import to_json
-    from ..generator import GeneratorTimeout, Progress, generate_many
+    from ..generator import GeneratorTimeout, generate_many
 
     as_json = args.format == "json"
-    started, shown = time.monotonic(), [0.0]
-
-    def progress(state: Progress) -> None:
-        now = time.monotonic()
-        if now - shown[0] < 0.1:
-            return
-        shown[0] = now
-        done = made[0]
-        bar = "#" * (20 * done // args.count) if args.count else ""
-        out.err.write(
-            f"\r[{bar:<20}] {done}/{args.count} puzzles, {state.grids} grids, "
-            f"{state.rated} rated, {now - started:.1f} s "
-        )
-        out.err.flush()
-
-    made = [0]
+    line = ProgressLine(out, args.count, "puzzles")
     try:
         for result in generate_many(
             args.count,
@@ -48,11 +61,10 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
             seed=args.seed,
             timeout=args.timeout,
             rate=as_json,
-            progress=progress if out.err.isatty() else None,
+            progress=line.update if line.on else None,
         ):
-            made[0] += 1
-            if out.err.isatty():
-                out.err.write("\r\033[K")
+            line.done += 1
+            line.clear()
             puzzle = result.puzzle
             if as_json:
                 out.answer(json.dumps(result.to_json(), ensure_ascii=False))
@@ -63,8 +75,7 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
                 out.answer(puzzle.to_string())
             out.out.flush()
     except GeneratorTimeout as exc:
-        if out.err.isatty():
-            out.err.write("\r\033[K")
+        line.clear()
         out.problem(str(exc))
 
 
@@ -83,10 +94,8 @@ def cmd_serve(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_bank(args: argparse.Namespace, out: Output) -> None:
-    import time
-
     from ..formats import to_json
-    from ..generator import GeneratorTimeout, Progress, generate_many
+    from ..generator import GeneratorTimeout, generate_many
     from ..store import Store
 
     store = Store(args.db)
@@ -94,20 +103,8 @@ def cmd_bank(args: argparse.Namespace, out: Output) -> None:
         kind = f"{args.size}x{args.size} {args.variant} {args.level}"
         made: list[tuple[dict[str, Any], str]] = []  # made but not yet in the bank
         counts = {"made": 0, "new": 0}
-        started = kept = time.monotonic()
-        shown = 0.0
-
-        def show(state: Progress) -> None:
-            nonlocal shown
-            now = time.monotonic()
-            if now - shown >= 0.1:
-                shown = now
-                bar = "#" * (20 * counts["made"] // args.count) if args.count else ""
-                out.err.write(
-                    f"\r[{bar:<20}] {counts['made']}/{args.count} {kind}, {state.grids} grids, "
-                    f"{state.rated} rated, {now - started:.1f} s "
-                )
-                out.err.flush()
+        line = ProgressLine(out, args.count, kind)
+        kept = time.monotonic()
 
         puzzles = generate_many(  # a request that can never be met fails here, before any search
             args.count,
@@ -116,7 +113,7 @@ def cmd_bank(args: argparse.Namespace, out: Output) -> None:
             level=args.level,
             timeout=args.timeout,
             rate=True,
-            progress=show if out.err.isatty() else None,
+            progress=line.update if line.on else None,
         )
 
         def keep() -> None:
@@ -131,14 +128,14 @@ def cmd_bank(args: argparse.Namespace, out: Output) -> None:
             for result in puzzles:
                 made.append((to_json(result.puzzle), str(result.level)))
                 counts["made"] += 1
+                line.done += 1
                 if time.monotonic() - kept >= 1.0:  # an interrupted fill keeps what it made
                     keep()
         except GeneratorTimeout as exc:
             out.problem(str(exc))
         finally:
             keep()
-            if out.err.isatty():
-                out.err.write("\r\033[K")
+            line.clear()
             again = counts["made"] - counts["new"]
             out.note(
                 f"added {counts['new']} new {kind} puzzles to {store.path}"

@@ -10,7 +10,7 @@ from .. import api, solvers
 from .. import variants as variant_registry
 from ..errors import SearchTimeout, ShuduError
 from ..formats import Entry, format_grid
-from ._common import PUZZLE, Commands, Output, add_input, read_entries
+from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
 
 
 def cmd_solve(args: argparse.Namespace, out: Output) -> None:
@@ -113,12 +113,7 @@ def register(commands: Commands) -> None:
         cmd_solve,
     )
     add_input(solve)
-    solve.add_argument(
-        "--format",
-        choices=("line", "grid", "json"),
-        default="line",
-        help="output form (default: line)",
-    )
+    add_format(solve, "line", "grid", "json")
 
     count = commands.add(
         "count",

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ShuduError, SolverError
 from ..formats import Entry
-from ._common import PUZZLE, Commands, Output, add_input, read_entries
+from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
 
 
 def cmd_rate(args: argparse.Namespace, out: Output) -> None:
@@ -111,9 +111,7 @@ def register(commands: Commands) -> None:
         cmd_rate,
     )
     add_input(rate)
-    rate.add_argument(
-        "--format", choices=("line", "json"), default="line", help="output form (default: line)"
-    )
+    add_format(rate, "line", "json")
 
     explain = commands.add(
         "explain",
@@ -122,9 +120,7 @@ def register(commands: Commands) -> None:
         cmd_explain,
     )
     add_input(explain)
-    explain.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output form (default: text)"
-    )
+    add_format(explain, "text", "json")
 
     hint = commands.add(
         "hint",
@@ -140,6 +136,4 @@ def register(commands: Commands) -> None:
         default="step",
         help="how much to tell: where to look, the technique, or the whole step (default: step)",
     )
-    hint.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output form (default: text)"
-    )
+    add_format(hint, "text", "json")
