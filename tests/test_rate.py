@@ -13,6 +13,8 @@ from shudu.errors import ShuduError
 from shudu.logic.rating import UnsolvableError, hodoku_level
 from shudu.logic.techniques import length_bonus
 
+from conftest import shared_lines
+
 EASY = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418..69........"
 HARD = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
@@ -177,3 +179,19 @@ def test_sudoku_explainer_order_uses_only_its_techniques() -> None:
     for absent in ("Hidden Rectangle", "Sue de Coq", "ALS-XZ", "Grouped Chain", "Death Blossom"):
         assert absent not in names
     assert names.index("Unique Rectangle") < names.index("X-Chain") < names.index("Forcing Chain")
+
+
+def test_score_limits_grow_with_bigger_grids() -> None:
+    from shudu.logic.step import Step
+
+    singles = [Step("Hidden single", "", 9)] * 130  # 130 x 14 = 1820 points
+    assert hodoku_level(singles) == ("extreme", 1820)  # past every 9x9 limit
+    assert hodoku_level(singles, 16) == ("easy", 1820)  # 800 x 256 / 81 = 2528
+    assert hodoku_level(singles, 4) == ("extreme", 1820)  # small grids keep the 9x9 limits
+
+
+def test_16x16_puzzles_solved_by_subsets_are_not_extreme() -> None:
+    for line in shared_lines("size16_owhy.txt", 3):
+        rating = shudu.rate(line)
+        assert rating.se < 4
+        assert rating.level in ("easy", "medium", "hard")

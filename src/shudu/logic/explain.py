@@ -66,7 +66,7 @@ def explain(puzzle: PuzzleLike, *, uniqueness: bool | None = None) -> Explanatio
     unique = check_unique(puzzle)
     allow = unique if uniqueness is None else uniqueness
     path = hodoku_path(puzzle, uniqueness=allow)
-    level, score = hodoku_level(path)
+    level, score = hodoku_level(path, puzzle.size)
     se, hardest = se_path_rating(puzzle, uniqueness=allow)
     rating = Rating(puzzle, level, score, se, hardest, unique, tuple(path))
     return Explanation(rating, tuple(path))

@@ -67,7 +67,7 @@ def rate(
     unique = check_unique(puzzle)
     allow = unique if uniqueness is None else uniqueness
     path = hodoku_path(puzzle, uniqueness=allow)
-    level, score = hodoku_level(path)
+    level, score = hodoku_level(path, puzzle.size)
     se, hardest = se_path_rating(puzzle, uniqueness=allow)
     return Rating(puzzle, level, score, se, hardest, unique, tuple(path) if steps else ())
 
@@ -85,15 +85,21 @@ def hodoku_path(puzzle: Puzzle, *, uniqueness: bool) -> list[Step]:
     return list(path_steps(grid, techniques(uniqueness=uniqueness)))
 
 
-def hodoku_level(path: Sequence[Step]) -> tuple[str, int]:
-    """(level, score) of a path on HoDoKu's scale."""
+def hodoku_level(path: Sequence[Step], size: int = 9) -> tuple[str, int]:
+    """(level, score) of a path on HoDoKu's scale.
+
+    HoDoKu's score limits are for 81 cells. A bigger grid has more cells to fill, so its
+    limits grow with the number of cells (a 16x16 puzzle solved by singles alone stays easy);
+    smaller grids keep the 9x9 limits.
+    """
     score = 0
     level = 0
     for step in path:
         name, points, _ = rating_of(step)
         score += points
         level = max(level, LEVELS.index(name))
-    while level < len(LEVELS) - 1 and score > LEVEL_MAX_SCORE[LEVELS[level]]:
+    scale = max(1.0, size * size / 81)
+    while level < len(LEVELS) - 1 and score > LEVEL_MAX_SCORE[LEVELS[level]] * scale:
         level += 1
     return LEVELS[level], score
 
