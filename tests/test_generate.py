@@ -239,7 +239,7 @@ def test_clue_counts() -> None:
         ({"size": 4, "technique": "X-Wing"}, "4x4"),
         ({"level": "easy", "technique": "X-Wing"}, "never needs"),
         ({"level": "easy", "se": "5-6"}, "never is easy"),
-        ({"se": "11-12"}, "outside"),
+        ({"se": "11.5-12"}, "outside"),
         ({"clues": "30-20"}, "empty"),
         ({"clues": 82}, "81 cells"),
         ({"symmetry": "spiral"}, "unknown symmetry"),

@@ -200,6 +200,22 @@ def test_every_new_family_has_a_known_answer() -> None:
     } <= steps
 
 
+def test_nested_forcing_net_goes_past_forcing_nets() -> None:
+    """Inkala's puzzle reaches a grid where plain nets find nothing; the nested net removes a
+    candidate the solution lacks, and the puzzle needs no brute force."""
+    from shudu.logic.forcing import find_forcing_chain, find_forcing_net, find_nested_forcing_net
+
+    case = next(c for c in FIXTURES if c["technique"] == "Nested Forcing Net")
+    grid = grid_of(case["values"], case["candidates"])
+    assert find_forcing_chain(grid) is None and find_forcing_net(grid) is None
+    step = find_nested_forcing_net(grid)
+    assert step is not None and not step.placements
+    assert_sound(step, case["solution"])
+    assert "forcing net inside" in step.explanation
+    path = check_path(Puzzle(case["puzzle"]))
+    assert "Brute Force" not in {s.technique for s in path}
+
+
 def _scan_settle(grid: CandidateGrid, finders: tuple) -> tuple[CandidateGrid | None, int]:
     """The plain way: scan every cell, then every house and digit, for singles; when none is
     left apply the first finder's step; repeat."""

@@ -15,8 +15,9 @@ from typing import Any
 from ..errors import GeneratorError
 
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
-#: The highest rating the rater gives (a trial by search).
-MAX_SE = 10.0
+#: The top of the rater's scale: nested forcing nets rate from 9.5 up, a little past 10 with
+#: long chains (brute force, the final fallback, rates 10.0).
+MAX_SE = 11.0
 
 
 def parse_level(level: str | None) -> str | None:

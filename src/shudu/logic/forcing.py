@@ -3,8 +3,9 @@
 Each candidate is assumed true in turn and the consequences followed (singles only for a forcing
 chain, singles plus the basic techniques for a forcing net). An assumption that breaks the grid is
 false. Where every candidate of a cell, or every place of a digit in a house, leads to the same
-placement or elimination, that result holds. When even nets find nothing, a trial by search settles
-one cell ("Brute Force"), so the path always completes.
+placement or elimination, that result holds. A nested forcing net follows an assumption with the
+net's rules and, where they stall, with forcing-net contradictions inside it. When even that finds
+nothing, a trial by search settles one cell ("Brute Force"), so the path always completes.
 """
 
 from __future__ import annotations
@@ -131,6 +132,55 @@ def _agreement(grid: CandidateGrid, live: list[Outcome]) -> tuple[list[Candidate
                 break
         eliminations += [(c, d + 1) for c in bits(gone)]
     return [], eliminations
+
+
+@remembered
+def find_nested_forcing_net(grid: CandidateGrid) -> Step | None:
+    """Nested forcing nets: follow each candidate with singles, the net's rules and, where those
+    stall, forcing-net contradictions inside; an assumption that breaks the grid is false."""
+    quiet = is_quiet(grid)
+    inner = 0
+
+    def inner_net(trial: CandidateGrid) -> list[tuple[int, int]]:
+        # ``settle`` calls its rules only once no single is left, so ``trial`` is quiet here.
+        nonlocal inner
+        found = _first_contradiction(trial, NET_RULES, quiet=True)
+        if found is None:
+            return []
+        inner += 1
+        return [found]
+
+    rules = (*NET_RULES, inner_net)
+    # cheap assumptions first (bivalue cells); the first contradiction is the step
+    for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
+        for d in bits(grid.cands[cell]):
+            inner = 0
+            got = settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet)
+            if got.grid is None and inner:
+                return make_step(
+                    grid,
+                    "Nested Forcing Net",
+                    f"if {grid.name(cell)} were {digit_char(d + 1)}, {got.steps} deductions later, "
+                    f"{inner} of them by a forcing net inside, the grid breaks",
+                    eliminations=[(cell, d + 1)],
+                    cells=[cell],
+                    digits=[d + 1],
+                    length=got.steps + 1,
+                    kind="Nested Forcing Net Contradiction",
+                )
+    return None
+
+
+def _first_contradiction(
+    grid: CandidateGrid, rules: tuple[Rule, ...], *, quiet: bool
+) -> tuple[int, int] | None:
+    """The first candidate ``(cell, digit)`` (bivalue cells first) whose assumption, followed
+    with singles and ``rules``, breaks ``grid``; or None."""
+    for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
+        for d in bits(grid.cands[cell]):
+            if settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet).grid is None:
+                return cell, d + 1
+    return None
 
 
 @remembered

@@ -129,6 +129,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     _t("Death Blossom", als.find_death_blossom, "unfair", 360, 8.2, se_known=False),
     _t("Forcing Chain", forcing.find_forcing_chain, "extreme", 500, 8.0),
     _t("Forcing Net", forcing.find_forcing_net, "extreme", 700, 9.0),
+    _t("Nested Forcing Net", forcing.find_nested_forcing_net, "extreme", 1000, 9.5),
     _t("Brute Force", forcing.find_brute_force, "extreme", 10000, 10.0),
 )
 
@@ -159,6 +160,7 @@ _SPECIFIC: dict[str, tuple[str, int, float]] = {
     "Forcing Net Contradiction": ("extreme", 700, 9.0),
     "Forcing Net (cell)": ("extreme", 700, 9.2),
     "Forcing Net (house)": ("extreme", 700, 9.2),
+    "Nested Forcing Net Contradiction": ("extreme", 1000, 9.5),
 }
 _FAMILY = {
     "Locked pair": "Locked pair",
