@@ -55,7 +55,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("server") / "games.sqlite3"
     port = free_port()
     command = [sys.executable, "-m", "shudu", "serve", "--port", str(port), "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # the server's log goes to a file: a pipe nobody reads would fill up and stall the server
+    log = (db.parent / "serve.log").open("w+")
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, text=True)
     url = f"http://127.0.0.1:{port}/"
     try:
         for _ in range(200):
@@ -64,13 +66,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 break
             except OSError:
                 if process.poll() is not None:
-                    pytest.fail(f"shudu serve exited: {process.stderr.read()}")
+                    log.seek(0)
+                    pytest.fail(f"shudu serve exited: {log.read()}")
                 time.sleep(0.05)
         yield url
     finally:
         process.terminate()
         process.wait(timeout=10)
-        process.stderr.close()
+        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +127,10 @@ def new_puzzle(page: Page, size: int, variant: str, level: str = "") -> None:
     page.select_option("#new-variant", variant)
     page.select_option("#new-level", level)
     page.click("#new-start")
-    page.wait_for_selector("#new-dialog", state="hidden")
+    page.wait_for_function(
+        "!document.getElementById('new-dialog').open || document.getElementById('new-error').textContent"
+    )
+    assert page.inner_text("#new-error") == "", "the page could not start the new puzzle"
     name = f"{size}×{size}" + ("" if variant == "standard" else f" {variant}")
     page.wait_for_function(f"document.getElementById('title').textContent.startsWith({name!r})")
     assert page.locator(".cell").count() == size * size
@@ -239,7 +245,7 @@ def test_screenshots_of_a_6x6_a_pyramid_a_phone_and_dark_mode(
     browser: object, server: str, shots: Path
 ) -> None:
     page = open_page(browser, server)
-    new_puzzle(page, 6, "standard", "medium")
+    new_puzzle(page, 6, "standard", "easy")
     first_empty = next(i for i in range(36) if not cell(page, i).inner_text())
     cell(page, first_empty).click()
     page.screenshot(path=str(shots / "play-6x6.png"))
@@ -247,7 +253,7 @@ def test_screenshots_of_a_6x6_a_pyramid_a_phone_and_dark_mode(
     assert "thick-bottom" in cell(page, 6).get_attribute("class")
     assert "thick-right" in cell(page, 2).get_attribute("class")
 
-    new_puzzle(page, 9, "pyramid", "hard")
+    new_puzzle(page, 9, "pyramid", "easy")
     shaded = page.locator(".cell[data-extra]")
     assert shaded.count() == 36  # four pyramids of 9 cells
     assert cell(page, 2).get_attribute("data-extra") == cell(page, 22).get_attribute("data-extra")
