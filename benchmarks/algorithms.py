@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from shudu import Grid, Puzzle  # noqa: E402
 from shudu.errors import SearchTimeout  # noqa: E402
+from shudu.formats import parse_puzzle  # noqa: E402
 from shudu.solvers import Budget, Stats, available  # noqa: E402
 from shudu.solvers.matching import Matching  # noqa: E402
 
@@ -62,7 +63,7 @@ def machine() -> str:
 
 def sample(name: str, count: int, seed: int = 1) -> list[Puzzle]:
     lines = (DATA / name).read_text(encoding="utf-8").split()
-    return [Puzzle(line) for line in random.Random(seed).sample(lines, min(count, len(lines)))]
+    return [parse_puzzle(line) for line in random.Random(seed).sample(lines, min(count, len(lines)))]
 
 
 def run_one(solver_name: str, puzzle: Puzzle, cap: float) -> tuple[float, Stats, bool]:

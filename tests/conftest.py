@@ -32,7 +32,7 @@ class Known:
             variant = shudu.variants.get(
                 variant or "jigsaw", int(len(self.text) ** 0.5), layout=self.options["layout"]
             )
-        return shudu.Puzzle(self.text, box=self.options.get("box"), variant=variant)
+        return shudu.parse_puzzle(self.text, box=self.options.get("box"), variant=variant)
 
     @property
     def id(self) -> str:

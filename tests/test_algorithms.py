@@ -11,6 +11,7 @@ import pytest
 
 import shudu
 from shudu.errors import SearchTimeout, SolverError
+from shudu.formats import parse_puzzle
 from shudu.geometry import Geometry
 from shudu.puzzle import Grid, Puzzle
 from shudu.solvers import Stats, available, get
@@ -107,18 +108,18 @@ def replay(puzzle: Puzzle, steps: list[Step]) -> list[tuple[int, ...]]:
 
 
 def test_trace_replays_to_the_solution() -> None:
-    puzzle = Puzzle(SIX)
+    puzzle = parse_puzzle(SIX)
     steps = list(trace(puzzle))
     assert steps[-1].kind == "solution"
     assert {step.kind for step in steps} == {"start", "forward", "reject", "back", "solution"}
     (solution,) = replay(puzzle, steps)
-    assert Grid(solution).is_solution_of(puzzle)
-    assert Grid(solution) == shudu.solve(puzzle, algorithm="backtrack").solution
+    assert Grid(solution, geometry=puzzle.geometry).is_solution_of(puzzle)
+    assert Grid(solution, geometry=puzzle.geometry) == shudu.solve(puzzle, algorithm="backtrack").solution
     json.loads(json.dumps([step.to_json() for step in steps]))
 
 
 def test_trace_of_every_solution_matches_the_solver() -> None:
-    puzzle = Puzzle(".....3.6.2....3...2........6.1.1....")  # 12 solutions
+    puzzle = parse_puzzle(".....3.6.2....3...2........6.1.1....")  # 12 solutions
     steps = list(trace(puzzle, limit=None))
     assert steps[-1].kind == "done"
     solutions = replay(puzzle, steps)
@@ -131,7 +132,7 @@ def test_trace_of_every_solution_matches_the_solver() -> None:
 
 
 def test_trace_when_the_givens_leave_a_cell_no_candidate() -> None:
-    steps = list(trace(Puzzle(NO_SOLUTION), limit=None))
+    steps = list(trace(parse_puzzle(NO_SOLUTION), limit=None))
     assert [step.kind for step in steps] == ["start", "done"]
     assert steps[0].candidates[0] == 0
     assert steps[1].to_json() == {"kind": "done", "k": 0}
@@ -150,7 +151,7 @@ def test_step_json_names_only_what_its_kind_uses() -> None:
 
 
 def test_steps_read_as_text() -> None:
-    lines = [describe(step, 4) for step in trace(Puzzle("..1..1.2.3.11.23"))]
+    lines = [describe(step, 4) for step in trace(parse_puzzle("..1..1.2.3.11.23"))]
     assert lines[:5] == [
         "start: 5 cells have more than one candidate",
         "k=1: r1c1 = 2 (struck from r1c2, r3c1)",
@@ -310,22 +311,22 @@ def test_edge_dependency_by_definition() -> None:
 
 def test_propagation_is_the_same_with_either_rule() -> None:
     for line in shared_lines("royle_17clue.txt", 8, step=997):
-        puzzle = Puzzle(line)
+        puzzle = parse_puzzle(line)
         assert propagate(puzzle, rule="brute") == propagate(puzzle, rule="regin")
-    assert propagate(Puzzle(DEPENDENCY), rule="brute", edge_dependency=True) == propagate(
-        Puzzle(DEPENDENCY), edge_dependency=True
+    assert propagate(parse_puzzle(DEPENDENCY), rule="brute", edge_dependency=True) == propagate(
+        parse_puzzle(DEPENDENCY), edge_dependency=True
     )
 
 
 def test_propagation_settles_an_easy_puzzle_and_proves_an_impossible_one() -> None:
-    marks = propagate(Puzzle(EASY))
+    marks = propagate(parse_puzzle(EASY))
     assert marks is not None and all(map(is_single, marks))
-    assert propagate(Puzzle(NO_SOLUTION)) is None
-    assert list(get("matching").solutions(Puzzle(NO_SOLUTION))) == []
+    assert propagate(parse_puzzle(NO_SOLUTION)) is None
+    assert list(get("matching").solutions(parse_puzzle(NO_SOLUTION))) == []
 
 
 def test_edge_dependency_settles_more_and_strikes_only_wrong_digits() -> None:
-    puzzle = Puzzle(DEPENDENCY)
+    puzzle = parse_puzzle(DEPENDENCY)
     plain = propagate(puzzle)
     deeper = propagate(puzzle, edge_dependency=True)
     assert plain is not None and deeper is not None
@@ -335,7 +336,7 @@ def test_edge_dependency_settles_more_and_strikes_only_wrong_digits() -> None:
     assert solution is not None
     assert tuple(mask.bit_length() - 1 for mask in deeper) == solution.cells
     for line in shared_lines("magictour_top1465.txt", 6, step=211):
-        sample = Puzzle(line)
+        sample = parse_puzzle(line)
         answer = shudu.solve(sample).solution
         assert answer is not None
         wide, narrow = propagate(sample), propagate(sample, edge_dependency=True)
@@ -345,12 +346,12 @@ def test_edge_dependency_settles_more_and_strikes_only_wrong_digits() -> None:
 
 
 def test_every_matching_option_solves_alike() -> None:
-    reference = list(get("matching").solutions(Puzzle(SIX)))
+    reference = list(get("matching").solutions(parse_puzzle(SIX)))
     for rule in ("brute", "regin"):
         for dependency in (False, True):
             solver = Matching(rule=rule, edge_dependency=dependency)
-            assert list(solver.solutions(Puzzle(SIX))) == reference, solver
-    many = Puzzle(".....3.6.2....3...2........6.1.1....")
+            assert list(solver.solutions(parse_puzzle(SIX))) == reference, solver
+    many = parse_puzzle(".....3.6.2....3...2........6.1.1....")
     assert Matching(rule="brute", edge_dependency=True).count(many) == 12
 
 
@@ -358,7 +359,7 @@ def test_matching_guesses_only_when_propagation_stalls() -> None:
     easy = shudu.solve(EASY, algorithm="matching")
     assert (easy.stats.nodes, easy.stats.guesses, easy.stats.settled) == (0, 0, EASY.count("."))
     stats = Stats()
-    assert Matching(edge_dependency=True).count(Puzzle(DEPENDENCY), stats=stats) == 1
+    assert Matching(edge_dependency=True).count(parse_puzzle(DEPENDENCY), stats=stats) == 1
     assert stats.nodes == 0 and stats.settled == DEPENDENCY.count(".")
     assert shudu.solve(DEPENDENCY, algorithm="matching").stats.guesses > 0
 

@@ -14,6 +14,7 @@ import pytest
 
 import shudu
 from shudu import variants
+from shudu.formats import parse_puzzle
 from shudu.puzzle import Grid, Puzzle
 from shudu.solvers import available
 
@@ -106,14 +107,14 @@ HARDER = {
 def test_solvers_agree_on_shared_data(name: str) -> None:
     count, step = PLAIN[name]
     for number, line in enumerate(shared_lines(name, count, step=step)):
-        assert_agree(Puzzle(line), f"{name} sample {number}")
+        assert_agree(parse_puzzle(line), f"{name} sample {number}")
 
 
 @pytest.mark.parametrize("name", HARDER)
 def test_solvers_agree_on_harder_shared_data(name: str) -> None:
     variant, count, step, extra = HARDER[name]
     for number, line in enumerate(shared_lines(name, count, step=step)):
-        puzzle = with_more_givens(Puzzle(line, variant=variant), extra, seed=number)
+        puzzle = with_more_givens(parse_puzzle(line, variant=variant), extra, seed=number)
         assert_agree(puzzle, f"{name} sample {number} with {extra} more givens")
 
 
@@ -137,7 +138,7 @@ SHAPES = {
 def solved_grid(shape: str) -> Grid:
     """The first solution, in reading order, of the empty grid of a shape (by backtracking)."""
     cells, options = SHAPES[shape]
-    result = shudu.solve(Puzzle("." * cells, **options), algorithm="backtrack")
+    result = shudu.solve(parse_puzzle("." * cells, **options), algorithm="backtrack")
     assert result.solution is not None
     return result.solution
 
@@ -161,7 +162,7 @@ def test_solvers_agree_on_every_shape_and_rule(shape: str) -> None:
 
 def test_solvers_agree_on_a_puzzle_without_solution() -> None:
     # r1c1 can hold nothing: row 1 has 2 and 3, box 1 has 1, column 1 has 4
-    assert_agree(Puzzle(".23..1..4......."), "4x4 without solution")
+    assert_agree(parse_puzzle(".23..1..4......."), "4x4 without solution")
 
 
 # --- every solution ---------------------------------------------------------------------------
@@ -169,7 +170,7 @@ def test_solvers_agree_on_a_puzzle_without_solution() -> None:
 
 @cache
 def all_solutions(text: str, name: str) -> frozenset[Grid]:
-    puzzle = Puzzle(text)
+    puzzle = parse_puzzle(text)
     found = list(shudu.solutions(puzzle, algorithm=name))
     assert len(set(found)) == len(found), f"{name} gives a solution twice"
     assert all(grid.is_solution_of(puzzle) for grid in found), name

@@ -9,10 +9,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import shudu
 from shudu import Grid, Puzzle
-from shudu.errors import EmptyInputError, ParseError, ShapeError, VariantError
-from shudu.formats import format_grid, parse_block, parse_json, parse_puzzle, read_puzzles, to_json
+from shudu.errors import ConflictError, EmptyInputError, ParseError, ShapeError, ShuduError, VariantError
+from shudu.formats import (
+    as_puzzle,
+    format_grid,
+    parse_block,
+    parse_grid,
+    parse_json,
+    parse_puzzle,
+    read_puzzles,
+    to_json,
+)
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
@@ -29,8 +37,8 @@ def grids(draw: st.DrawFn, sizes: list[int] = SIZES) -> Grid:
 
 @given(grids())
 def test_line_round_trip(grid: Grid) -> None:
-    assert Grid.from_string(grid.to_string()) == grid
-    assert Grid.from_string(grid.to_string().lower().replace(".", "0")) == grid
+    assert parse_grid(grid.to_string()) == grid
+    assert parse_grid(grid.to_string().lower().replace(".", "0")) == grid
 
 
 @given(grids())
@@ -48,7 +56,7 @@ def test_json_round_trip(grid: Grid, variant: str) -> None:
 
 @given(st.lists(st.integers(0, 80), min_size=9, max_size=9, unique=True))
 def test_json_round_trip_custom_regions(region: list[int]) -> None:
-    grid = Grid("." * 81, variant={"variant": "x+custom", "regions": [region]})
+    grid = parse_grid("." * 81, variant={"variant": "x+custom", "regions": [region]})
     back = parse_json(json.dumps(to_json(grid)), kind=Grid)
     assert back == grid
     assert back.variant.regions[-1] == tuple(region)
@@ -56,7 +64,7 @@ def test_json_round_trip_custom_regions(region: list[int]) -> None:
 
 def test_json_jigsaw_round_trip() -> None:
     layout = "1122112233443344"
-    p = Puzzle("1...............", variant={"layout": layout})
+    p = parse_puzzle("1...............", variant={"layout": layout})
     data = to_json(p)
     assert data["variant"] == "jigsaw" and data["layout"] == layout
     assert parse_json(data) == p
@@ -64,10 +72,10 @@ def test_json_jigsaw_round_trip() -> None:
 
 def test_sixteen_uses_letters_case_insensitively() -> None:
     line = "G" + "." * 255
-    assert Puzzle(line)[0] == 16
-    assert Puzzle(line.lower()) == Puzzle(line)
+    assert parse_puzzle(line)[0] == 16
+    assert parse_puzzle(line.lower()) == parse_puzzle(line)
     with pytest.raises(ParseError, match=r"'H' at position 1 \(r1c1\) is not a digit of a 16x16 puzzle"):
-        Puzzle("H" + "." * 255)
+        parse_puzzle("H" + "." * 255)
 
 
 def test_line_errors_say_where() -> None:
@@ -96,8 +104,8 @@ def test_block_with_decoration() -> None:
     . . 8 | 5 . . | . 1 .
     . 9 . | . . . | 4 . .
     """
-    assert parse_puzzle(text) == Puzzle(INKALA)
-    assert parse_puzzle(text.replace(".", "_")) == Puzzle(INKALA)
+    assert parse_puzzle(text) == parse_puzzle(INKALA)
+    assert parse_puzzle(text.replace(".", "_")) == parse_puzzle(INKALA)
 
 
 def test_block_errors() -> None:
@@ -133,7 +141,7 @@ def test_read_puzzles_keeps_line_numbers() -> None:
     text = f"# a comment\n\n{INKALA}\nnot a puzzle\n   \n{INKALA.replace('8', '.', 1)}\n"
     entries = list(read_puzzles(io.StringIO(text)))
     assert [e.line for e in entries] == [3, 4, 6]
-    assert entries[0].puzzle == Puzzle(INKALA)
+    assert entries[0].puzzle == parse_puzzle(INKALA)
     assert entries[1].puzzle is None and entries[1].error is not None
     assert str(entries[1].error).startswith("line 4: ")
     assert entries[2].puzzle is not None and entries[2].error is None
@@ -143,10 +151,10 @@ def test_read_puzzles_json_lines_and_blocks() -> None:
     json_line = json.dumps({"givens": "." * 81, "variant": "x"})
     entries = list(read_puzzles([json_line, INKALA]))
     assert entries[0].puzzle is not None and entries[0].puzzle.variant.name == "x"
-    blocks = format_grid(Puzzle(INKALA)) + "\n\n" + format_grid(Puzzle("." * 81)) + "\n"
+    blocks = format_grid(parse_puzzle(INKALA)) + "\n\n" + format_grid(parse_puzzle("." * 81)) + "\n"
     entries = list(read_puzzles(io.StringIO(blocks)))
     assert [e.line for e in entries] == [1, 13]
-    assert entries[0].puzzle == Puzzle(INKALA)
+    assert entries[0].puzzle == parse_puzzle(INKALA)
 
 
 def test_empty_input() -> None:
@@ -155,7 +163,7 @@ def test_empty_input() -> None:
 
 
 def test_pretty_grid_marks_extra_regions() -> None:
-    drawn = format_grid(Puzzle("." * 81, variant="pyramid"))
+    drawn = format_grid(parse_puzzle("." * 81, variant="pyramid"))
     lines = drawn.splitlines()
     assert lines[0] == ". . . | . . . | . . ."
     assert lines[3] == "------+-------+------"
@@ -163,7 +171,87 @@ def test_pretty_grid_marks_extra_regions() -> None:
         "# extra regions: a = pyramid top, b = pyramid bottom, c = pyramid left, d = pyramid right" in lines
     )
     assert "# . . a a a a a . ." in lines
-    assert str(Puzzle("." * 81, variant="pyramid")) == drawn
-    assert parse_block(drawn) == Puzzle("." * 81)  # the map is a comment to the parser
-    six = format_grid(shudu.Puzzle("." * 36)).splitlines()
+    assert str(parse_puzzle("." * 81, variant="pyramid")) == "." * 81  # str() is the line form
+    assert parse_block(drawn) == parse_puzzle("." * 81)  # the map is a comment to the parser
+    six = format_grid(parse_puzzle("." * 36)).splitlines()
     assert six[0] == ". . . | . . ." and six[2] == "------+------"
+
+
+def test_as_puzzle_resolves_puzzle_like_arguments() -> None:
+    puzzle = parse_puzzle(INKALA)
+    assert as_puzzle(puzzle) is puzzle
+    assert as_puzzle(INKALA) == puzzle
+    assert as_puzzle(format_grid(puzzle)) == puzzle
+    assert as_puzzle(json.dumps(to_json(puzzle))) == puzzle
+    assert as_puzzle("." * 16, variant="x").variant.name == "x"
+    assert as_puzzle("." * 36, box="3x2").box == (3, 2)
+    with pytest.raises(TypeError, match="expected a Puzzle or puzzle text, not list"):
+        as_puzzle([0] * 81)  # type: ignore[arg-type]
+
+
+def test_parse_grid_allows_conflicts_parse_puzzle_does_not() -> None:
+    text = "11" + "." * 14
+    assert isinstance(parse_grid(text), Grid) and not parse_grid(text).is_valid
+    with pytest.raises(ConflictError):
+        parse_puzzle(text)
+
+
+@given(st.text(alphabet='123456789ABCDEFGH.0_ |-+\n{}"givens:[],x', max_size=300))
+def test_text_always_goes_through_the_checks(text: str) -> None:
+    """Whatever the text, a parsed puzzle is as checked as one built from ints (no trusted path)."""
+    try:
+        puzzle = parse_puzzle(text)
+    except ShuduError:
+        return
+    size = puzzle.size
+    assert len(puzzle.cells) == size * size
+    assert all(isinstance(v, int) and 0 <= v <= size for v in puzzle.cells)
+    assert next(puzzle.conflicts(), None) is None
+    assert Puzzle(puzzle.cells, geometry=puzzle.geometry) == puzzle
+
+
+def test_read_puzzles_takes_bytes_and_isolates_bad_utf8() -> None:
+    lines = [
+        INKALA.encode() + b"\n",
+        "# a comment in Latin-1: caf\u00e9".encode("latin-1") + b"\n",
+        b"12\xff4" + b"." * 12 + b"\n",
+        "\u00e9".encode("latin-1") + b"\n",
+        INKALA.replace("8", ".", 1).encode() + b"\r\n",
+    ]
+    entries = list(read_puzzles(lines))
+    assert [e.line for e in entries] == [1, 3, 4, 5]
+    assert entries[0].puzzle == parse_puzzle(INKALA)
+    bad = entries[1]
+    assert bad.puzzle is None and isinstance(bad.error, ParseError)
+    assert str(bad.error) == "line 3: not UTF-8 text (byte 0xff at column 3)"
+    assert (bad.error.line, bad.error.column) == (3, 3)
+    assert "\ufffd" in bad.text
+    assert str(entries[2].error) == "line 4: not UTF-8 text (byte 0xe9 at column 1)"
+    assert entries[3].puzzle is not None and entries[3].error is None
+
+
+def test_read_puzzles_bad_utf8_inside_a_grid_block() -> None:
+    rows = format_grid(parse_puzzle(INKALA)).encode().splitlines(keepends=True)
+    broken = [*rows[:4], b". \x80 .\n", *rows[4:]]
+    entries = list(read_puzzles([*broken, b"\n", *rows]))
+    assert [e.line for e in entries] == [1, 14]
+    assert str(entries[0].error) == "line 5: not UTF-8 text (byte 0x80 at column 3)"
+    assert entries[1].puzzle == parse_puzzle(INKALA)
+
+
+@pytest.mark.parametrize("as_bytes", [True, False])
+def test_read_puzzles_drops_a_leading_bom(as_bytes: bool) -> None:
+    text = "\ufeff" + INKALA + "\n" + "\ufeff" + INKALA + "\n"
+    lines: list[str] | list[bytes] = (
+        text.encode().splitlines(keepends=True) if as_bytes else text.splitlines(keepends=True)
+    )
+    first, second = read_puzzles(lines)
+    assert first.puzzle == parse_puzzle(INKALA) and first.text == INKALA
+    # only the start of the input is a byte order mark; later it is a stray character
+    assert second.puzzle is None and "82 cells" in str(second.error)
+
+
+def test_read_puzzles_bom_before_a_grid_block() -> None:
+    block = "\ufeff" + format_grid(parse_puzzle(INKALA)) + "\n"
+    (entry,) = read_puzzles(io.BytesIO(block.encode()))
+    assert entry.puzzle == parse_puzzle(INKALA)

@@ -9,7 +9,9 @@ import pytest
 import shudu
 from shudu import Grid, Puzzle, variants
 from shudu.errors import ConflictError, ParseError, ShapeError, VariantError
+from shudu.formats import parse_grid, parse_puzzle
 from shudu.geometry import Geometry, default_box, parse_box
+from shudu.variants import Variant, resolve_variant
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
@@ -132,47 +134,51 @@ def test_jigsaw_replaces_boxes() -> None:
 
 
 def test_puzzle_value_object() -> None:
-    a = Puzzle(INKALA)
-    b = Puzzle.from_string(INKALA.replace(".", "0"))
+    a = parse_puzzle(INKALA)
+    b = parse_puzzle(INKALA.replace(".", "0"))
     assert a == b and hash(a) == hash(b)
     assert a.to_string() == INKALA
     assert a.clues == 21
-    assert eval(repr(a), {"Puzzle": Puzzle}) == a
-    assert a != Puzzle(INKALA.replace("8", ".", 1))
+    assert repr(a) == f"parse_puzzle({INKALA!r})"
+    assert eval(repr(a), {"parse_puzzle": parse_puzzle}) == a
+    assert str(a) == INKALA
+    assert a != parse_puzzle(INKALA.replace("8", ".", 1))
     assert a[0] == 8 and a[0, 0] == 8 and a[1, 2] == 3
 
 
 def test_repr_rebuilds_variants_and_boxes() -> None:
-    p = Puzzle("...36.2......5.......13......4..5.2.", box=(3, 2))
+    p = parse_puzzle("...36.2......5.......13......4..5.2.", box=(3, 2))
     assert "box=(3, 2)" in repr(p)
-    assert eval(repr(p), {"Puzzle": Puzzle}) == p
-    x = Puzzle("1" + "." * 15, variant="x")
-    assert eval(repr(x), {"Puzzle": Puzzle}) == x
-    assert x != Puzzle("1" + "." * 15)
+    assert eval(repr(p), {"parse_puzzle": parse_puzzle}) == p
+    x = parse_puzzle("1" + "." * 15, variant="x")
+    assert eval(repr(x), {"parse_puzzle": parse_puzzle}) == x
+    g = parse_grid("12" + "." * 14, variant="anti-king")
+    assert repr(g).startswith("parse_grid(") and eval(repr(g), {"parse_grid": parse_grid}) == g
+    assert x != parse_puzzle("1" + "." * 15)
 
 
 def test_conflicting_givens_name_both_cells_and_the_house() -> None:
     with pytest.raises(ConflictError) as caught:
-        Puzzle("88" + "." * 79)
+        parse_puzzle("88" + "." * 79)
     err = caught.value
     assert err.cells == ("r1c1", "r1c2") and err.digit == 8 and err.house == "row 1"
     assert str(err) == "r1c1 and r1c2 both hold 8 in row 1"
     with pytest.raises(ConflictError, match="r1c1 and r4c4 both hold 1 in diagonal 1"):
-        Puzzle("1" + "." * 14 + "1", variant="x")
+        parse_puzzle("1" + "." * 14 + "1", variant="x")
     with pytest.raises(ConflictError, match="r1c3 and r2c5 both hold 1 a knight's move"):
-        Puzzle("..1" + "." * 10 + "1" + "." * 67, variant="anti-knight")
+        parse_puzzle("..1" + "." * 10 + "1" + "." * 67, variant="anti-knight")
 
 
 def test_grid_checks() -> None:
-    solution = shudu.solve(INKALA).solution
+    solution = shudu.solve(parse_puzzle(INKALA)).solution
     assert solution is not None
     assert solution.is_complete and solution.is_valid
-    assert solution.is_solution_of(Puzzle(INKALA))
+    assert solution.is_solution_of(parse_puzzle(INKALA))
     broken = list(solution.cells)
     broken[0], broken[1] = broken[1], broken[0]
     grid = Grid(broken)
-    assert not grid.is_valid and not grid.is_solution_of(Puzzle(INKALA))
-    assert Grid("." * 81).is_valid and not Grid("." * 81).is_complete
+    assert not grid.is_valid and not grid.is_solution_of(parse_puzzle(INKALA))
+    assert parse_grid("." * 81).is_valid and not parse_grid("." * 81).is_complete
 
 
 def test_cell_values_are_checked() -> None:
@@ -180,3 +186,66 @@ def test_cell_values_are_checked() -> None:
         Puzzle([10] + [0] * 80)
     with pytest.raises(ParseError, match="80 cells"):
         Puzzle([0] * 80)
+
+
+def test_boards_are_built_from_ints_and_checked() -> None:
+    cells = list(parse_puzzle(INKALA).cells)
+    assert Puzzle(cells) == parse_puzzle(INKALA)
+    assert Puzzle([0] * 81, variant="x").variant.name == "x"
+    assert Puzzle([0] * 36, box="3x2").box == (3, 2)
+    with pytest.raises(ParseError, match="r1c2 holds True"):
+        Puzzle([1, True] + [0] * 14)
+    with pytest.raises(ParseError, match="r1c1 holds -1"):
+        Grid([-1] + [0] * 15)
+    with pytest.raises(ParseError, match="16 cells given for a 9x9 grid"):
+        Grid([0] * 16, geometry=Geometry(9))
+    with pytest.raises(ConflictError, match="r1c1 and r1c2 both hold 8"):
+        Puzzle([8, 8] + [0] * 79)
+    with pytest.raises(ParseError, match="sequence of ints, not int"):
+        Puzzle(81)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", [INKALA, INKALA.encode()])
+def test_boards_take_no_text(text: str | bytes) -> None:
+    """Text is read by shudu.formats alone: the value types refuse it and name the reader."""
+    with pytest.raises(TypeError, match=r"shudu\.formats\.parse_puzzle"):
+        Puzzle(text)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"shudu\.formats\.parse_grid"):
+        Grid(text)  # type: ignore[arg-type]
+
+
+def test_trusted_boards_equal_checked_ones() -> None:
+    checked = parse_puzzle(INKALA)
+    trusted = Puzzle.trusted(checked.cells, checked.geometry)
+    assert trusted == checked and hash(trusted) == hash(checked)
+    assert type(Grid.trusted(checked.cells, checked.geometry)) is Grid
+
+
+def test_resolve_variant_takes_every_form() -> None:
+    assert resolve_variant(None, 9) == Variant()
+    by_name = resolve_variant("X+Anti-King", 9)
+    assert by_name == variants.get("x", 9).combine(variants.get("anti-king", 9))
+    assert resolve_variant({"variant": "x+anti-king"}, 9) == by_name
+    assert resolve_variant(by_name, 9) is by_name
+    assert Geometry(9, variant="x+anti-king") == Geometry(9, variant=by_name)
+    jigsaw = resolve_variant({"layout": "1122112233443344"}, 4)
+    assert jigsaw.layout == (0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3)
+    custom = resolve_variant({"variant": "custom", "regions": [["r1c1", "r2c2", "r3c3", "r4c4"]]}, 4)
+    assert custom.regions == ((0, 5, 10, 15),)
+    with pytest.raises(VariantError, match="unknown variant 'diagonal'"):
+        resolve_variant("diagonal", 9)
+    with pytest.raises(VariantError, match="is for 9x9, not 4x4"):
+        resolve_variant(variants.get("x", 9), 4)
+    with pytest.raises(VariantError, match="not int"):
+        resolve_variant(7, 9)  # type: ignore[arg-type]
+    with pytest.raises(VariantError, match='"variant" must be a name'):
+        resolve_variant({"variant": 7}, 9)
+
+
+def test_cell_names_in_regions_use_the_shared_notation() -> None:
+    region = variants.get("custom", 9, regions=[[" R1C1 ", "r2 c2", *range(20, 27)]]).regions[0]
+    assert region[:2] == (0, 10)
+    with pytest.raises(VariantError, match="'r0c1' lies outside the 9x9 grid"):
+        variants.get("custom", 9, regions=[["r0c1", *range(1, 9)]])
+    with pytest.raises(VariantError, match="'c1r1' is neither an index nor an r1c2 name"):
+        variants.get("custom", 9, regions=[["c1r1", *range(1, 9)]])

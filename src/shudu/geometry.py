@@ -1,4 +1,4 @@
-"""Shapes, houses and peers: built once per (size, box, variant) and cached.
+"""Shapes, houses and peers: built once per (size, box, variant) and kept in a bounded cache.
 
 Cells are plain ints in reading order (``row * n + col``). A *house* is a group of n cells
 that holds every digit once: the rows, the columns, the boxes (or a jigsaw's regions) and a
@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from .errors import ShapeError
-from .variants import Cell, Variant, cell_name
+from .notation import MAX_SIZE, MIN_SIZE, Cell, cell_name
+from .variants import Variant, VariantLike, resolve_variant
 
-MIN_SIZE = 4
-MAX_SIZE = 25
+__all__ = ["CACHE_SIZE", "MAX_SIZE", "MIN_SIZE", "Box", "Geometry", "House", "default_box", "parse_box"]
+
+#: How many geometries are kept built (least recently used ones are dropped). A geometry is
+#: rebuilt on demand and compares equal to any other of the same shape, so dropping one only
+#: costs time; random jigsaw layouts, each a new shape, no longer grow the cache without end.
+CACHE_SIZE = 128
 
 Box = tuple[int, int]
 
@@ -63,8 +68,9 @@ class Geometry:
     links: tuple[tuple[Cell, ...], ...]
     peers: tuple[tuple[Cell, ...], ...]
 
-    def __new__(cls, size: int, box: Box | None = None, variant: Variant | None = None) -> Geometry:
-        variant = variant or Variant()
+    def __new__(cls, size: int, box: Box | None = None, variant: VariantLike = None) -> Geometry:
+        if not isinstance(variant, Variant):
+            variant = resolve_variant(variant, size)
         if variant.layout is not None:
             box = None
         elif box is None:
@@ -108,7 +114,7 @@ class Geometry:
         return Geometry, (self.size, self.box, self.variant)
 
 
-@cache
+@lru_cache(maxsize=CACHE_SIZE)
 def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ShapeError(

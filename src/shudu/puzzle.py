@@ -1,75 +1,62 @@
 """Puzzle (the givens) and Grid (a full or partial assignment): small value objects.
 
 Both hold a :class:`~shudu.geometry.Geometry` and a tuple of n·n ints, 0 for an empty cell.
-They compare and hash by value, and their ``repr`` rebuilds them.
+They are built from ints and checked (size, digit range, and for a Puzzle conflicting givens);
+:meth:`~_Board.trusted` builds the boards the library makes itself without checking again. Text
+is read and written by :mod:`shudu.formats` alone. Boards compare and hash by value, and their
+``repr`` is the :mod:`shudu.formats` call that reads them back.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Self
+from collections.abc import Iterator, Sequence
+from typing import Self
 
 from .errors import ConflictError, ParseError
-from .geometry import Box, Geometry, default_box
-from .variants import Cell, Variant
-from .variants import get as get_variant
+from .geometry import Box, Geometry, default_box, parse_box
+from .notation import (
+    DIGITS,
+    MAX_SIZE,
+    MIN_SIZE,
+    char_digit,
+    digit_char,
+    digit_range,
+)
+from .variants import Cell, Variant, VariantLike, resolve_variant
 
-#: The characters of digits 1, 2, … : 1-9, then A-Z (10 = A, 16 = G, 25 = P).
-DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-EMPTY = ".0"
-
-
-def digit_char(digit: int) -> str:
-    """The character of a digit (``.`` for 0, an empty cell)."""
-    return DIGITS[digit - 1] if digit else "."
-
-
-def char_digit(char: str, size: int) -> int | None:
-    """The digit a character stands for in a grid of ``size``; 0 for empty; None if invalid."""
-    if char in EMPTY:
-        return 0
-    value = DIGITS.find(char.upper()) + 1
-    return value if 1 <= value <= size else None
-
-
-def digit_range(size: int) -> str:
-    """Human description of the digits of a size: ``1-9``, ``1-9, A-G``."""
-    if size <= 9:
-        return f"1-{size}"
-    return f"1-9, A-{DIGITS[size - 1]}"
+__all__ = [
+    # The notation's names, re-exported for the modules that still import them from here.
+    "DIGITS",
+    "Grid",
+    "Puzzle",
+    "VariantLike",
+    "char_digit",
+    "digit_char",
+    "digit_range",
+    "size_from_cells",
+]
 
 
 def size_from_cells(count: int) -> int:
     """The grid size that has ``count`` cells, or a ParseError naming the sizes that would fit."""
     size = math.isqrt(count)
-    if size * size == count and 4 <= size <= 25:
+    if size * size == count and MIN_SIZE <= size <= MAX_SIZE:
         return size
     known = ", ".join(f"{n * n} ({n}x{n})" for n in (4, 6, 9, 16, 25))
     raise ParseError(
-        f"the puzzle has {count} cells, which is not a square grid of 4x4 to 25x25 (e.g. {known})"
+        f"the puzzle has {count} cells, which is not a square grid of "
+        f"{MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE} (e.g. {known})"
     )
-
-
-#: A variant as callers may give it: resolved, a name ("x+anti-king"), or JSON fields.
-VariantLike = Variant | str | Mapping[str, Any] | None
 
 
 def _resolve(size: int, box: Box | str | None, variant: VariantLike) -> Geometry:
     if isinstance(box, str):
-        from .geometry import parse_box
-
         box = parse_box(box)
-    if isinstance(variant, str):
-        variant = get_variant(variant, size)
-    elif isinstance(variant, Mapping):
-        from .variants import from_json
-
-        variant = from_json(variant, size)
-    variant = variant or Variant()
-    if box is None and variant.layout is None:
+    resolved = resolve_variant(variant, size)
+    if box is None and resolved.layout is None:
         box = default_box(size)
-    return Geometry(size, box, variant)
+    return Geometry(size, box, resolved)
 
 
 class _Board:
@@ -80,22 +67,35 @@ class _Board:
 
     def __init__(
         self,
-        cells: str | Sequence[int],
+        cells: Sequence[int],
         *,
         box: Box | str | None = None,
         variant: VariantLike = None,
         geometry: Geometry | None = None,
     ) -> None:
-        if isinstance(cells, str):
-            cells = _parse_cells(cells)
-        values = tuple(cells)
+        """A board from its digits as ints in reading order (0 for empty), checked in full.
+
+        The size is taken from the number of cells unless ``geometry`` is given; ``box`` and
+        ``variant`` choose the shape otherwise. Text is read by :mod:`shudu.formats` only
+        (``parse_puzzle``, ``parse_grid``, ``as_puzzle``).
+        """
+        if isinstance(cells, str | bytes | bytearray):
+            kind = type(self).__name__
+            raise TypeError(
+                f"{kind}() takes the digits as ints; read text with shudu.formats."
+                f"{'parse_grid' if kind == 'Grid' else 'parse_puzzle'}(text)"
+            )
+        try:
+            values = tuple(cells)
+        except TypeError:
+            raise ParseError(f"the cells must be a sequence of ints, not {type(cells).__name__}") from None
         if geometry is None:
             geometry = _resolve(size_from_cells(len(values)), box, variant)
         elif len(values) != geometry.ncells:
             raise ParseError(f"{len(values)} cells given for a {geometry.size}x{geometry.size} grid")
         size = geometry.size
         for i, v in enumerate(values):
-            if not isinstance(v, int) or not 0 <= v <= size:
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= size:
                 raise ParseError(
                     f"{geometry.cell_name(i)} holds {v!r}; a {size}x{size} grid takes 0 (empty) to {size}",
                     column=i + 1,
@@ -108,11 +108,16 @@ class _Board:
         """Further checks of a kind of board (a Puzzle forbids conflicting givens)."""
 
     @classmethod
-    def from_string(cls, text: str, *, box: Box | str | None = None, variant: VariantLike = None) -> Self:
-        """Parse any text format: one line, a grid block, or JSON (see docs/formats.md)."""
-        from .formats import parse_puzzle
+    def trusted(cls, cells: tuple[int, ...], geometry: Geometry) -> Self:
+        """A board the library made itself (a solver's solution, a generated puzzle), not checked again.
 
-        return parse_puzzle(text, box=box, variant=variant, kind=cls)
+        Internal: ``cells`` must already be a tuple of ``geometry.ncells`` ints in 0 … size (and, for
+        a Puzzle, free of conflicts). Input from users goes through the checked constructor.
+        """
+        board = object.__new__(cls)
+        board.geometry = geometry
+        board.cells = cells
+        return board
 
     def to_string(self) -> str:
         """The one-line form: n·n characters, ``.`` for empty."""
@@ -152,6 +157,7 @@ class _Board:
         return hash((type(self).__name__, self.cells, self.geometry))
 
     def __repr__(self) -> str:
+        # the call of shudu.formats that reads the board back
         args = [repr(self.to_string())]
         geo = self.geometry
         if geo.box is not None and geo.box != default_box(geo.size):
@@ -160,12 +166,18 @@ class _Board:
             named = geo.variant.name
             simple = named.replace("jigsaw", "").replace("custom", "") == named
             args.append(f"variant={named!r}" if simple else f"variant={geo.variant!r}")
-        return f"{type(self).__name__}({', '.join(args)})"
+        reader = "parse_grid" if isinstance(self, Grid) else "parse_puzzle"
+        return f"{reader}({', '.join(args)})"
 
     def __str__(self) -> str:
-        from .formats import format_grid
+        """The one-line form (``shudu.formats.format_grid`` draws the grid)."""
+        return self.to_string()
 
-        return format_grid(self)
+    def _repr_svg_(self) -> str:
+        """The board drawn, for Jupyter (:mod:`shudu.render`, imported only now)."""
+        from .render import render
+
+        return render(self)
 
     def conflicts(self) -> Iterator[tuple[Cell, Cell]]:
         """Pairs of filled cells that hold the same digit but must differ, in reading order."""
@@ -189,12 +201,6 @@ class _Board:
             digit=self.cells[a],
             house=house,
         )
-
-
-def _parse_cells(text: str) -> tuple[int, ...]:
-    from .formats import text_cells
-
-    return text_cells(text)
 
 
 class Puzzle(_Board):

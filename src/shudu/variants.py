@@ -9,23 +9,29 @@ the boxes, and the anti-knight / anti-king flags. Named variants are built by :f
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import VariantError
+from .notation import Cell, cell_name, digit_char, parse_cell_name
 
-Cell = int
+__all__ = [
+    "Cell",
+    "Region",
+    "Variant",
+    "VariantLike",
+    "cell_name",
+    "from_json",
+    "get",
+    "layout_string",
+    "names",
+    "parse_cell",
+    "parse_layout",
+    "resolve_variant",
+]
+
 Region = tuple[Cell, ...]
-
-
-def cell_name(cell: Cell, size: int) -> str:
-    """The ``r1c2`` name of a cell index (rows and columns numbered from 1)."""
-    return f"r{cell // size + 1}c{cell % size + 1}"
-
-
-_CELL_NAME = re.compile(r"^\s*r(\d+)\s*c(\d+)\s*$", re.IGNORECASE)
 
 
 def parse_cell(ref: object, size: int) -> Cell:
@@ -34,8 +40,8 @@ def parse_cell(ref: object, size: int) -> Cell:
         raise VariantError(f"cell {ref!r} is neither an index nor an r1c2 name")
     if isinstance(ref, int):
         index = ref
-    elif isinstance(ref, str) and (m := _CELL_NAME.match(ref)):
-        row, col = int(m[1]), int(m[2])
+    elif isinstance(ref, str) and (named := parse_cell_name(ref)) is not None:
+        row, col = named
         if not (1 <= row <= size and 1 <= col <= size):
             raise VariantError(f"cell {ref!r} lies outside the {size}x{size} grid")
         index = (row - 1) * size + col - 1
@@ -162,9 +168,7 @@ def parse_layout(text: str | Sequence[object], size: int | None = None) -> tuple
 
 
 def layout_string(layout: Sequence[int]) -> str:
-    """A jigsaw layout as one label character per cell (1-9, then A-Z)."""
-    from .puzzle import digit_char
-
+    """A jigsaw layout as one label character per cell (1-9, then A-P)."""
     return "".join(digit_char(label + 1) for label in layout)
 
 
@@ -336,3 +340,29 @@ def from_json(data: Mapping[str, Any], size: int) -> Variant:
     if layout is not None and not isinstance(layout, str | list):
         raise VariantError('"layout" must be a string of n*n region labels')
     return get(name, size, regions=regions, layout=layout)
+
+
+#: A variant as callers may give it: resolved, a name (``"x+anti-king"``), JSON fields, or None
+#: for the standard rules. :func:`resolve_variant` turns any of them into a :class:`Variant`.
+VariantLike = Variant | str | Mapping[str, Any] | None
+
+
+def resolve_variant(arg: VariantLike, size: int) -> Variant:
+    """The :class:`Variant` a variant argument stands for on a ``size`` x ``size`` grid.
+
+    ``arg`` is None (standard), a name such as ``"x+anti-king"``, the JSON fields ``variant``,
+    ``regions`` and ``layout`` as a mapping, or a Variant (returned as it is, after checking that
+    it fits the size). This is the one place that turns such arguments into Variants.
+    """
+    if arg is None:
+        return Variant()
+    if isinstance(arg, Variant):
+        arg.check(size)
+        return arg
+    if isinstance(arg, str):
+        return get(arg, size)
+    if isinstance(arg, Mapping):
+        return from_json(arg, size)
+    raise VariantError(
+        f"a variant is a name (e.g. 'x+anti-king'), JSON fields or a Variant, not {type(arg).__name__}"
+    )

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import GeneratorError
 from ..geometry import Box
-from ..variants import Variant
+from ..notation import LEVELS
+from ..variants import VariantLike
 from .request import Request, build
 from .search import Generated, OutOfTime, Progress, Search
 from .symmetry import SYMMETRIES, is_symmetric
-from .target import LEVELS
 
 __all__ = [
     "LEVELS",
@@ -34,8 +34,6 @@ __all__ = [
     "is_symmetric",
 ]
 
-VariantOption = Variant | str | Mapping[str, Any] | None
-
 
 class GeneratorTimeout(GeneratorError):
     """The search ran past its timeout; ``found`` holds the puzzles made before then."""
@@ -45,7 +43,7 @@ def generate(
     size: int | None = None,
     *,
     box: Box | str | None = None,
-    variant: VariantOption = None,
+    variant: VariantLike = None,
     layout: Any = None,
     level: str | None = None,
     se: float | str | tuple[float, float] | None = None,
@@ -99,7 +97,7 @@ def generate_many(
     *,
     size: int | None = None,
     box: Box | str | None = None,
-    variant: VariantOption = None,
+    variant: VariantLike = None,
     layout: Any = None,
     level: str | None = None,
     se: float | str | tuple[float, float] | None = None,

@@ -19,11 +19,10 @@ from typing import Any
 
 from ..errors import GeneratorError
 from ..geometry import Box, Geometry, default_box, parse_box
-from ..variants import Variant
-from ..variants import from_json as variant_from_json
-from ..variants import get as get_variant
+from ..notation import LEVELS
+from ..variants import Variant, VariantLike, resolve_variant
 from .symmetry import check_symmetry
-from .target import LEVELS, Target, parse_range
+from .target import Target, parse_range
 
 #: Fewest givens of a unique puzzle, for the standard shapes where it is known.
 KNOWN_MIN_CLUES: dict[tuple[int, Box], int] = {
@@ -76,7 +75,7 @@ class Request:
 def build(
     size: int | None,
     box: Box | str | None,
-    variant: Variant | str | Mapping[str, Any] | None,
+    variant: VariantLike,
     layout: Any,
     level: str | None,
     se: Any,
@@ -94,25 +93,15 @@ def build(
         raise GeneratorError(f"size must be a whole number, not {size!r}")
     if isinstance(box, str):
         box = parse_box(box)
-    random_layout = False
-    if isinstance(variant, Variant):
-        resolved = variant
-    elif isinstance(variant, Mapping):
-        fields = dict(variant)
-        parts = str(fields.get("variant", "standard")).lower().split("+")
-        if "jigsaw" in parts and "layout" not in fields and layout is None:
-            random_layout = True
-            fields["variant"] = "+".join(p for p in parts if p != "jigsaw") or "standard"
-        if layout is not None:
-            fields["layout"] = layout
-        resolved = variant_from_json(fields, size)
-    else:
-        name = (variant or "standard").strip().lower()
-        parts = name.split("+")
-        if "jigsaw" in parts and layout is None:
-            random_layout = True
-            name = "+".join(p for p in parts if p != "jigsaw") or "standard"
-        resolved = get_variant(name, size, layout=layout)
+    variant, random_layout = _without_random_jigsaw(variant, layout)
+    if layout is not None and not isinstance(variant, Variant):
+        # a layout given beside the variant joins its JSON fields
+        fields: dict[str, Any] = (
+            dict(variant) if isinstance(variant, Mapping) else {"variant": variant or "standard"}
+        )
+        fields["layout"] = list(layout) if isinstance(layout, tuple) else layout
+        variant = fields
+    resolved = resolve_variant(variant, size)
     if random_layout or resolved.layout is not None:
         box = None
     elif box is None:
@@ -132,6 +121,21 @@ def build(
         request.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
     _check_feasible(request)
     return request
+
+
+def _without_random_jigsaw(variant: VariantLike, layout: Any) -> tuple[VariantLike, bool]:
+    """The variant argument less a ``jigsaw`` part that has no layout, and whether it had one
+    (then every puzzle draws its own random layout)."""
+    if isinstance(variant, Variant) or layout is not None:
+        return variant, False
+    fields = dict(variant) if isinstance(variant, Mapping) else {"variant": variant or "standard"}
+    if "layout" in fields or not isinstance(fields.get("variant", "standard"), str):
+        return variant, False
+    parts = [p.strip() for p in str(fields.get("variant", "standard")).lower().split("+")]
+    if "jigsaw" not in parts:
+        return variant, False
+    fields["variant"] = "+".join(p for p in parts if p != "jigsaw") or "standard"
+    return (fields if isinstance(variant, Mapping) else fields["variant"]), True
 
 
 def _check_feasible(request: Request) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ShuduError
+from ..formats import to_json
 from ..geometry import Geometry
 from ..puzzle import Grid, Puzzle
 from ..variants import get as get_variant
@@ -32,7 +32,7 @@ from .dig import Path, dig, removable
 from .grids import GridFailed, grow_layout, random_grid
 from .request import Request
 from .symmetry import orbits
-from .uniqueness import DIGIT_BYTES, EMPTY, Checker
+from .uniqueness import DIGIT_BYTES, EMPTY, Checker, text_cells
 
 #: Trades tried at once by the local search, and how many of the unique ones it rates.
 NEIGHBOURS, RATED_PER_ROUND = 32, 3
@@ -67,10 +67,11 @@ class Generated:
         return self.puzzle.clues
 
     def to_json(self) -> dict[str, Any]:
-        """``{"puzzle", "solution", "level", "se", "hardest", "clues", "seed"}``, plus the box and
-        variant fields when they differ from the standard grid."""
-        out: dict[str, Any] = {
-            "puzzle": self.puzzle.to_string(),
+        """The puzzle's JSON form (:func:`shudu.formats.to_json`: ``size``, ``box``, the variant
+        fields, ``givens``) followed by ``solution``, ``level``, ``se``, ``hardest``, ``clues`` and
+        ``seed``. The record reads back as a puzzle with :func:`shudu.formats.parse_json`."""
+        return {
+            **to_json(self.puzzle),
             "solution": self.solution.to_string(),
             "level": self.level,
             "se": self.se,
@@ -78,24 +79,9 @@ class Generated:
             "clues": self.clues,
             "seed": self.seed,
         }
-        geo = self.puzzle.geometry
-        if geo.box is not None and geo.box != _default_box(geo.size):
-            out["box"] = list(geo.box)
-        if not geo.variant.is_standard:
-            out.update(geo.variant.to_json())
-        return out
 
     def __str__(self) -> str:
         return self.puzzle.to_string()
-
-
-def _default_box(size: int) -> tuple[int, int] | None:
-    from ..geometry import default_box
-
-    try:
-        return default_box(size)
-    except ShuduError:
-        return None
 
 
 @dataclass
@@ -340,7 +326,7 @@ class Search:
 
         started = time.process_time()
         rating = rate(
-            Puzzle(text.decode("ascii"), geometry=geometry), steps=self.request.target.technique is not None
+            Puzzle.trusted(text_cells(text), geometry), steps=self.request.target.technique is not None
         )
         self.progress.rating_seconds += time.process_time() - started
         self.progress.rated += 1
@@ -353,8 +339,8 @@ class Search:
     def _result(
         self, text: bytes | bytearray, solution: bytes, geometry: Geometry, rating: Any, seed: int
     ) -> Generated:
-        puzzle = Puzzle(text.decode("ascii"), geometry=geometry)
-        grid = Grid(solution.decode("ascii"), geometry=geometry)
+        puzzle = Puzzle.trusted(text_cells(text), geometry)
+        grid = Grid.trusted(text_cells(solution), geometry)
         if rating is None:
             return Generated(puzzle, grid, seed)
         return Generated(puzzle, grid, seed, rating.level, rating.se, rating.hardest, rating.score)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
 from ..errors import GeneratorError
+from ..notation import EMPTY_CHARS
 
 Move = Callable[[int, int, int], tuple[int, int]]
 
@@ -65,7 +66,11 @@ def check_symmetry(name: str) -> str:
     return key
 
 
-@cache
+#: How many (symmetry, size) orbit tables are kept (least recently used ones are dropped).
+ORBITS_CACHE_SIZE = 64
+
+
+@lru_cache(maxsize=ORBITS_CACHE_SIZE)
 def orbits(name: str, size: int) -> tuple[tuple[int, ...], ...]:
     """The cells grouped into the sets the symmetry maps onto each other, in reading order."""
     moves = _MOVES[check_symmetry(name)]
@@ -83,6 +88,6 @@ def orbits(name: str, size: int) -> tuple[tuple[int, ...], ...]:
 
 def is_symmetric(text: bytes | str, name: str, size: int) -> bool:
     """Whether the filled cells of a one-line puzzle are unions of whole orbits."""
-    empty = {ord("."), ord("0"), ".", "0"}
+    empty = {*EMPTY_CHARS, *EMPTY_CHARS.encode("ascii")}
     filled = [ch not in empty for ch in text]
     return all(len({filled[c] for c in orbit}) == 1 for orbit in orbits(name, size))

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import GeneratorError
+from ..notation import LEVELS
 
-LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
+__all__ = ["LEVELS", "MAX_SE", "Target", "parse_level", "parse_range", "technique_names"]
 #: The top of the rater's scale: nested forcing nets rate from 9.5 up, a little past 10 with
 #: long chains (brute force, the final fallback, rates 10.0).
 MAX_SE = 11.0
@@ -152,10 +153,12 @@ class Target:
             return False
         if self.technique is None:
             return True
-        name = self.technique
+        wanted = self.technique
+        # a step names its technique and the form it found ("Finned X-Wing" of X-Wing)
         return any(
-            step.technique.lower().startswith(name) or step.family.lower().startswith(name)
+            name.lower().startswith(wanted)
             for step in rating.steps
+            for name in (str(step.technique), step.name)
         )
 
     def describe(self) -> str:

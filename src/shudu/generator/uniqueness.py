@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..geometry import Geometry
-from ..puzzle import DIGITS
+from ..notation import DIGITS, EMPTY_CHAR, BatchCode
 from ..solvers.fast import solve_many
 
-EMPTY = ord(".")
+EMPTY = ord(EMPTY_CHAR)
 #: Byte of each digit's character, by digit value (index 0 is the empty cell).
-DIGIT_BYTES = bytes([EMPTY]) + DIGITS.encode("ascii")
+DIGIT_BYTES = (EMPTY_CHAR + DIGITS).encode("ascii")
+#: Digit value of each byte of a puzzle text (the inverse of DIGIT_BYTES).
+_BYTE_DIGITS = {byte: digit for digit, byte in enumerate(DIGIT_BYTES)}
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class Checker:
     def is_unique(self, text: bytes | bytearray) -> bool:
         self.calls += 1
         result = solve_many(bytes(text), 2, node_limit=self.node_limit, geometry=self.geometry)
-        return result.status_codes[0] == 1
+        return result.status_codes[0] == BatchCode.UNIQUE
 
     def check_many(self, texts: Sequence[bytes]) -> list[Check]:
         if not texts:
@@ -64,3 +66,8 @@ class Checker:
 
 def clue_count(text: bytes | bytearray) -> int:
     return len(text) - text.count(EMPTY)
+
+
+def text_cells(text: bytes | bytearray) -> tuple[int, ...]:
+    """The digits of a puzzle text made here (``.`` and DIGIT_BYTES only), as ints."""
+    return tuple(_BYTE_DIGITS[byte] for byte in text)

@@ -1,0 +1,123 @@
+"""The layers of docs/architecture.md hold: import-linter checks the contracts in pyproject.toml.
+
+grimp, import-linter's graph builder, reads every import statement, those inside functions too,
+so a lazy import that climbs a layer or closes a cycle is caught like any other.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shudu import geometry, variants
+from shudu.generator import symmetry
+from shudu.geometry import Geometry
+from shudu.logic import grid
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The contracts of pyproject.toml, by id.
+MODEL = ("model", "acyclic")
+ALL = (*MODEL, "layers")
+
+
+def lint_imports(*contracts: str) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("importlinter", reason="import-linter is not installed (pip install -e '.[test]')")
+    args = ["--no-cache", "--no-logo"]
+    for contract in contracts:
+        args += ["--contract", contract]
+    command = (
+        "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", command, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_model_is_layered_and_acyclic() -> None:
+    """notation < errors < variants < geometry < puzzle < formats, and no package has a cycle."""
+    run = lint_imports(*MODEL)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 kept, 0 broken" in run.stdout
+
+
+def test_every_layer_imports_only_lower_layers() -> None:
+    run = lint_imports(*ALL)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"{len(ALL)} kept, 0 broken" in run.stdout
+
+
+def test_the_linter_sees_imports_inside_functions(tmp_path: Path) -> None:
+    """A contract that a function-level import breaks is reported broken (the check is not blind)."""
+    pytest.importorskip("importlinter", reason="import-linter is not installed")
+    package = tmp_path / "layered"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "low.py").write_text("def f():\n    from . import high\n    return high\n")
+    (package / "high.py").write_text("from . import low\n")
+    config = tmp_path / ".importlinter"
+    config.write_text(
+        "[importlinter]\nroot_package = layered\n\n"
+        "[importlinter:contract:1]\nname = high over low\ntype = layers\nlayers =\n    layered.high\n    layered.low\n"
+    )
+    command = (
+        "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", command, "--no-cache", "--no-logo", "--config", str(config)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "layered.low is not allowed to import layered.high" in run.stdout
+
+
+# --- bounded caches --------------------------------------------------------------------------------
+
+
+def random_layout(size: int, rng: random.Random) -> tuple[int, ...]:
+    """A jigsaw layout: every label on ``size`` cells (regions need not be connected)."""
+    labels = [label for label in range(size) for _ in range(size)]
+    rng.shuffle(labels)
+    return tuple(labels)
+
+
+def test_caches_keyed_by_geometry_stay_bounded() -> None:
+    rng = random.Random(12)
+    first = None
+    for _ in range(2000):
+        size = rng.choice((4, 6))
+        variant = variants.get("jigsaw", size, layout=random_layout(size, rng))
+        geo = Geometry(size, None, variant)
+        tables = grid.tables(geo)
+        assert tables.house_bits[-1].bit_count() == size
+        first = first or (size, variant, geo, tables)
+        assert geometry._build.cache_info().currsize <= geometry.CACHE_SIZE
+        assert grid.tables.cache_info().currsize <= grid.TABLES_CACHE_SIZE
+    assert geometry._build.cache_info().currsize == geometry.CACHE_SIZE
+    assert grid.tables.cache_info().currsize == grid.TABLES_CACHE_SIZE
+    # a dropped geometry is rebuilt equal to the first one, and so are its tables
+    assert first is not None
+    size, variant, geo, tables = first
+    again = Geometry(size, None, variant)
+    assert again == geo and hash(again) == hash(geo) and again.peers == geo.peers
+    assert grid.tables(again) == tables
+
+
+def test_symmetry_orbits_cache_is_bounded() -> None:
+    for size in range(4, 26):
+        for name in symmetry.SYMMETRIES:
+            symmetry.orbits(name, size)
+    assert symmetry.orbits.cache_info().currsize <= symmetry.ORBITS_CACHE_SIZE
