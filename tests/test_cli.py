@@ -133,7 +133,7 @@ def test_variants_lists_every_variant() -> None:
 def test_every_command_has_help_with_an_example() -> None:
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
-    assert commands.choices
+    assert isinstance(commands.choices, dict) and commands.choices
     for name, sub in commands.choices.items():
         assert sub.description, f"'shudu {name}' has no description"
         assert sub.epilog and "example" in sub.epilog, f"'shudu {name} --help' shows no example"
@@ -155,3 +155,84 @@ def test_explain_replays_the_enumeration_search() -> None:
     assert [json.loads(line)["kind"] for line in steps.stdout.splitlines()] == ["start", "forward"]
     other = run("explain", "--algorithm", "dlx", puzzle)
     assert other.returncode == 2 and "--algorithm enumerate" in other.stderr
+
+
+def call(*args: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    """Run ``main()`` in this process: (exit status, stdout, stderr)."""
+    import io
+
+    from shudu.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    real_stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        status = main(list(args), stdout=out, stderr=err)
+    finally:
+        sys.stdin = real_stdin
+    return int(status), out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["count", INKALA, "--limit", "0"],
+            "--limit must be a whole number from 1 to 9223372036854775807, not '0'",
+        ),
+        (["count", INKALA, "--limit", str(10**30)], "--limit must be a whole number from 1 to"),
+        (["count", INKALA, "--node-limit", str(2**70)], "--node-limit must be a whole number from 1 to"),
+        (["count", INKALA, "--node-limit=-5"], "--node-limit must be a whole number from 1 to"),
+        (["solve", INKALA, "--timeout", "-1"], "--timeout must be a number of seconds greater than 0"),
+        (["solve", INKALA, "--timeout", "nan"], "--timeout must be a number of seconds greater than 0"),
+        (["solve", INKALA, "--timeout", "inf"], "not 'inf'"),
+        (["solve", INKALA, "--timeout", "soon"], "not 'soon'"),
+        (["generate", "--size", "26"], "--size must be a whole number from 4 to 25, not '26'"),
+        (["generate", "--count", "0"], "--count must be a whole number from 1 to"),
+        (["serve", "--port", "0"], "--port must be a whole number from 1 to 65535, not '0'"),
+        (["solve", INKALA, "--format", "xml"], "invalid choice: 'xml'"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(args: list[str], message: str) -> None:
+    status, out, err = call(*args)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("shudu: ")
+    assert message in err
+    assert "argument --" not in err  # the option is named once, by the checker's message
+
+
+def test_count_with_a_budget_says_timeout() -> None:
+    status, out, err = call("count", INKALA, "--node-limit", "1")
+    assert (status, out) == (0, "≥0\n")
+    assert err == "shudu: line 1: timeout (node limit of 1 reached) after 0 solutions\n"
+
+
+def test_version_names_the_engine() -> None:
+    from shudu import __version__
+    from shudu.solvers import fast
+
+    status, out, _ = call("--version")
+    assert status == 0
+    engine = "C core" if fast.IMPLEMENTATION == "c" else "pure-Python core"
+    assert out.startswith(f"shudu {__version__} ({engine}")
+
+
+def test_binary_variant_file_is_a_clean_error(tmp_path: Path) -> None:
+    spec = tmp_path / "regions.json"
+    spec.write_bytes(b'{"variant": "\xff\xfe"}')
+    status, out, err = call("count", "--variant", str(spec), "." * 16)
+    assert status == 2 and out == ""
+    assert err == f"shudu: variant file {spec} is not UTF-8 text (byte 0xff at offset 13)\n"
+
+
+def test_a_non_utf8_line_and_a_bom_in_a_batch(tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes(
+        b"\xef\xbb\xbf" + INKALA.encode() + b"\n" + b"\xff" * 81 + b"\n" + INKALA.encode() + b"\n"
+    )
+    for args, stdin in ((["-i", str(path)], b""), ([], path.read_bytes())):
+        status, out, err = call("solve", *args, "--format", "json", stdin=stdin)
+        assert status == 2
+        records = [json.loads(line) for line in out.splitlines()]
+        assert [r["status"] for r in records] == ["unique", "invalid", "unique"]
+        assert err.startswith("shudu: line 2: ") and "UTF-8" in err

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
+from collections.abc import Callable
 
 import pytest
 
 import shudu
-from shudu import Puzzle, solvers
-from shudu.errors import SearchTimeout, SolverError
+from shudu import Puzzle, parse_puzzle, solvers
+from shudu.errors import OptionError, SearchTimeout, SolverError
 
 from conftest import KNOWN, Known
 
@@ -52,7 +56,43 @@ def test_empty_4x4_has_288_solutions() -> None:
 
 def test_counts_stop_at_the_limit() -> None:
     assert shudu.count("." * 16, limit=10) == 10
-    assert shudu.count("." * 16, limit=0) == 0
+    assert shudu.count("." * 16, limit=1) == 1
+    with pytest.raises(OptionError, match=r"^limit must be a whole number from 1 to \d+, not 0$"):
+        shudu.count("." * 16, limit=0)
+
+
+@pytest.mark.parametrize(
+    ("call", "option"),
+    [
+        (lambda: shudu.count("." * 16, limit=10**30), "limit"),
+        (lambda: shudu.count("." * 16, limit=2.5), "limit"),  # type: ignore[arg-type]
+        (lambda: shudu.count("." * 16, node_limit=2**70), "node_limit"),
+        (lambda: shudu.count("." * 16, node_limit=-5), "node_limit"),
+        (lambda: shudu.solve(INKALA, node_limit=0), "node_limit"),
+        (lambda: shudu.solve(INKALA, node_limit=True), "node_limit"),
+        (lambda: shudu.solve(INKALA, timeout=-1), "timeout"),
+        (lambda: shudu.solve(INKALA, timeout=0), "timeout"),
+        (lambda: shudu.solve(INKALA, timeout=float("nan")), "timeout"),
+        (lambda: shudu.solve(INKALA, timeout=float("inf")), "timeout"),
+        (lambda: shudu.solve(INKALA, timeout="1"), "timeout"),  # type: ignore[arg-type]
+        (lambda: shudu.solve_many([INKALA], timeout=-1), "timeout"),
+        (lambda: shudu.solve_many([INKALA], limit=0), "limit"),
+        (lambda: shudu.solve_many([INKALA], node_limit=2**70), "node_limit"),
+        (lambda: shudu.solve_many([INKALA], threads=-1), "threads"),
+    ],
+)
+def test_bad_numbers_are_option_errors_naming_the_option(call: Callable[[], object], option: str) -> None:
+    with pytest.raises(OptionError) as caught:
+        call()
+    assert caught.value.option == option
+    assert str(caught.value).startswith(f"{option} must be ")
+    assert " from " in str(caught.value) or "greater than 0" in str(caught.value)
+
+
+def test_a_small_timeout_is_a_budget_not_an_error() -> None:
+    result = shudu.solve("." * 81, algorithm="backtrack", timeout=1e-9)
+    assert result.status in ("timeout", "unique", "multiple")
+    assert shudu.solve(INKALA, node_limit=1).status == "timeout"
 
 
 def test_solutions_are_lazy() -> None:
@@ -111,7 +151,46 @@ def test_registry_has_one_signature() -> None:
 
 
 def test_puzzle_objects_and_strings_alike() -> None:
-    assert shudu.solve(Puzzle(INKALA)).solution == shudu.solve(INKALA).solution
+    assert shudu.solve(parse_puzzle(INKALA)).solution == shudu.solve(INKALA).solution
     x = shudu.solve("." * 16, variant="x")
     assert x.status == "multiple" and x.solution is not None
-    assert x.solution.is_solution_of(Puzzle("." * 16, variant="x"))
+    assert x.solution.is_solution_of(Puzzle((0,) * 16, variant="x"))
+
+
+def test_the_shape_cache_is_bounded() -> None:
+    from shudu.geometry import Geometry
+    from shudu.solvers import fast
+
+    assert fast._shape.cache_info().maxsize == fast.SHAPE_CACHE_SIZE
+    for size in (4, 6, 8, 9, 10, 12) * 20:
+        fast._shape(Geometry(size), fast._engine)
+    assert fast._shape.cache_info().currsize <= fast.SHAPE_CACHE_SIZE
+
+
+def _python_without_c_core(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python where the C core cannot be imported."""
+    blocked = "import sys; sys.modules['shudu.solvers._core_c'] = None\n"
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", blocked + code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SHUDU_IMPLEMENTATION": "", **env},
+    )
+
+
+def test_the_pure_python_fallback_is_announced_once() -> None:
+    code = (
+        "import shudu\n"
+        "from shudu.cli import version_text\n"
+        "print(version_text())\n"
+        f"shudu.solve({INKALA!r}); shudu.count('.' * 16); shudu.solve_many(['.' * 16])\n"
+    )
+    done = _python_without_c_core(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "shudu 0.1.0 (pure-Python core: the C extension is not built)\n"
+    assert done.stderr.count("PerformanceWarning") == 1
+    assert "C extension is not built" in done.stderr
+    forced = _python_without_c_core(code, SHUDU_IMPLEMENTATION="python")
+    assert forced.returncode == 0 and "Warning" not in forced.stderr
+    assert "(pure-Python core: forced by SHUDU_IMPLEMENTATION=python)" in forced.stdout

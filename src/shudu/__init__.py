@@ -16,10 +16,12 @@ from __future__ import annotations
 from . import errors, solvers, variants
 from .api import SolveResult, count, solutions, solve
 from .errors import ShuduError
-from .formats import parse_puzzle, read_puzzles
+from .formats import parse_grid, parse_puzzle, read_puzzles
 from .generator import generate
 from .geometry import Geometry, House
 from .logic import explain, hint, rate
+from .logic.allsteps import StepList, find_steps
+from .logic.board import Board, parse_board
 from .puzzle import Grid, Puzzle
 from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
@@ -28,19 +30,24 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BatchResult",
+    "Board",
     "Geometry",
     "Grid",
     "House",
     "Puzzle",
     "ShuduError",
     "SolveResult",
+    "StepList",
     "Variant",
     "__version__",
     "count",
     "errors",
     "explain",
+    "find_steps",
     "generate",
     "hint",
+    "parse_board",
+    "parse_grid",
     "parse_puzzle",
     "rate",
     "read_puzzles",

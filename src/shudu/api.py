@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal
 
 from . import solvers
-from .errors import SearchTimeout, SolverError
+from .errors import SolverError, check_count, check_seconds
+from .formats import PuzzleLike, as_puzzle
 from .geometry import Box
-from .puzzle import Grid, Puzzle, VariantLike
+from .notation import Status
+from .puzzle import Grid, Puzzle
 from .solvers.base import Budget, Stats
+from .variants import VariantLike
 
-Status = Literal["unique", "multiple", "none", "timeout"]
-PuzzleLike = Puzzle | str
+__all__ = ["PuzzleLike", "SolveResult", "Status", "as_puzzle", "count", "solutions", "solve"]
 
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The answer to one puzzle: its status, the first solution found, and the search statistics."""
+    """The answer to one puzzle: its status, the first solution found, and the search statistics.
+
+    ``status`` is ``unique``, ``multiple``, ``none`` or ``timeout`` (``invalid`` never occurs
+    here: bad input raises a :class:`~shudu.errors.ShuduError` instead).
+    """
 
     puzzle: Puzzle
     status: Status
@@ -31,13 +35,9 @@ class SolveResult:
         return self.solution is not None
 
 
-def as_puzzle(puzzle: PuzzleLike, *, box: Box | str | None = None, variant: VariantLike = None) -> Puzzle:
-    """A Puzzle from a Puzzle or any text format."""
-    if isinstance(puzzle, Puzzle):
-        return puzzle
-    if isinstance(puzzle, str):
-        return Puzzle.from_string(puzzle, box=box, variant=variant)
-    raise TypeError(f"expected a Puzzle or a string, not {type(puzzle).__name__}")
+def _budget(node_limit: object, timeout: object) -> Budget:
+    """The budget of one call, its numbers checked (OptionError naming the argument)."""
+    return Budget.of(check_count(node_limit, "node_limit", minimum=1), check_seconds(timeout, "timeout"))
 
 
 def _solver(name: str, puzzle: Puzzle) -> solvers.Solver:
@@ -60,20 +60,17 @@ def solve(
     """Solve a puzzle and say whether its solution is unique.
 
     Looks for two solutions: status ``unique``, ``multiple`` (the first one is returned), ``none``,
-    or ``timeout`` when ``node_limit`` or ``timeout`` (seconds) ran out first.
+    or ``timeout`` when ``node_limit`` (search steps, at least 1) or ``timeout`` (seconds,
+    greater than 0) ran out first. Bad input raises a :class:`~shudu.errors.ShuduError`:
+    :class:`~shudu.errors.ParseError`, :class:`~shudu.errors.ConflictError`,
+    :class:`~shudu.errors.OptionError` for a bad ``node_limit`` or ``timeout`` …
     """
+    budget = _budget(node_limit, timeout)
     puzzle = as_puzzle(puzzle, box=box, variant=variant)
     solver = _solver(algorithm, puzzle)
     stats = Stats()
-    found: list[tuple[int, ...]] = []
-    try:
-        budget = Budget.of(node_limit, timeout)
-        found = list(itertools.islice(solver.solutions(puzzle, budget=budget, stats=stats), 2))
-    except SearchTimeout:
-        status: Status = "timeout"
-    else:
-        status = ("none", "unique", "multiple")[len(found)]
-    solution = Grid(found[0], geometry=puzzle.geometry) if found else None
+    status, cells = solver.answer(puzzle, budget=budget, stats=stats)
+    solution = Grid.trusted(cells, puzzle.geometry) if cells is not None else None
     return SolveResult(puzzle, status, solution, solver.name, stats)
 
 
@@ -87,13 +84,16 @@ def count(
     box: Box | str | None = None,
     variant: VariantLike = None,
 ) -> int:
-    """How many solutions the puzzle has, stopping at ``limit`` (None: count them all).
+    """How many solutions the puzzle has, stopping at ``limit`` (at least 1; None: count them all).
 
-    Raises :class:`~shudu.errors.SearchTimeout` (with ``found`` so far) when the budget runs out.
+    Raises :class:`~shudu.errors.SearchTimeout` (with ``found`` so far) when the budget runs out,
+    :class:`~shudu.errors.OptionError` for a bad ``limit``, ``node_limit`` or ``timeout``.
     """
+    checked_limit = check_count(limit, "limit", minimum=1)
+    budget = _budget(node_limit, timeout)
     puzzle = as_puzzle(puzzle, box=box, variant=variant)
     solver = _solver(algorithm, puzzle)
-    return solver.count(puzzle, limit, budget=Budget.of(node_limit, timeout))
+    return solver.count(puzzle, checked_limit, budget=budget)
 
 
 def solutions(

@@ -6,6 +6,9 @@ caller can point at the exact spot, and a message that already says it in words.
 
 from __future__ import annotations
 
+import numbers
+from typing import Final
+
 
 class ShuduError(ValueError):
     """Base class of every error shudu raises on bad input or requests."""
@@ -106,3 +109,84 @@ class GeneratorError(ShuduError):
         super().__init__(message)
         #: The puzzles made before the time ran out (for a timeout), else empty.
         self.found = found
+
+
+class OptionError(ShuduError):
+    """A numeric option or argument outside its range: a limit, a timeout, a count, a size …
+
+    The message names the option (``--limit`` on the command line, ``limit`` in Python), the
+    range it accepts and the value given, e.g. ``--limit must be a whole number from 1 to
+    9223372036854775807, not '0'``.
+    """
+
+    def __init__(self, message: str, *, option: str, value: object = None) -> None:
+        super().__init__(message)
+        #: The option as the caller spelled it: ``--node-limit`` or ``node_limit``.
+        self.option = option
+        #: The value that was refused (the text given, on the command line).
+        self.value = value
+
+
+#: The largest count, limit or node budget shudu accepts: the engines count in signed 64 bits.
+MAX_COUNT: Final = 2**63 - 1
+
+#: The longest time limit shudu accepts, in seconds (about 31 years): far beyond any real use,
+#: and within what every clock and wait of the platform can hold.
+MAX_SECONDS: Final = 1e9
+
+
+def check_seconds(value: object, option: str) -> float | None:
+    """A time limit in seconds, checked: None (no limit) passes; else a real number greater
+    than 0 and at most :data:`MAX_SECONDS`, returned as a float.
+
+    Zero is refused rather than read as "no time at all": whether a search that has no time
+    finds an easy answer first would depend on when it looks at the clock. Infinity and NaN are
+    refused too (leave the option out for no limit), and so are bools and text.
+    Raises :class:`OptionError` naming ``option``.
+    """
+    if value is None:
+        return None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        seconds = float(value)
+        if 0.0 < seconds <= MAX_SECONDS:
+            return seconds
+    raise OptionError(
+        f"{option} must be a number of seconds greater than 0 and at most {MAX_SECONDS:.0f}, not {value!r}",
+        option=option,
+        value=value,
+    )
+
+
+def check_count(value: object, option: str, *, minimum: int = 0, maximum: int | None = None) -> int | None:
+    """A whole number, checked: None passes; else an int (not a bool, not a float) from
+    ``minimum`` to ``maximum`` (None: :data:`MAX_COUNT`, the largest the engines take).
+
+    Raises :class:`OptionError` naming ``option`` and the range.
+    """
+    if value is None:
+        return None
+    top = MAX_COUNT if maximum is None else maximum
+    if isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= top:
+        return int(value)
+    raise OptionError(
+        f"{option} must be a whole number from {minimum} to {top}, not {_shown(value)}",
+        option=option,
+        value=value,
+    )
+
+
+def _shown(value: object) -> str:
+    """A refused value as a message shows it: short, and never too long to print."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class ShuduWarning(UserWarning):
+    """Base class of the warnings shudu gives."""
+
+
+class PerformanceWarning(ShuduWarning):
+    """shudu runs much slower than it could: the pure-Python engine stands in for a C core
+    that is not built."""

@@ -81,6 +81,8 @@ class BatchCode(IntEnum):
     MULTIPLE = 2
     SOLVED = 3
     TIMEOUT = 4
+    #: The puzzle could not be read (Python side only: the engines never see such a puzzle).
+    INVALID = 5
 
 
 class RunCode(IntEnum):

@@ -1,8 +1,9 @@
 """The ``shudu`` command: a thin layer over the public API.
 
 Each command reads puzzles (arguments, ``-i FILE`` or stdin), calls one library function per
-puzzle and prints one answer per input, in order. Bad input is reported on stderr with its line
-number and the exit status is 2; the other inputs are still processed.
+puzzle and prints one answer per input, in order. Bad input is reported on stderr as
+``shudu: line N: MESSAGE`` and the exit status is 2; the other inputs are still answered. A bad
+option is reported the same way, before any input is read. docs/errors.md has the whole contract.
 """
 
 from __future__ import annotations
@@ -14,44 +15,61 @@ from typing import TextIO
 
 from .. import __version__
 from ..errors import ShuduError
-from . import making, solving, teaching
-from ._common import EXIT_BAD_INPUT, EXIT_OK, PUZZLE, Commands, Output
+from ..notation import Exit
+from . import batch, listing, making, printing, solving, teaching
+from ._common import EXIT_BAD_INPUT, EXIT_OK, PUZZLE, Commands, Output, Parser
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "build_parser", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "build_parser", "main", "version_text"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="shudu",
         description="shudu (数独): solve, count and explore sudoku puzzles of every size and variant.",
         epilog=f"example:\n  shudu solve {PUZZLE}\n\nRun 'shudu COMMAND --help' for a command's options.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"shudu {__version__}")
+    parser.add_argument(
+        "--version", action="store_true", help="print the version and which engine runs, then exit"
+    )
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    for module in (solving, teaching, making):
+    for module in (solving, teaching, listing, making, printing, batch):
         module.register(commands)
     return parser
+
+
+def version_text() -> str:
+    """``shudu 0.1.0 (C core)``, or which pure-Python engine runs and why."""
+    from ..solvers import fast
+
+    return f"shudu {__version__} ({fast.engine_description()})"
 
 
 def main(
     argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    """Run the command line; return the exit status (0 fine, 2 bad input)."""
+    """Run the command line; return the exit status (:class:`shudu.notation.Exit`: 0 every input
+    answered, 2 some input or option was bad, 130 interrupted)."""
     out = Output(stdout or sys.stdout, stderr or sys.stderr)
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help(out.err)
-        return EXIT_BAD_INPUT
     try:
+        args = parser.parse_args(argv)
+        if args.version:
+            out.answer(version_text())
+            return Exit.OK
+        if not getattr(args, "run", None):
+            parser.print_help(out.err)
+            return Exit.INVALID
         args.run(args, out)
     except ShuduError as exc:
         out.problem(str(exc))
+    except UnicodeDecodeError as exc:
+        # a command that reads text where bytes came: still one clean line, not a traceback
+        out.problem(f"the input is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
     except KeyboardInterrupt:
-        return 130
+        return Exit.INTERRUPTED
     except BrokenPipeError:
         # the reader went away (e.g. `| head`); stop quietly
         sys.stderr.close()
-        return EXIT_OK
-    return EXIT_BAD_INPUT if out.bad_input else EXIT_OK
+        return Exit.OK
+    return Exit.INVALID if out.bad_input else Exit.OK

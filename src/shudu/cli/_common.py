@@ -1,22 +1,26 @@
-"""What every command shares: where answers go, how puzzles are read, how commands are added."""
+"""What every command shares: where answers go, how puzzles are read, how commands are added,
+and how options are checked."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, NoReturn, TextIO
 
-from ..errors import ShuduError
+from ..errors import OptionError, ShuduError, check_count, check_seconds
 from ..formats import Entry, parse_puzzle, read_puzzles
 from ..geometry import parse_box
-from ..puzzle import VariantLike
+from ..notation import Exit
+from ..variants import VariantLike
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
+#: Kept for callers of the former names; :class:`shudu.notation.Exit` is the table.
+EXIT_OK = Exit.OK
+EXIT_BAD_INPUT = Exit.INVALID
 
 #: The example puzzle of the help texts.
 PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -43,13 +47,84 @@ class Output:
 Command = Callable[[argparse.Namespace, Output], None]
 
 
+class UsageError(ShuduError):
+    """A command line that argparse refuses: an unknown option, a missing value, a bad choice."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that reports a bad command line like any other bad input: one
+    ``shudu: MESSAGE`` line on stderr and exit status 2 (see :func:`shudu.cli.main`)."""
+
+    def error(self, message: str) -> NoReturn:
+        # argparse says "argument --limit: MESSAGE"; the checkers' messages already start
+        # with the option's name, so it is not said twice; the others read "--format: …".
+        message = re.sub(r"^argument (\S+): (?=\1 )", "", message)
+        message = re.sub(r"^argument (\S+): ", r"\1: ", message)
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def seconds(option: str) -> Callable[[str], float | None]:
+    """An argparse ``type`` for a time limit: a number of seconds, checked by
+    :func:`~shudu.errors.check_seconds` (greater than 0, finite)."""
+
+    def convert(text: str) -> float | None:
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        try:
+            return check_seconds(text if value is None else value, option)
+        except OptionError:
+            # say what was typed ('nan', '1e999'), not what float() made of it
+            raise argparse.ArgumentTypeError(str(_refused(text, option, check_seconds))) from None
+
+    convert.__name__ = "seconds"
+    return convert
+
+
+def count(option: str, *, minimum: int = 0, maximum: int | None = None) -> Callable[[str], int | None]:
+    """An argparse ``type`` for a whole number from ``minimum`` to ``maximum``, checked by
+    :func:`~shudu.errors.check_count` (``maximum`` None: the largest the engines take)."""
+
+    def check(value: object, name: str) -> int | None:
+        return check_count(value, name, minimum=minimum, maximum=maximum)
+
+    def convert(text: str) -> int | None:
+        try:
+            value: object = int(text)
+        except ValueError:
+            value = text
+        try:
+            return check(value, option)
+        except OptionError:
+            raise argparse.ArgumentTypeError(str(_refused(text, option, check))) from None
+
+    convert.__name__ = "count"
+    return convert
+
+
+def _refused(text: str, option: str, check: Callable[[object, str], object]) -> OptionError:
+    """The checker's error for the text as typed."""
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    try:
+        check(shown, option)  # a str is never a number: this always raises
+    except OptionError as exc:
+        return exc
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 class Commands:
     """Adds the subcommands of ``shudu``, each with its help text and an example."""
 
-    def __init__(self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    def __init__(self, subparsers: argparse._SubParsersAction[Parser]) -> None:
         self._subparsers = subparsers
 
-    def add(self, name: str, help: str, example: str, run: Command) -> argparse.ArgumentParser:
+    @property
+    def names(self) -> list[str]:
+        """The commands added so far."""
+        return list(self._subparsers.choices)
+
+    def add(self, name: str, help: str, example: str, run: Command) -> Parser:
         sub = self._subparsers.add_parser(
             name,
             help=help,
@@ -68,9 +143,15 @@ def read_variant(args: argparse.Namespace) -> VariantLike:
     if value and (value.endswith(".json") or os.path.sep in value or Path(value).is_file()):
         path = Path(value)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
         except OSError as exc:
             raise ShuduError(f"cannot read variant file {value}: {exc.strerror}") from None
+        try:
+            data = json.loads(raw.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise ShuduError(
+                f"variant file {value} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+            ) from None
         except json.JSONDecodeError as exc:
             raise ShuduError(f"variant file {value}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
         if not isinstance(data, dict):
@@ -103,14 +184,18 @@ def read_entries(args: argparse.Namespace) -> Iterator[Entry]:
         return
     if args.input and args.input != "-":
         try:
-            with open(args.input, encoding="utf-8") as stream:
-                yield from read_puzzles(stream, box=box, variant=variant)
+            with open(args.input, "rb") as stream:
+                yield from read_puzzles(_lines(stream), box=box, variant=variant)
         except OSError as exc:
             raise ShuduError(f"cannot read {args.input}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ShuduError(f"{args.input} is not a UTF-8 text file") from None
         return
-    yield from read_puzzles(sys.stdin, box=box, variant=variant)
+    yield from read_puzzles(_lines(sys.stdin.buffer), box=box, variant=variant)
+
+
+def _lines(stream: BinaryIO) -> Iterable[bytes]:
+    """The lines of a binary stream, undecoded: :func:`~shudu.formats.read_puzzles` decodes each
+    one, so that a line that is not UTF-8 is an error of that line alone."""
+    return iter(stream)
 
 
 def add_input(parser: argparse.ArgumentParser) -> None:
@@ -139,12 +224,15 @@ def add_input(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds("--timeout"),
         metavar="SECONDS",
-        help="give up on a puzzle after this long (status: timeout)",
+        help="give up on a puzzle after this long (status: timeout); a number greater than 0",
     )
     parser.add_argument(
-        "--node-limit", type=int, metavar="N", help="give up on a puzzle after N search steps"
+        "--node-limit",
+        type=count("--node-limit", minimum=1),
+        metavar="N",
+        help="give up on a puzzle after N search steps (status: timeout); N at least 1",
     )
 
 

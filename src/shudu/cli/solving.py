@@ -11,6 +11,7 @@ from .. import variants as variant_registry
 from ..errors import SearchTimeout, ShuduError
 from ..formats import Entry, format_grid
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
+from ._common import count as count_option
 
 
 def cmd_solve(args: argparse.Namespace, out: Output) -> None:
@@ -77,7 +78,7 @@ def cmd_count(args: argparse.Namespace, out: Output) -> None:
                 timeout=args.timeout,
             )
         except SearchTimeout as exc:
-            out.note(f"line {entry.line}: {exc.message} after {exc.found} solutions")
+            out.note(f"line {entry.line}: timeout ({exc.message}) after {exc.found} solutions")
             out.answer(f"≥{exc.found}")
             continue
         except ShuduError as exc:
@@ -122,7 +123,12 @@ def register(commands: Commands) -> None:
         cmd_count,
     )
     add_input(count)
-    count.add_argument("--limit", type=int, metavar="N", help="stop counting at N solutions")
+    count.add_argument(
+        "--limit",
+        type=count_option("--limit", minimum=1),
+        metavar="N",
+        help="stop counting at N solutions (N at least 1)",
+    )
 
     commands.add("variants", "list the variants with their rules", "shudu variants", cmd_variants)
     commands.add("algorithms", "list the solving algorithms", "shudu algorithms", cmd_algorithms)

@@ -7,6 +7,7 @@ digits. ``count`` has a default built on it, which fast solvers override.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import ClassVar
 
 from ..errors import SearchTimeout
 from ..geometry import Geometry
+from ..notation import Status
 from ..puzzle import Puzzle
 
 __all__ = ["Budget", "SearchTimeout", "Solver", "Stats"]
@@ -108,6 +110,19 @@ class Solver:
             exc.found = found
             raise
         return found
+
+    def answer(
+        self, puzzle: Puzzle, *, budget: Budget = UNLIMITED, stats: Stats | None = None
+    ) -> tuple[Status, tuple[int, ...] | None]:
+        """The status of ``puzzle`` (``unique``, ``multiple``, ``none`` or ``timeout``) and the first
+        solution found, from a search for two solutions within ``budget``."""
+        found: list[tuple[int, ...]] = []
+        try:
+            found = list(itertools.islice(self.solutions(puzzle, budget=budget, stats=stats), 2))
+        except SearchTimeout:
+            return "timeout", None
+        status: Status = ("none", "unique", "multiple")[len(found)]
+        return status, found[0] if found else None
 
     def __repr__(self) -> str:
         return f"<solver {self.name!r}>"

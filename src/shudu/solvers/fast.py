@@ -1,10 +1,12 @@
 """Solver ``fast``: constraint propagation and depth-first search, compiled when possible.
 
-This module only *chooses* an engine: the C core ``shudu.solvers._core_c`` (built from
-``_core.c``) when it is installed, else the pure-Python twin :mod:`shudu.solvers._fast_py`,
-which is the specification (read its docstring for the algorithm and the counters). The
-environment variable ``SHUDU_IMPLEMENTATION=c|python`` forces one; ``IMPLEMENTATION`` says
-which is in use.
+This module only *chooses* an engine: the C core ``shudu.solvers._core_c`` (built from ``_core.c``
+and ``core/``, see docs/core.md) when it is installed, else the pure-Python twin
+:mod:`shudu.solvers._fast_py`, which is the specification (read its docstring for the algorithm and
+the counters). The environment variable ``SHUDU_IMPLEMENTATION=c|python`` forces one;
+``IMPLEMENTATION`` says which is in use. When the C core is missing (and Python was not asked for),
+the first search warns once with a :class:`~shudu.errors.PerformanceWarning`: the twin is about 100
+times slower.
 
 Besides the registered solver, :func:`solve_many` searches a whole batch of puzzles in one
 call: the C core parses, searches and writes the answers without a Python step per puzzle,
@@ -16,28 +18,41 @@ from __future__ import annotations
 import os
 import sys
 import time
+import warnings
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
-from ..errors import SearchTimeout
+from ..errors import (
+    MAX_COUNT,
+    ConflictError,
+    OptionError,
+    ParseError,
+    PerformanceWarning,
+    SearchTimeout,
+    ShuduError,
+    check_count,
+    check_seconds,
+)
 from ..geometry import Geometry
-from ..puzzle import Puzzle, size_from_cells
+from ..notation import MAX_SIZE, MIN_SIZE, BatchCode, Status, cell_name, char_digit, digit_range
+from ..puzzle import Puzzle
 from . import _fast_py, register
 from .base import UNLIMITED, Budget, Solver, Stats
 
-__all__ = ["IMPLEMENTATION", "BatchResult", "Fast", "solve_many"]
+__all__ = ["IMPLEMENTATION", "BatchResult", "Fast", "engine_description", "solve_many"]
 
 
-def _choose() -> tuple[ModuleType, str]:
+def _choose() -> tuple[ModuleType, str, bool]:
+    """The engine, its name, and whether it stands in for a C core that is not built."""
     wanted = os.environ.get("SHUDU_IMPLEMENTATION", "").strip().lower()
     if wanted not in ("", "auto", "c", "python"):
         raise ImportError(f"SHUDU_IMPLEMENTATION must be 'c' or 'python', not {wanted!r}")
     if wanted == "python":
-        return _fast_py, "python"
+        return _fast_py, "python", False
     try:
         from . import _core_c  # type: ignore[attr-defined]
     except ImportError:
@@ -46,21 +61,58 @@ def _choose() -> tuple[ModuleType, str]:
                 "SHUDU_IMPLEMENTATION=c, but the C core of shudu is not built; "
                 "reinstall with a C compiler present"
             ) from None
-        return _fast_py, "python"
-    return _core_c, "c"
+        return _fast_py, "python", True
+    return _core_c, "c", False
 
 
-_engine, IMPLEMENTATION = _choose()
+_engine, IMPLEMENTATION, _FALLBACK = _choose()
+_warned = False
 
-#: Statuses of :class:`BatchResult`, by code.
-STATUSES = ("none", "unique", "multiple", "solved", "timeout")
+
+def engine_description() -> str:
+    """Which engine runs, in words: ``C core``, or the pure-Python core and why."""
+    if IMPLEMENTATION == "c":
+        return "C core"
+    if _FALLBACK:
+        return "pure-Python core: the C extension is not built"
+    return "pure-Python core: forced by SHUDU_IMPLEMENTATION=python"
+
+
+def _announce(engine: ModuleType) -> None:
+    """Warn once per process when a search runs on the twin because the C core is missing."""
+    global _warned
+    if _FALLBACK and engine is _fast_py and not _warned:
+        _warned = True
+        warnings.warn(
+            "shudu runs on its pure-Python core, about 100 times slower, because the C "
+            "extension is not built; reinstall with a C compiler present "
+            "(SHUDU_IMPLEMENTATION=python silences this)",
+            PerformanceWarning,
+            stacklevel=3,
+        )
+
+
+#: A batch status: the answer statuses, plus ``solved`` for a solution found with ``limit=1``
+#: (the batch did not look for a second one, so it cannot say ``unique``).
+BatchStatus = Status | Literal["solved"]
+
+#: The code of a puzzle of the batch that could not be read (see :attr:`BatchResult.errors`).
+INVALID_CODE = BatchCode.INVALID
+
+#: Statuses of :class:`BatchResult`, by code (:class:`shudu.notation.BatchCode`, then invalid).
+STATUSES: tuple[BatchStatus, ...] = ("none", "unique", "multiple", "solved", "timeout", "invalid")
 
 # solutions() asks the engine for this many solutions at a time, at most.
 _CHUNK = 256
 
+#: How many geometries keep their engine tables: every standard size and variant a session
+#: uses fits, while random jigsaw layouts (a new geometry each) cannot grow the cache forever.
+SHAPE_CACHE_SIZE = 64
 
-@cache
+
+@lru_cache(maxsize=SHAPE_CACHE_SIZE)
 def _shape(geometry: Geometry, engine: ModuleType = _engine) -> Any:
+    _announce(engine)
     links = geometry.links if any(geometry.links) else None
     return engine.Shape(geometry.size, geometry.house_cells, links)
 
@@ -150,7 +202,11 @@ class BatchResult:
     unsigned ints. ``statuses`` and ``solutions`` give the same as lists.
 
     Statuses: ``none`` (no solution), ``unique``, ``multiple`` (at least two), ``solved``
-    (one found and ``limit`` was 1, so uniqueness was not checked) and ``timeout``.
+    (one found and ``limit`` was 1, so uniqueness was not checked), ``timeout`` and
+    ``invalid`` (the puzzle could not be read, or has two equal givens in a house: its
+    error is in ``errors``). ``errors`` holds one entry per puzzle: None, or the
+    :class:`~shudu.errors.ShuduError` that :func:`shudu.solve` would raise for it, with
+    ``line`` set to the puzzle's 1-based place in the batch.
     """
 
     size: int
@@ -160,12 +216,17 @@ class BatchResult:
     nodes: array[int]
     guesses: array[int]
     settled: array[int]
+    errors: tuple[ShuduError | None, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.errors) != len(self.status_codes):
+            object.__setattr__(self, "errors", (None,) * len(self.status_codes))
 
     def __len__(self) -> int:
         return len(self.status_codes)
 
     @property
-    def statuses(self) -> list[str]:
+    def statuses(self) -> list[BatchStatus]:
         return [STATUSES[code] for code in self.status_codes]
 
     @property
@@ -185,18 +246,49 @@ class BatchResult:
         return Stats(sum(self.nodes), sum(self.guesses), sum(self.settled))
 
 
-def _batch_size(puzzles: Sequence[str] | bytes) -> int:
-    if isinstance(puzzles, bytes | bytearray | memoryview):
-        data = bytes(puzzles[:700])
-        end = data.find(b"\n")
-        head = data if end < 0 else data[:end]
-        return size_from_cells(len(head.rstrip(b"\r")))
+_BOM = "\ufeff"
+_BOM_BYTES = _BOM.encode()
+_BYTES = bytes | bytearray | memoryview
+
+
+def _batch_size(puzzles: Sequence[object] | bytes) -> int:
+    """The size of the first puzzle whose length is a grid's (9 when none is)."""
+    if isinstance(puzzles, _BYTES):
+        data = bytes(puzzles[: 4 * MAX_SIZE**4])
+        heads: Sequence[object] = data.split(b"\n")[:-1] or [data]
+    else:
+        heads = puzzles[:64]
+    for head in heads:
+        if isinstance(head, str | bytes):
+            length = len(head) - (head[-1:] in ("\r", b"\r"))
+            for size in range(MIN_SIZE, MAX_SIZE + 1):
+                if size * size == length:
+                    return size
+    return 9
+
+
+def _checked_puzzles(puzzles: object) -> Sequence[str | bytes] | bytes:
     if isinstance(puzzles, str):
-        raise TypeError("puzzles must be a list of str or a bytes buffer")
-    if not puzzles:
-        return 9
-    first = puzzles[0]
-    return size_from_cells(len(first) if isinstance(first, str | bytes) else 0)
+        raise OptionError(
+            "puzzles must be a list of one-line puzzles or a bytes buffer of lines, not one str",
+            option="puzzles",
+            value=puzzles,
+        )
+    if isinstance(puzzles, _BYTES):
+        data = bytes(puzzles)
+        return data[len(_BOM_BYTES) :] if data.startswith(_BOM_BYTES) else data
+    try:
+        items: list[str | bytes] = list(puzzles)  # type: ignore[call-overload]
+    except TypeError:
+        raise OptionError(
+            f"puzzles must be a list of one-line puzzles or a bytes buffer of lines, "
+            f"not {type(puzzles).__name__}",
+            option="puzzles",
+            value=puzzles,
+        ) from None
+    if items and isinstance(items[0], str) and items[0].startswith(_BOM):
+        items[0] = items[0][1:]
+    return items
 
 
 def solve_many(
@@ -217,22 +309,158 @@ def solve_many(
     tells whether it is unique. ``node_limit`` caps each puzzle's search, ``timeout``
     (seconds) the whole call: puzzles not finished in time get status ``timeout``.
     ``threads`` > 1 searches on that many threads inside the C core (0: one per CPU).
-    Malformed input raises ValueError (or TypeError) naming the puzzle and the character.
+
+    A puzzle that cannot be read (a wrong length, a character that is no digit, bytes that
+    are not UTF-8) or that has two equal givens in a house gets status ``invalid`` and its
+    error in :attr:`BatchResult.errors`; the others are answered. Bad arguments of the call
+    itself (``limit`` below 1, a negative ``timeout`` …) raise :class:`~shudu.errors.OptionError`.
     """
-    if threads == 0:
-        threads = os.cpu_count() or 1
+    limit = _required(limit, "limit", 1, MAX_COUNT)
+    threads = _required(threads, "threads", 0, 256) or min(os.cpu_count() or 1, 256)
+    node_limit = check_count(node_limit, "node_limit", minimum=1)
+    timeout = check_seconds(timeout, "timeout")
+    if geometry is not None and not isinstance(geometry, Geometry):
+        raise OptionError(
+            f"geometry must be a Geometry, not {type(geometry).__name__}", option="geometry", value=geometry
+        )
+    batch = _checked_puzzles(puzzles)
     if geometry is None:
-        geometry = Geometry(_batch_size(puzzles))
+        geometry = Geometry(_batch_size(batch))
     engine = engine or _engine
     shape = _shape(geometry, engine)
-    raw = shape.solve_many(puzzles, limit, threads, node_limit, -1.0 if timeout is None else timeout)
-    status, text, *numbers = raw
+    deadline = None if timeout is None else time.monotonic() + timeout
+
+    def run(items: Sequence[str | bytes] | bytes) -> tuple[bytes, ...]:
+        left = -1.0 if deadline is None else max(0.0, deadline - time.monotonic())
+        return tuple(shape.solve_many(items, limit, threads, node_limit, left))
+
+    try:
+        raw = run(batch)
+        errors: list[ShuduError | None] = [None] * len(raw[0])
+        lines: Sequence[str | bytes] | None = None
+    except (ValueError, TypeError):
+        # some puzzle is unreadable: find which, and answer the others
+        lines = _split(batch)
+        errors = [_line_error(line, geometry, number) for number, line in enumerate(lines, 1)]
+        raw = _merge(geometry, lines, errors, run)
+    status = bytearray(raw[0])
+    for index, code in enumerate(status):
+        if code == BatchCode.NONE:  # a puzzle with no solution: two equal givens, or truly none?
+            lines = lines if lines is not None else _split(batch)
+            line = lines[index]
+            conflict = _conflict(line, geometry, index + 1)
+            if conflict is not None:
+                errors[index] = conflict
+                status[index] = INVALID_CODE
     arrays = []
-    for buffer in numbers:
+    for buffer in raw[2:]:
         values = array("Q")
         values.frombytes(buffer)
         arrays.append(values)
-    return BatchResult(geometry.size, status, text, *arrays)
+    counts, nodes, guesses, settled = arrays
+    return BatchResult(geometry.size, bytes(status), raw[1], counts, nodes, guesses, settled, tuple(errors))
+
+
+def _required(value: object, option: str, minimum: int, maximum: int) -> int:
+    """A whole-number argument that has no "none" value."""
+    checked = check_count(value, option, minimum=minimum, maximum=maximum)
+    if checked is None:
+        raise OptionError(
+            f"{option} must be a whole number from {minimum} to {maximum}, not None", option=option
+        )
+    return checked
+
+
+def _split(batch: Sequence[str | bytes] | bytes) -> Sequence[str | bytes]:
+    if not isinstance(batch, bytes):
+        return batch
+    lines = batch.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+def _line_error(line: object, geometry: Geometry, number: int) -> ShuduError | None:
+    """Why one puzzle of a batch cannot be read, or None when it can."""
+    size, nc = geometry.size, geometry.ncells
+    if isinstance(line, _BYTES):
+        data = bytes(line)
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return ParseError(
+                f"the line is not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start + 1})",
+                line=number,
+                column=exc.start + 1,
+            )
+    if not isinstance(line, str):
+        return ParseError(f"a puzzle must be a line of text, not {type(line).__name__}", line=number)
+    if len(line) != nc:
+        return ParseError(
+            f"the puzzle has {len(line)} characters; a {size}x{size} puzzle has {nc}", line=number
+        )
+    for i, char in enumerate(line):
+        if char_digit(char, size) is None:
+            return ParseError(
+                f"character {char!r} at position {i + 1} ({cell_name(i, size)}) is not a digit "
+                f"of a {size}x{size} puzzle (use {digit_range(size)}, or . or 0 for empty)",
+                line=number,
+                column=i + 1,
+                char=char,
+            )
+    return None
+
+
+def _merge(
+    geometry: Geometry,
+    lines: Sequence[str | bytes],
+    errors: list[ShuduError | None],
+    run: Any,
+) -> tuple[bytes, ...]:
+    """The engine's six buffers for a batch whose unreadable puzzles are left out and given
+    the invalid code."""
+    good = [i for i, error in enumerate(errors) if error is None]
+    items = [lines[i] for i in good]
+    try:
+        parts = [run(items)]
+        owners = [good]
+    except (ValueError, TypeError):  # the engine refuses what the check let through: one by one
+        parts, owners = [], []
+        for i in good:
+            try:
+                parts.append(run([lines[i]]))
+                owners.append([i])
+            except (ValueError, TypeError) as exc:
+                errors[i] = ParseError(str(exc), line=i + 1)
+    nc = geometry.ncells
+    total = len(lines)
+    status = bytearray([INVALID_CODE]) * total
+    text = bytearray(b"." * (nc * total))
+    numbers = [array("Q", bytes(8 * total)) for _ in range(4)]
+    for part, owner in zip(parts, owners, strict=True):
+        codes, solved, *counters = part
+        columns = []
+        for buffer in counters:
+            values = array("Q")
+            values.frombytes(buffer)
+            columns.append(values)
+        for k, i in enumerate(owner):
+            status[i] = codes[k]
+            text[i * nc : (i + 1) * nc] = solved[k * nc : (k + 1) * nc]
+            for column, values in zip(numbers, columns, strict=True):
+                column[i] = values[k]
+    return (bytes(status), bytes(text), *(column.tobytes() for column in numbers))
+
+
+def _conflict(line: str | bytes, geometry: Geometry, number: int) -> ConflictError | None:
+    """The ConflictError of a puzzle line with two equal givens in a house, else None."""
+    text = line.decode("utf-8") if isinstance(line, bytes) else line
+    cells = [char_digit(char, geometry.size) or 0 for char in text]
+    try:
+        Puzzle(cells, geometry=geometry)
+    except ConflictError as exc:
+        return exc.at_line(number)  # type: ignore[return-value]
+    return None
 
 
 register(Fast())
