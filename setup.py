@@ -45,11 +45,23 @@ class OptionalBuildExt(build_ext):
         )
 
 
+SOLVERS = "src/shudu/solvers"
+# _core.c is the CPython module; the engines and the search they share live in core/
+# (docs/core.md maps them).  The headers are listed so that a change to one rebuilds.
+SOURCES = [f"{SOLVERS}/_core.c", f"{SOLVERS}/core/general.c", f"{SOLVERS}/core/band9.c"]
+HEADERS = [
+    f"{SOLVERS}/core/{name}.h"
+    for name in ("common", "search", "search_loop", "general", "band9", "band_tables")
+]
+
 setup(
     ext_modules=[
         Extension(
             "shudu.solvers._core_c",
-            sources=["src/shudu/solvers/_core.c"],
+            sources=SOURCES,
+            depends=HEADERS,
+            # Every file must see the same clock (CLOCK_MONOTONIC is POSIX, hidden by -std=c11).
+            define_macros=[] if sys.platform == "win32" else [("_POSIX_C_SOURCE", "200809L")],
             extra_compile_args=compile_args,
             optional=True,
         )

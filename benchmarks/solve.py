@@ -4,6 +4,13 @@ Run from the repository root::
 
     python benchmarks/solve.py                 # every set, peers on a sample of each
     python benchmarks/solve.py --quick         # 2,000 puzzles a set, fewer repeats
+    python benchmarks/solve.py --against OLD.so --max 3000 --repeat 3 --no-peers
+                                               # this build against another build of the
+                                               # C core, same run, interleaved (docs/core.md)
+    python benchmarks/solve.py --tdoku /tmp/libtdoku_batch.so --max 10000
+                                               # side by side with tdoku, same run,
+                                               # interleaved (build: tools/build_tdoku.sh)
+    python benchmarks/solve.py --threads 1,2   # batch scaling over threads (wall clock)
 
 For each puzzle file (shuffled, after a warm-up) it times the batch API
 ``shudu.solvers.fast.solve_many`` on one thread, first solution (``limit=1``) and
@@ -19,17 +26,21 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import platform
 import random
 import sys
 import time
+from array import array
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from shudu.notation import BatchCode  # noqa: E402
 from shudu.solvers import _fast_py, fast  # noqa: E402
 
 SETS = [
@@ -40,17 +51,243 @@ SETS = [
     ("forum_hardest_1106.txt", "hardest 1106"),
     ("serg_benchmark_multisolution.txt", "serg multi-solution"),
 ]
-# tdoku (C++, SIMD) on this machine class, µs per puzzle: first solution, count to 2.
+# Reference figures, used only without --tdoku: tdoku (built from its source with its own
+# flags, -O3 -march=native) measured side by side with shudu on this machine class, µs per
+# puzzle, first solution and count to 2.
 TDOKU = {
-    "kaggle_like_easy_10k.txt": (1.2, 1.2),
-    "royle_17clue.txt": (3.5, 3.6),
-    "magictour_top1465.txt": (6.7, 9.7),
-    "forum_hardest_1905_11plus.txt": (30.0, 81.0),
-    "forum_hardest_1106.txt": (47.0, 87.0),
+    "kaggle_like_easy_10k.txt": (1.30, 1.22),
+    "royle_17clue.txt": (3.16, 3.18),
+    "magictour_top1465.txt": (7.58, 11.94),
+    "forum_hardest_1905_11plus.txt": (28.05, 53.55),
+    "forum_hardest_1106.txt": (44.76, 83.48),
+    "serg_benchmark_multisolution.txt": (1.98, 2.31),
 }
 
 
 CLOCK = time.process_time
+
+
+def load_core(path: Path) -> ModuleType:
+    """Another build of the C core (a ``_core_c*.so`` file), loaded beside this one."""
+    spec = importlib.util.spec_from_file_location("_core_c", path)
+    if spec is None or spec.loader is None:
+        sys.exit(f"{path} is not an extension module")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -> None:
+    """Time this build's C core and another on the same puzzles, interleaved, best of
+    ``repeat``; both engines on 9x9 (the general one forced), and the 16x16 set."""
+    from shudu.geometry import Geometry
+    from shudu.solvers import _core_c  # type: ignore[attr-defined]
+
+    cases = [(name, label, 9, False) for name, label in SETS]
+    cases += [("magictour_top1465.txt", "top1465, general engine", 9, True)]
+    cases += [("size16_owhy.txt", "16x16", 16, False)]
+    print("| set | engine | puzzles | limit | this µs | other µs | this / other | guesses this / other |")
+    print("|---|---|---|---|---|---|---|---|")
+    for filename, label, size, general in cases:
+        path = data / filename
+        if not path.exists():
+            print(f"| {label} | missing: {path} | | | | | |")
+            continue
+        lines = path.read_text().split()
+        random.Random(2026).shuffle(lines)
+        lines = lines[: max_lines if size == 9 else max(1, max_lines // 75)]
+        houses = Geometry(size).house_cells
+        shapes = {
+            "this": _core_c.Shape(size, houses, None, general),
+            "other": other.Shape(size, houses, None, general),
+        }
+        engine = "general" if general or size != 9 else "9x9"
+        first_found: dict[str, tuple[bytes, ...]] = {}
+        for limit in (1, 2):
+            best = {"this": float("inf"), "other": float("inf")}
+            answers = {}
+            for run in range(repeat):
+                for key in ("this", "other") if run % 2 == 0 else ("other", "this"):
+                    started = CLOCK()
+                    answers[key] = shapes[key].solve_many(lines, limit)
+                    best[key] = min(best[key], CLOCK() - started)
+            check_answers(answers["this"], answers["other"], filename, limit, first_found)
+            this, that = (best[k] / len(lines) * 1e6 for k in ("this", "other"))
+            guesses = (sum(array("Q", answers[k][4])) / len(lines) for k in ("this", "other"))
+            print(
+                f"| {label} | {engine} | {len(lines):,} | {limit} | {this:,.2f} | {that:,.2f} |"
+                f" {this / that:.3f} | {' / '.join(f'{g:.1f}' for g in guesses)} |"
+            )
+
+
+def check_answers(
+    this: tuple[bytes, ...],
+    other: tuple[bytes, ...],
+    filename: str,
+    limit: int,
+    first: dict[str, tuple[bytes, ...]],
+) -> None:
+    """Stop unless two builds agree on every status and count, and on the solution of every
+    puzzle found unique. Builds whose search trees differ (another propagation or branch
+    rule) may find another first solution of a puzzle with several, and count other nodes."""
+    status, solutions, counts = this[:3]
+    if (status, counts) != other[0:3:2]:
+        sys.exit(f"{filename}: the two builds disagree on statuses or counts (limit {limit})")
+    if limit == 1:
+        first["this"], first["other"] = this, other
+        return
+    width = len(solutions) // max(1, len(status))
+    unique = [i for i, code in enumerate(status) if code == BatchCode.UNIQUE]
+    for one, two in ((this, other), (first["this"], first["other"])):
+        if any(one[1][width * i : width * (i + 1)] != two[1][width * i : width * (i + 1)] for i in unique):
+            sys.exit(f"{filename}: the two builds give different solutions to a unique puzzle")
+
+
+def load_average() -> str:
+    try:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average unknown"
+
+
+def read_set(path: Path, max_lines: int) -> list[str]:
+    lines = path.read_text().split()
+    random.Random(2026).shuffle(lines)
+    return lines[:max_lines] if max_lines else lines
+
+
+class Tdoku:
+    """A tdoku build with the batch entry point of tools/build_tdoku.sh, through ctypes."""
+
+    def __init__(self, path: Path) -> None:
+        import ctypes
+
+        self.ctypes = ctypes
+        try:
+            lib = ctypes.CDLL(str(path))
+            self.batch = lib.tdoku_batch
+        except (OSError, AttributeError) as exc:
+            sys.exit(f"{path}: not a tdoku build from tools/build_tdoku.sh ({exc})")
+        u64 = ctypes.POINTER(ctypes.c_uint64)
+        size = ctypes.c_size_t
+        self.batch.argtypes = [ctypes.c_char_p, size, size, size, ctypes.c_char_p, u64, u64]
+        self.batch.restype = None
+
+    def solve(self, data: bytes, count: int, limit: int) -> tuple[bytes, list[int], list[int]]:
+        """Solve ``count`` lines of 82 bytes: (solutions, counts, guesses)."""
+        ctypes = self.ctypes
+        solutions = ctypes.create_string_buffer(81 * count)
+        counts = (ctypes.c_uint64 * count)()
+        guesses = (ctypes.c_uint64 * count)()
+        self.batch(data, 82, count, limit, solutions, counts, guesses)
+        return solutions.raw, list(counts), list(guesses)
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def compare_tdoku(tdoku: Tdoku, data: Path, max_lines: int, rounds: int, passes: int) -> None:
+    """shudu's batch API and tdoku's solver on the same puzzles, one thread each, in
+    ``rounds`` interleaved rounds of ``passes`` passes: best pass of each round, the ratio
+    per round, its median; answers and solution counts cross-checked."""
+    print(
+        "| set | puzzles | mode | tdoku µs | shudu µs | shudu ÷ tdoku (median, range) |"
+        " guesses tdoku / shudu | shudu nodes | load |"
+    )
+    print("|---|---:|---|---:|---:|---|---|---:|---|")
+    for filename, label in SETS:
+        path = data / filename
+        if not path.exists():
+            print(f"| {label} | missing: {path} | | | | | | | |")
+            continue
+        lines = read_set(path, max_lines)
+        if any(len(line) != 81 for line in lines):
+            print(f"| {label} | not all lines are 9x9 puzzles | | | | | | | |")
+            continue
+        buffer = ("\n".join(line.replace("0", ".") for line in lines) + "\n").encode()
+        count = len(lines)
+        for limit in (1, 2):
+            fast.solve_many(buffer[: 82 * 200], limit)  # warm-up
+            tdoku.solve(buffer, min(count, 200), limit)
+            best = {"tdoku": float("inf"), "shudu": float("inf")}
+            ratios = []
+            for run in range(rounds):
+                round_best = {"tdoku": float("inf"), "shudu": float("inf")}
+                for tool in ("tdoku", "shudu") if run % 2 == 0 else ("shudu", "tdoku"):
+                    for _ in range(passes):
+                        started = CLOCK()
+                        if tool == "tdoku":
+                            theirs = tdoku.solve(buffer, count, limit)
+                        else:
+                            ours = fast.solve_many(buffer, limit)
+                        round_best[tool] = min(round_best[tool], CLOCK() - started)
+                ratios.append(round_best["shudu"] / round_best["tdoku"])
+                for tool in best:
+                    best[tool] = min(best[tool], round_best[tool])
+            solutions, counts, guesses = theirs
+            if list(ours.counts) != counts:
+                sys.exit(f"{filename}: shudu and tdoku count different solutions (limit {limit})")
+            if limit == 1:
+                mine = ours.solution_text
+                differ = [
+                    i
+                    for i in range(count)
+                    if counts[i] and mine[81 * i : 81 * i + 81] != solutions[81 * i : 81 * i + 81]
+                ]
+                if differ and not filename.startswith("serg"):
+                    sys.exit(f"{filename}: shudu and tdoku give different solutions ({len(differ)} puzzles)")
+            tdoku_us, shudu_us = (best[t] / count * 1e6 for t in ("tdoku", "shudu"))
+            mode = "first" if limit == 1 else "count-2"
+            print(
+                f"| {label} | {count:,} | {mode} | {tdoku_us:.2f} | {shudu_us:.2f} |"
+                f" **{median(ratios):.2f}** ({min(ratios):.2f}–{max(ratios):.2f}) |"
+                f" {sum(guesses) / count:.1f} / {sum(ours.guesses) / count:.1f} |"
+                f" {sum(ours.nodes) / count:.1f} | {os.getloadavg()[0]:.1f} |"
+            )
+
+
+def thread_scaling(data: Path, max_lines: int, threads: list[int], repeat: int) -> None:
+    """Wall-clock time of one batch on each thread count, interleaved, best of ``repeat``."""
+    cores = os.cpu_count() or 1
+    print(f"batch scaling, wall clock, best of {repeat}, {cores} CPUs, {load_average()} at start")
+    print(
+        "| set | puzzles | limit | "
+        + " | ".join(f"{t} thread{'s' * (t > 1)} µs" for t in threads)
+        + " | speed-up | load |"
+    )
+    print("|---|---:|---|" + "---:|" * len(threads) + "---|---|")
+    busy = False
+    for filename, label in SETS:
+        path = data / filename
+        if not path.exists():
+            continue
+        lines = read_set(path, max_lines)
+        buffer = ("\n".join(lines) + "\n").encode()
+        limit = 2
+        fast.solve_many(buffer[: 82 * 200], limit, max(threads))  # warm-up
+        best = dict.fromkeys(threads, float("inf"))
+        for run in range(repeat):
+            for t in threads if run % 2 == 0 else threads[::-1]:
+                started = time.perf_counter()
+                fast.solve_many(buffer, limit, t)
+                best[t] = min(best[t], time.perf_counter() - started)
+        load = os.getloadavg()[0]
+        busy |= load + max(threads) > cores + 0.5
+        base = best[threads[0]]
+        speed = " / ".join(f"{base / best[t]:.2f}x" for t in threads[1:])
+        print(
+            f"| {label} | {len(lines):,} | {limit} | "
+            + " | ".join(f"{best[t] / len(lines) * 1e6:.2f}" for t in threads)
+            + f" | {speed} | {load:.1f} |"
+        )
+    if busy:
+        print(
+            f"\nThe machine was busy (load average plus {max(threads)} threads above its {cores}"
+            " CPUs): these speed-ups measure the sharing, not the scaling."
+        )
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> tuple[float, object]:
@@ -149,20 +386,82 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5, help="runs per timing; best is kept")
     parser.add_argument("--peer-sample", type=int, default=300, help="puzzles per set for peers")
     parser.add_argument("--twin-sample", type=int, default=200, help="puzzles for the twin")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--threads",
+        default="1",
+        help="threads for the batch; a list (1,2,4) times the batch on each, wall clock",
+    )
     parser.add_argument("--quick", action="store_true", help="--max 2000 --repeat 2")
     parser.add_argument("--peer-seconds", type=float, default=15.0, help="time cap per peer/set")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--no-peers", action="store_true")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="SO",
+        help="only compare this C core with another build of it (a _core_c*.so file)",
+    )
+    parser.add_argument(
+        "--tdoku",
+        type=Path,
+        metavar="SO",
+        help="only compare with tdoku, side by side (a build from tools/build_tdoku.sh)",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --tdoku")
+    parser.add_argument(
+        "--sets",
+        default="",
+        help="only the sets whose file name or label holds one of these words (comma-separated)",
+    )
     args = parser.parse_args(argv)
+    if args.sets:
+        words = [word.strip().lower() for word in args.sets.split(",") if word.strip()]
+        chosen = [
+            (name, label)
+            for name, label in SETS
+            if any(w in name.lower() or w in label.lower() for w in words)
+        ]
+        if not chosen:
+            parser.error(f"--sets {args.sets!r} names none of: " + ", ".join(label for _, label in SETS))
+        SETS[:] = chosen
+    try:
+        thread_counts = [int(t) for t in str(args.threads).split(",")]
+    except ValueError:
+        parser.error(f"--threads takes a number or a list such as 1,2,4, not {args.threads!r}")
+    if any(t < 1 for t in thread_counts):
+        parser.error("--threads: each count must be at least 1")
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.quick:
         args.max, args.repeat = args.max or 2000, 2
+    if args.tdoku is not None:
+        print(
+            f"shudu ({fast.IMPLEMENTATION}) against tdoku {args.tdoku}: clock={args.clock}, one thread,"
+            f" {args.rounds} interleaved rounds of best of {args.repeat} passes"
+        )
+        print(
+            f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs,"
+            f" {load_average()}"
+        )
+        compare_tdoku(Tdoku(args.tdoku), args.data, args.max, args.rounds, args.repeat)
+        return
+    if len(thread_counts) > 1:
+        thread_scaling(args.data, args.max or 10000, thread_counts, args.repeat)
+        return
+    args.threads = thread_counts[0]
+    if args.against is not None:
+        print(f"this C core against {args.against}: clock={args.clock}, best of {args.repeat}, interleaved")
+        print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
+        compare_builds(load_core(args.against), args.data, args.max or 3000, args.repeat)
+        return
 
     print(
         f"shudu fast: implementation={fast.IMPLEMENTATION}, threads={args.threads}, "
         f"clock={args.clock}, best of {args.repeat}"
+    )
+    print(
+        "vs tdoku: against reference figures of tdoku on this machine class, not this run"
+        " (--tdoku SO runs both side by side)"
     )
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs")
     peers = {} if args.no_peers else {name: make() for name, make in PEERS.items()}
@@ -182,10 +481,7 @@ def main(argv: list[str] | None = None) -> None:
         if not path.exists():
             print(f"| {label} | missing: {path} | | | | | |")
             continue
-        lines = path.read_text().split()
-        random.Random(2026).shuffle(lines)
-        if args.max:
-            lines = lines[: args.max]
+        lines = read_set(path, args.max)
         data = ("\n".join(lines) + "\n").encode()
         multi = filename.startswith("serg")
         fast.solve_many(data[: 82 * 200], limit=2, threads=args.threads)  # warm-up
@@ -209,7 +505,10 @@ def main(argv: list[str] | None = None) -> None:
         settled = 100 * sum(1 for g in no_guess.guesses if g == 0) / len(lines)
         first = f"{timings[1]:.2f}" if 1 in timings else "–"
         tdoku = TDOKU.get(filename)
-        ratio = f"{timings[1] / tdoku[0]:.2f}x / {timings[2] / tdoku[1]:.2f}x" if tdoku else "–"
+        ratio = "–"
+        if tdoku:  # reference figures, not this run: say so
+            ratio = f"{timings[1] / tdoku[0]:.2f}x / " if 1 in timings else "– / "
+            ratio += f"{timings[2] / tdoku[1]:.2f}x (reference)"
         guess_text = " / ".join(f"{guesses[k]:.1f}" for k in sorted(guesses))
         print(
             f"| {label} | {len(lines):,} | {first} | {timings[2]:.2f} | {guess_text} |"
@@ -244,9 +543,9 @@ def main(argv: list[str] | None = None) -> None:
         print("|---|---|---|---|")
         print("\n".join(twin_rows))
     print()
-    from shudu.puzzle import Puzzle
+    from shudu.formats import parse_puzzle
 
-    seconds, found = best_of(1, lambda: fast.Fast().count(Puzzle.from_string("." * 36)))
+    seconds, found = best_of(1, lambda: fast.Fast().count(parse_puzzle("." * 36)))
     print(f"empty 6x6 grid: {found:,} solutions counted in {seconds:.2f} s")
 
 

@@ -17,8 +17,9 @@ import random
 import threading
 
 from shudu.geometry import Geometry
+from shudu.notation import DIGITS
+from shudu.solvers import _band9_py, _fast_py, fast
 from shudu.solvers import _core_c as core  # type: ignore[attr-defined]
-from shudu.solvers import _fast_py, fast
 
 ALPHABET = "123456789.0abcdefgpqzABCDEFGPQZ \t\r\n\x00\x7f\xe9€-"
 EXPECTED = (ValueError, TypeError, OverflowError)
@@ -29,9 +30,7 @@ def random_text(rng: random.Random, length: int) -> str:
 
 
 def random_grid(rng: random.Random, n: int, fill: float) -> str:
-    return "".join(
-        _fast_py.DIGIT_CHARS[rng.randint(1, n)] if rng.random() < fill else "." for _ in range(n * n)
-    )
+    return "".join(DIGITS[rng.randint(1, n) - 1] if rng.random() < fill else "." for _ in range(n * n))
 
 
 def call(fn, *args, **kwargs):
@@ -96,6 +95,15 @@ def fuzz_batches(rng: random.Random) -> None:
         assert c == py, good
 
 
+def fuzz_propagate9(rng: random.Random) -> None:
+    """The 9x9 engine's propagation against its Python statement, and malformed givens."""
+    givens = _fast_py.parse_givens(random_grid(rng, 9, rng.random() * 0.4), 9)
+    assert core._propagate9(givens) == _band9_py.propagate(givens), givens
+    raw = bytes(rng.randint(0, 12) for _ in range(rng.choice([0, 80, 81, 82])))
+    call(core._propagate9, raw)
+    call(core._propagate9, rng.choice([None, "x" * 81, 81]))
+
+
 def fuzz_lazy(rng: random.Random) -> None:
     """Resumed searches with small budgets, and one search shared by two threads."""
     size = rng.choice([4, 6, 9])
@@ -130,7 +138,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     for i in range(args.rounds):
-        rng.choice([fuzz_shapes, fuzz_batches, fuzz_batches, fuzz_lazy])(rng)
+        rng.choice([fuzz_shapes, fuzz_batches, fuzz_batches, fuzz_lazy, fuzz_propagate9])(rng)
         if (i + 1) % 500 == 0:
             print(f"{i + 1} rounds", flush=True)
     # a big threaded batch: hard puzzles, counting to two, four workers

@@ -1,22 +1,16 @@
 /*
- * shudu.solvers._core_c -- the compiled search engine behind solver "fast".
+ * shudu.solvers._core_c -- the compiled search engine behind solver "fast": the CPython
+ * module (types, argument parsing, batches and their threads).
  *
- * The pure-Python twin, shudu/solvers/_fast_py.py, is the specification: it
- * holds the docstrings and carries out the same algorithms step for step, so
- * that both give the same solutions in the same order and the same counters.
+ * The engines live under core/: core/general.c (any houses and links, n = 4..25) and
+ * core/band9.c (the standard 9x9 grid), both running the one resumable search of
+ * core/search_loop.h behind the engine interface of core/common.h.  docs/core.md maps the
+ * parts and states what the pure-Python twin, shudu/solvers/_fast_py.py, promises: the
+ * same solutions in the same order and the same counters.
  *
- * Two engines share one resumable, iterative depth-first search:
- *   - the general engine works on any list of n-cell houses plus extra "links"
- *     (cells that must differ without sharing a house), n = 4..25: candidates
- *     are a bit mask per cell; propagation is naked and hidden singles;
- *   - the 9x9 engine serves the standard 9x9 grid: candidates are kept per
- *     digit and band (three rows, 27 bits), so that hidden singles and locked
- *     candidates inside a band are a few word-wide operations and a table
- *     lookup.
- *
- * Everything a search touches lives in objects the caller owns: there is no
- * global mutable state, and the GIL is released while searching.  Nothing the
- * caller passes is trusted: bad sizes, lengths or characters raise ValueError.
+ * Everything a search touches lives in objects the caller owns: there is no global
+ * mutable state, and the GIL is released while searching.  Nothing the caller passes is
+ * trusted: bad sizes, lengths or characters raise ValueError.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,10 +19,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+
+#include "core/common.h"
+#include "core/search.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -37,887 +30,10 @@
 #define SHUDU_THREADS 0
 #endif
 
-#define MAX_N 25
-#define MAX_CELLS (MAX_N * MAX_N)
-
-typedef uint32_t mask_t;
-
-#if defined(__GNUC__) || defined(__clang__)
-#define POPCOUNT(x) __builtin_popcount(x)
-#define CTZ(x) __builtin_ctz(x)
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-static int POPCOUNT(uint32_t x) { int c = 0; while (x) { x &= x - 1; c++; } return c; }
-static int CTZ(uint32_t x) { int c = 0; while (!(x & 1u)) { x >>= 1; c++; } return c; }
-#define LIKELY(x) (x)
-#define UNLIKELY(x) (x)
-#endif
-
-/* ------------------------------------------------------------------------ */
-/* Budgets                                                                  */
-/* ------------------------------------------------------------------------ */
-
-static double
-monotonic_seconds(void)
-{
-#if defined(CLOCK_MONOTONIC) && !defined(_WIN32)
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#else
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#endif
-}
-
-typedef struct {
-    uint64_t node_limit;  /* UINT64_MAX: none */
-    double deadline;      /* monotonic_seconds() value; < 0: none */
-    unsigned tick;
-} budget_t;
-
-/* True when the search may not open another node.  The clock is read only
- * every 64 nodes: a node costs at most some microseconds, even on 25x25. */
-static inline int
-budget_spent(budget_t *b, uint64_t nodes)
-{
-    if (nodes >= b->node_limit)
-        return 1;
-    if (b->deadline >= 0 && (b->tick++ & 63u) == 0)
-        return monotonic_seconds() > b->deadline;
-    return 0;
-}
-
-/* Search results. */
-enum { RUN_SOLUTION = 1, RUN_EXHAUSTED = 0, RUN_BUDGET = -1, RUN_NOMEM = -2 };
-
-/* ------------------------------------------------------------------------ */
-/* Shapes                                                                   */
-/* ------------------------------------------------------------------------ */
-
 typedef struct {
     PyObject_HEAD
-    int n, ncells, nhouses;
-    mask_t full;
-    int std9;             /* standard 9x9 houses, no links: the 9x9 engine */
-    int16_t *house;       /* nhouses * n cell indices */
-    int32_t *peer_start;  /* ncells + 1 offsets into peers */
-    int16_t *peers;
+    shape_t sh;
 } ShapeObject;
-
-/* ------------------------------------------------------------------------ */
-/* The general engine                                                       */
-/* ------------------------------------------------------------------------ */
-
-/* A frame holds one search state and the branch taken from it. */
-typedef struct {
-    int32_t nleft;  /* cells without a value */
-    int32_t cell;   /* branch cell */
-    mask_t rem;     /* digits of the branch cell not tried yet */
-    int32_t pad;
-} gframe_hdr;
-
-#define G_CAND(f) ((mask_t *)((char *)(f) + sizeof(gframe_hdr)))
-#define G_VAL(f, nc) ((uint8_t *)(G_CAND(f) + (nc)))
-
-typedef struct {
-    const ShapeObject *sh;
-    size_t fsize;
-    char *frames;
-    int cap, depth;
-    int started, finished;
-    int16_t *queue;
-    int qn;
-    uint64_t nodes, guesses, settled;
-    uint8_t givens[MAX_CELLS];
-} gsearch_t;
-
-static inline gframe_hdr *
-g_frame(gsearch_t *s, int i)
-{
-    return (gframe_hdr *)(s->frames + (size_t)i * s->fsize);
-}
-
-static int
-g_init(gsearch_t *s, const ShapeObject *sh)
-{
-    int nc = sh->ncells;
-    memset(s, 0, sizeof(*s));
-    s->sh = sh;
-    s->fsize = (sizeof(gframe_hdr) + (size_t)nc * (sizeof(mask_t) + 1) + 15) & ~(size_t)15;
-    s->cap = 16;
-    s->frames = malloc(s->fsize * (size_t)s->cap);
-    s->queue = malloc(sizeof(int16_t) * (size_t)nc);
-    if (!s->frames || !s->queue) {
-        free(s->frames);
-        free(s->queue);
-        s->frames = NULL;
-        s->queue = NULL;
-        return -1;
-    }
-    return 0;
-}
-
-static void
-g_free(gsearch_t *s)
-{
-    free(s->frames);
-    free(s->queue);
-    s->frames = NULL;
-    s->queue = NULL;
-}
-
-static void
-g_reset(gsearch_t *s, const uint8_t *givens)
-{
-    memcpy(s->givens, givens, (size_t)s->sh->ncells);
-    s->depth = 0;
-    s->started = s->finished = 0;
-    s->nodes = s->guesses = s->settled = 0;
-}
-
-/* Place digit `bit` in cell c and remove it from every peer; a peer left with
- * one candidate joins the queue of naked singles.  0 on contradiction. */
-static inline int
-g_assign(gsearch_t *s, mask_t *cand, uint8_t *val, int32_t *nleft, int c, mask_t bit)
-{
-    const ShapeObject *sh = s->sh;
-    if (!(cand[c] & bit))
-        return 0;
-    val[c] = (uint8_t)(CTZ(bit) + 1);
-    cand[c] = bit;
-    (*nleft)--;
-    const int16_t *p = sh->peers + sh->peer_start[c];
-    const int16_t *end = sh->peers + sh->peer_start[c + 1];
-    for (; p < end; p++) {
-        mask_t m = cand[*p];
-        if (m & bit) {
-            m &= ~bit;
-            cand[*p] = m;
-            if (!m)
-                return 0;
-            if (!(m & (m - 1)))
-                s->queue[s->qn++] = *p;
-        }
-    }
-    return 1;
-}
-
-/* Naked and hidden singles until nothing changes.  0 on contradiction. */
-static int
-g_propagate(gsearch_t *s, mask_t *cand, uint8_t *val, int32_t *nleft)
-{
-    const ShapeObject *sh = s->sh;
-    const int n = sh->n;
-    const mask_t full = sh->full;
-    int qi = 0;
-    for (;;) {
-        while (qi < s->qn) {
-            int c = s->queue[qi++];
-            if (!val[c] && !g_assign(s, cand, val, nleft, c, cand[c]))
-                return 0;
-        }
-        if (*nleft == 0)
-            return 1;
-        int progress = 0;
-        const int16_t *h = sh->house;
-        for (int k = 0; k < sh->nhouses; k++, h += n) {
-            mask_t once = 0, twice = 0, placed = 0;
-            for (int i = 0; i < n; i++) {
-                mask_t m = cand[h[i]];
-                if (val[h[i]]) {
-                    placed |= m;
-                } else {
-                    twice |= once & m;
-                    once |= m;
-                }
-            }
-            if ((once | placed) != full)
-                return 0;
-            mask_t hidden = once & ~twice;
-            while (hidden) {
-                mask_t bit = hidden & (~hidden + 1);
-                hidden ^= bit;
-                int i = 0;
-                while (i < n && (val[h[i]] || !(cand[h[i]] & bit)))
-                    i++;
-                if (i == n || !g_assign(s, cand, val, nleft, h[i], bit))
-                    return 0;
-                progress = 1;
-            }
-        }
-        if (!progress && qi == s->qn)
-            return 1;
-    }
-}
-
-/* The unplaced cell with fewest candidates, the first such in reading order. */
-static inline int
-g_branch_cell(const gsearch_t *s, const mask_t *cand, const uint8_t *val)
-{
-    int best = -1, best_count = 99;
-    for (int c = 0; c < s->sh->ncells; c++) {
-        if (!val[c]) {
-            int k = POPCOUNT(cand[c]);
-            if (k < best_count) {
-                best_count = k;
-                best = c;
-                if (k == 2)
-                    break;
-            }
-        }
-    }
-    return best;
-}
-
-static int
-g_grow(gsearch_t *s)
-{
-    int cap = s->cap * 2;
-    char *f = realloc(s->frames, s->fsize * (size_t)cap);
-    if (!f)
-        return -1;
-    s->frames = f;
-    s->cap = cap;
-    return 0;
-}
-
-static inline void
-g_emit(const gsearch_t *s, const uint8_t *val, uint8_t *out)
-{
-    if (out)
-        memcpy(out, val, (size_t)s->sh->ncells);
-}
-
-/* Run to the next solution (written to out as digit values, if out). */
-static int
-g_next(gsearch_t *s, uint8_t *out, budget_t *b)
-{
-    const int nc = s->sh->ncells;
-    if (s->finished)
-        return RUN_EXHAUSTED;
-    if (!s->started) {
-        if (budget_spent(b, s->nodes))
-            return RUN_BUDGET;
-        s->started = 1;
-        s->nodes = 1;
-        gframe_hdr *f = g_frame(s, 0);
-        mask_t *cand = G_CAND(f);
-        uint8_t *val = G_VAL(f, nc);
-        f->nleft = nc;
-        for (int c = 0; c < nc; c++) {
-            cand[c] = s->sh->full;
-            val[c] = 0;
-        }
-        s->qn = 0;
-        int ok = 1;
-        for (int c = 0; c < nc && ok; c++)
-            if (s->givens[c] && !val[c])
-                ok = g_assign(s, cand, val, &f->nleft, c, (mask_t)1 << (s->givens[c] - 1));
-            else if (s->givens[c] && val[c] != s->givens[c])
-                ok = 0;
-        ok = ok && g_propagate(s, cand, val, &f->nleft);
-        if (!ok) {
-            s->finished = 1;
-            return RUN_EXHAUSTED;
-        }
-        for (int c = 0; c < nc; c++)
-            s->settled += !s->givens[c] && val[c];
-        if (f->nleft == 0) {
-            s->finished = 1;
-            g_emit(s, val, out);
-            return RUN_SOLUTION;
-        }
-        f->cell = g_branch_cell(s, cand, val);
-        f->rem = cand[f->cell];
-        s->depth = 1;
-    }
-    for (;;) {
-        if (s->depth == 0) {
-            s->finished = 1;
-            return RUN_EXHAUSTED;
-        }
-        gframe_hdr *f = g_frame(s, s->depth - 1);
-        if (!f->rem) {
-            s->depth--;
-            continue;
-        }
-        if (budget_spent(b, s->nodes))
-            return RUN_BUDGET;
-        int cell = f->cell;
-        mask_t bit = f->rem & (~f->rem + 1);
-        f->rem ^= bit;
-        gframe_hdr *child = f;
-        if (f->rem) {
-            /* other digits remain: a guess; work on a copy, keep this frame */
-            if (s->depth == s->cap && g_grow(s) < 0)
-                return RUN_NOMEM;
-            f = g_frame(s, s->depth - 1);
-            child = g_frame(s, s->depth);
-            memcpy(child, f, s->fsize);
-            s->depth++;
-            s->guesses++;
-        }
-        s->nodes++;
-        mask_t *cand = G_CAND(child);
-        uint8_t *val = G_VAL(child, nc);
-        s->qn = 0;
-        if (!g_assign(s, cand, val, &child->nleft, cell, bit) ||
-            !g_propagate(s, cand, val, &child->nleft)) {
-            s->depth--;
-            continue;
-        }
-        if (child->nleft == 0) {
-            s->depth--;
-            g_emit(s, val, out);
-            return RUN_SOLUTION;
-        }
-        child->cell = g_branch_cell(s, cand, val);
-        child->rem = cand[child->cell];
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* The 9x9 engine                                                           */
-/* ------------------------------------------------------------------------ */
-
-/* Candidates are kept per digit and band: cand[3 * d + b] is a 27-bit mask of the cells
- * of band b (rows 3b..3b+2; bit 9 * row + column) where digit d + 1 may go, its placed
- * cell included.  Rules, applied until nothing changes (the same closure as the
- * general engine's naked and hidden singles, plus one rule the general engine lacks):
- *   - band rule: in a band, a digit takes one cell in each of the three rows and each of
- *     the three boxes, so the (row, box) triads that hold it must contain a one-to-one
- *     matching of rows to boxes; a triad in no such matching loses the digit
- *     (pointing and claiming between rows and boxes, and a little more);
- *   - a row of the band with one cell left for the digit: place it (hidden single; box
- *     hidden singles follow from the band rule);
- *   - a column with one cell left for the digit: place it;
- *   - a cell with one digit left: place it (naked single).
- * Only the row singles of the band rule place digits: a naked single, a column single or
- * a branch digit just clears the rest of the cell's row and box for its digit, and the
- * band rule then sees a row single there.  A placed cell needs nothing more in its own
- * band (the band rule has cleared its row and box): it leaves the other digits, and the
- * digit leaves its column in the other bands.  Each frame keeps `seen`, the words as the
- * band rule last left them, and the rule re-runs only where cand and seen differ. */
-
-#define BAND_ALL 0x7FFFFFFu
-#define TRIAD_BASES 0x1249249u  /* lowest bit of each of the 9 triads */
-#define COLUMN_BITS 0x40201u    /* one column in the three rows of a band */
-#define ROW0 0x1FFu
-#define ROW1 (0x1FFu << 9)
-#define ROW2 (0x1FFu << 18)
-
-/* Band rule table: for the 9-bit set of (row, box) triads holding a digit in a band (bit
- * 3 * row + box), the cells of the triads that lie in some one-to-one matching of rows to
- * boxes within that set; 0 when there is none. */
-static const uint32_t BAND_KEEP[512] = {
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u,
-    0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u,
-    0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u,
-    0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u,
-    0x01F8038u, 0x01F8038u, 0x01C71C0u, 0x01C71C0u, 0x01FF1F8u, 0x01FF1F8u,
-    0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u, 0x01C71C0u, 0x01C71C0u,
-    0x01FF1F8u, 0x01FF1F8u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0000000u, 0x0E38007u,
-    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
-    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0E00FC0u, 0x0E38FC7u,
-    0x0E00FC0u, 0x0E38FC7u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
-    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
-    0x0000000u, 0x0E38007u, 0x0E00FC0u, 0x0E38FC7u, 0x0E00FC0u, 0x0E38FC7u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0E00FC0u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u, 0x01C71C0u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0FC7FC0u, 0x0FC7FC0u,
-    0x0FC7FC0u, 0x0FC7FC0u, 0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu,
-    0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu, 0x0000000u, 0x0E38007u,
-    0x01F8038u, 0x0FF803Fu, 0x0E00FC0u, 0x0E38FC7u, 0x0FF8FF8u, 0x0FF8FFFu,
-    0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu, 0x01C71C0u, 0x0FFF1C7u,
-    0x01FF1F8u, 0x0FFF1FFu, 0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu,
-    0x0FC7FC0u, 0x0FFFFC7u, 0x0FFFFF8u, 0x0FFFFFFu, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u, 0x0000000u, 0x0000000u,
-    0x7000E38u, 0x7000E38u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
-    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
-    0x7000E38u, 0x7007E3Fu, 0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u,
-    0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u, 0x0000000u, 0x7007007u,
-    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
-    0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu, 0x0000000u, 0x7007007u,
-    0x7000E38u, 0x7007E3Fu, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x7000E38u, 0x7000E38u, 0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u,
-    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x01C71C0u, 0x71C71C7u,
-    0x01C71C0u, 0x71C71C7u, 0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu,
-    0x01C71C0u, 0x71C71C7u, 0x71C7FF8u, 0x71C7FFFu, 0x0000000u, 0x0000000u,
-    0x01F8038u, 0x01F8038u, 0x0000000u, 0x0000000u, 0x01F8038u, 0x01F8038u,
-    0x0000000u, 0x0000000u, 0x71F8E38u, 0x71F8E38u, 0x0000000u, 0x0000000u,
-    0x71F8E38u, 0x71F8E38u, 0x0000000u, 0x7007007u, 0x01F8038u, 0x71FF03Fu,
-    0x01C71C0u, 0x71C71C7u, 0x01FF1F8u, 0x71FF1FFu, 0x0000000u, 0x7007007u,
-    0x71F8E38u, 0x71FFE3Fu, 0x01C71C0u, 0x71C71C7u, 0x71FFFF8u, 0x71FFFFFu,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u,
-    0x0E00FC0u, 0x0E00FC0u, 0x7E00FF8u, 0x7E00FF8u, 0x0000000u, 0x7007007u,
-    0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
-    0x0000000u, 0x7007007u, 0x7000E38u, 0x7007E3Fu, 0x0E00FC0u, 0x7E07FC7u,
-    0x7E00FF8u, 0x7E07FFFu, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
-    0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u, 0x0000000u, 0x0E38007u,
-    0x7000E38u, 0x7E38E3Fu, 0x0E00FC0u, 0x0E38FC7u, 0x7E00FF8u, 0x7E38FFFu,
-    0x0000000u, 0x7E3F007u, 0x0000000u, 0x7E3F007u, 0x0000000u, 0x7E3F007u,
-    0x0000000u, 0x7E3F007u, 0x0000000u, 0x7E3F007u, 0x7000E38u, 0x7E3FE3Fu,
-    0x0E00FC0u, 0x7E3FFC7u, 0x7E00FF8u, 0x7E3FFFFu, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u, 0x0000000u,
-    0x0000000u, 0x0000000u, 0x7000E38u, 0x7000E38u, 0x0E00FC0u, 0x0E00FC0u,
-    0x7E00FF8u, 0x7E00FF8u, 0x0000000u, 0x7007007u, 0x0000000u, 0x7007007u,
-    0x01C71C0u, 0x71C71C7u, 0x01C71C0u, 0x71C71C7u, 0x0000000u, 0x7007007u,
-    0x7000E38u, 0x7007E3Fu, 0x0FC7FC0u, 0x7FC7FC7u, 0x7FC7FF8u, 0x7FC7FFFu,
-    0x0000000u, 0x0E38007u, 0x01F8038u, 0x0FF803Fu, 0x0000000u, 0x0E38007u,
-    0x01F8038u, 0x0FF803Fu, 0x0000000u, 0x0E38007u, 0x71F8E38u, 0x7FF8E3Fu,
-    0x0E00FC0u, 0x0E38FC7u, 0x7FF8FF8u, 0x7FF8FFFu, 0x0000000u, 0x7E3F007u,
-    0x01F8038u, 0x7FFF03Fu, 0x01C71C0u, 0x7FFF1C7u, 0x01FF1F8u, 0x7FFF1FFu,
-    0x0000000u, 0x7E3F007u, 0x71F8E38u, 0x7FFFE3Fu, 0x0FC7FC0u, 0x7FFFFC7u,
-    0x7FFFFF8u, 0x7FFFFFFu,
-};
-
-/* For each cell of a band (bit 9 * row + column), the other cells of its row and box. */
-static const uint32_t ROW_BOX_OTHERS[27] = {
-    0x01C0FFEu, 0x01C0FFDu, 0x01C0FFBu, 0x0E071F7u, 0x0E071EFu, 0x0E071DFu,
-    0x70381BFu, 0x703817Fu, 0x70380FFu, 0x01FFC07u, 0x01FFA07u, 0x01FF607u,
-    0x0E3EE38u, 0x0E3DE38u, 0x0E3BE38u, 0x7037FC0u, 0x702FFC0u, 0x701FFC0u,
-    0x7F80E07u, 0x7F40E07u, 0x7EC0E07u, 0x7DC7038u, 0x7BC7038u, 0x77C7038u,
-    0x6FF81C0u, 0x5FF81C0u, 0x3FF81C0u,
-};
-
-typedef struct {
-    /* 28 words each (the last one 0 in both) for whole 16-byte vectors */
-    uint32_t cand[28];      /* per digit d and band b, at 3 * d + b */
-    uint32_t seen[28];      /* cand[i] as the band rule last left it */
-    uint32_t unsolved[3];   /* cells without a value, per band */
-    int32_t cell;           /* branch cell, 0..80 */
-    uint32_t rem;           /* its digits not tried yet */
-} s9frame_t;
-
-typedef struct {
-    s9frame_t stack[82];
-    int depth, started, finished;
-    uint64_t nodes, guesses, settled;
-    uint8_t givens[81];
-} s9search_t;
-
-static void
-s9_reset(s9search_t *s, const uint8_t *givens)
-{
-    memcpy(s->givens, givens, 81);
-    s->depth = 0;
-    s->started = s->finished = 0;
-    s->nodes = s->guesses = s->settled = 0;
-}
-
-/* Digit d (0-based) goes to bit pos of band b: the other cells of its row and box in the
- * band lose d.  The band rule then finds a row single there and places it. */
-static inline void
-s9_assign(s9frame_t *st, int d, int b, int pos)
-{
-    st->cand[3 * d + b] &= ~ROW_BOX_OTHERS[pos];
-}
-
-/* The state with the givens placed.  0 if two givens clash. */
-static int
-s9_start(s9frame_t *st, const uint8_t *givens)
-{
-    uint32_t given_any[3] = {0, 0, 0}, given[27] = {0};
-    uint32_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
-    for (int c = 0; c < 81; c++) {
-        if (!givens[c])
-            continue;
-        int d = givens[c] - 1, b = c / 27, pos = c - 27 * b;
-        int row = c / 9, col = c - 9 * row, box = 3 * b + col / 3;
-        if ((rows[d] >> row | cols[d] >> col | boxes[d] >> box) & 1u)
-            return 0;
-        rows[d] |= 1u << row;
-        cols[d] |= 1u << col;
-        boxes[d] |= 1u << box;
-        given_any[b] |= 1u << pos;
-        given[3 * d + b] |= 1u << pos;
-    }
-    for (int d = 0; d < 9; d++) {
-        uint32_t colmask = cols[d] * COLUMN_BITS;
-        for (int b = 0; b < 3; b++) {
-            uint32_t m = BAND_ALL & ~given_any[b] & ~colmask;
-            for (int k = 0; k < 3; k++) {
-                if (rows[d] >> (3 * b + k) & 1u)
-                    m &= ~(0x1FFu << (9 * k));
-                if (boxes[d] >> (3 * b + k) & 1u)
-                    m &= ~(0x1C0E07u << (3 * k));
-            }
-            st->cand[3 * d + b] = m | given[3 * d + b];
-            st->seen[3 * d + b] = ~0u; /* never a mask: every digit-band gets checked */
-        }
-    }
-    st->cand[27] = st->seen[27] = 0;
-    for (int b = 0; b < 3; b++)
-        st->unsolved[b] = BAND_ALL & ~given_any[b];
-    return 1;
-}
-
-/* The band rule on digit-band i, then its row singles placed: the placed cells leave the
- * other digits and the digit leaves their columns in the other bands.  0 on
- * contradiction. */
-static inline int
-s9_band(s9frame_t *st, int i, int d, int b)
-{
-    uint32_t m = st->cand[i];
-    uint32_t p = (m | m >> 1 | m >> 2) & TRIAD_BASES;
-    p |= p >> 2 | p >> 4;
-    uint32_t keep = BAND_KEEP[(p & 7u) | (p >> 6 & 0x38u) | (p >> 12 & 0x1C0u)];
-    if (!keep)
-        return 0;
-    m &= keep;
-    st->cand[i] = st->seen[i] = m;
-    /* every row holds a cell now, so the subtraction borrows within rows only */
-    uint32_t t = m & (m - COLUMN_BITS);
-    uint32_t more = ((t & ROW0) ? ROW0 : 0) | ((t & ROW1) ? ROW1 : 0) | ((t & ROW2) ? ROW2 : 0);
-    uint32_t single = m & ~more & st->unsolved[b];
-    if (single) {
-        st->unsolved[b] &= ~single;
-        uint32_t *c = st->cand + b;
-        for (int e = 0; e < 9; e++)
-            c[3 * e] &= ~single;
-        st->cand[i] = m;
-        uint32_t cols = (single | single >> 9 | single >> 18) & 0x1FFu;
-        uint32_t off = ~(cols * COLUMN_BITS);
-        int base = 3 * d;
-        st->cand[base + (b == 0)] &= off;
-        st->cand[base + 2 - (b == 2)] &= off;
-    }
-    return 1;
-}
-
-/* The digit-bands changed since the band rule last saw them, as bits. */
-static inline uint32_t
-s9_changed(const s9frame_t *st)
-{
-#if defined(__SSE2__)
-    uint32_t ch = 0;
-    for (int k = 0; k < 7; k++) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(st->cand + 4 * k));
-        __m128i s = _mm_loadu_si128((const __m128i *)(st->seen + 4 * k));
-        ch |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, s))) << (4 * k);
-    }
-    return ~ch & BAND_ALL;
-#else
-    uint32_t ch = 0;
-    for (int i = 0; i < 27; i++)
-        ch |= (uint32_t)(st->cand[i] != st->seen[i]) << i;
-    return ch;
-#endif
-}
-
-static int
-s9_propagate(s9frame_t *st)
-{
-    for (;;) {
-        uint32_t ch;
-        while ((ch = s9_changed(st)) != 0) {
-            do {
-                int i = CTZ(ch);
-                ch &= ch - 1;
-                if (st->cand[i] != st->seen[i] && !s9_band(st, i, i / 3, i % 3))
-                    return 0;
-            } while (ch);
-        }
-        if (!(st->unsolved[0] | st->unsolved[1] | st->unsolved[2]))
-            return 1;
-        /* naked singles */
-        int found = 0;
-        for (int b = 0; b < 3; b++) {
-            uint32_t once = 0, twice = 0, u = st->unsolved[b];
-            for (int d = 0; d < 9; d++) {
-                uint32_t m = st->cand[3 * d + b];
-                twice |= once & m;
-                once |= m;
-            }
-            if (u & ~once)
-                return 0;
-            uint32_t naked = u & ~twice;
-            if (naked) {
-                found = 1;
-                for (int d = 0; d < 9; d++)
-                    for (uint32_t hit = st->cand[3 * d + b] & naked; hit; hit &= hit - 1)
-                        s9_assign(st, d, b, CTZ(hit));
-            }
-        }
-        if (found)
-            continue;
-        /* hidden singles in columns */
-        for (int d = 0; d < 9; d++) {
-            const uint32_t *c = st->cand + 3 * d;
-            uint32_t once = 0, twice = 0;
-            for (int b = 0; b < 3; b++) {
-                uint32_t m = c[b];
-                uint32_t any = (m | m >> 9 | m >> 18) & 0x1FFu;
-                uint32_t two = ((m & m >> 9) | (m & m >> 18) | (m >> 9 & m >> 18)) & 0x1FFu;
-                twice |= two | (once & any);
-                once |= any;
-            }
-            if (once != 0x1FFu)
-                return 0;
-            uint32_t single = (once & ~twice) * COLUMN_BITS;
-            for (int b = 0; b < 3; b++)
-                for (uint32_t hit = c[b] & single & st->unsolved[b]; hit; hit &= hit - 1) {
-                    s9_assign(st, d, b, CTZ(hit));
-                    found = 1;
-                }
-        }
-        if (!found)
-            return 1;
-    }
-}
-
-/* Digits (bit d) still possible in cell (band b, bit pos). */
-static inline uint32_t
-s9_digits(const s9frame_t *st, int b, int pos)
-{
-    uint32_t digits = 0;
-    for (int d = 0; d < 9; d++)
-        digits |= ((st->cand[3 * d + b] >> pos) & 1u) << d;
-    return digits;
-}
-
-/* Set bits of a mask (no popcnt instruction needed). */
-static inline int
-s9_popcount(uint32_t x)
-{
-#if defined(__POPCNT__)
-    return __builtin_popcount(x);
-#else
-    x -= (x >> 1) & 0x55555555u;
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
-#endif
-}
-
-/* The branch cell.  Among the empty cells with two candidates, the one whose weaker digit
- * is a candidate in most of its 20 peers (either choice then removes the most), the first
- * such in reading order; without such cells, the empty cell with fewest candidates, the
- * first such in reading order. */
-static int
-s9_branch_cell(const s9frame_t *st)
-{
-    uint32_t pairs[3];
-    int best = -1, best_score = -1;
-    for (int b = 0; b < 3; b++) {
-        uint32_t once = 0, twice = 0, thrice = 0;
-        for (int d = 0; d < 9; d++) {
-            uint32_t m = st->cand[3 * d + b];
-            thrice |= twice & m;
-            twice |= once & m;
-            once |= m;
-        }
-        pairs[b] = st->unsolved[b] & twice & ~thrice;
-    }
-    for (int b = 0; b < 3; b++) {
-        uint32_t pb = pairs[b], first_done = 0;
-        if (!pb)
-            continue;
-        int b1 = b == 0, b2 = 2 - (b == 2);
-        uint8_t first[27];
-        for (int d = 0; d < 9; d++) {
-            const uint32_t *c = st->cand + 3 * d;
-            for (uint32_t h = c[b] & pb; h; h &= h - 1) {
-                int pos = CTZ(h), col = pos % 9;
-                /* peers holding d: its row and box in the band, its column elsewhere */
-                uint32_t x = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
-                int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos]) + (int)((x * COLUMN_BITS) >> 18 & 7u);
-                if (!(first_done >> pos & 1u)) {
-                    first_done |= 1u << pos;
-                    first[pos] = (uint8_t)k;
-                    continue;
-                }
-                int score = k < first[pos] ? k : first[pos], cell = 27 * b + pos;
-                if (score > best_score || (score == best_score && cell < best)) {
-                    best_score = score;
-                    best = cell;
-                }
-            }
-        }
-    }
-    if (best >= 0)
-        return best;
-    int best_count = 99;
-    for (int b = 0; b < 3; b++)
-        for (uint32_t u = st->unsolved[b]; u; u &= u - 1) {
-            int pos = CTZ(u);
-            int k = s9_popcount(s9_digits(st, b, pos));
-            if (k < best_count) {
-                best_count = k;
-                best = 27 * b + pos;
-            }
-        }
-    return best;
-}
-
-static void
-s9_emit(const s9frame_t *st, uint8_t *out)
-{
-    if (!out)
-        return;
-    for (int d = 0; d < 9; d++)
-        for (int b = 0; b < 3; b++)
-            for (uint32_t m = st->cand[3 * d + b]; m; m &= m - 1)
-                out[27 * b + CTZ(m)] = (uint8_t)(d + 1);
-}
-
-static int
-s9_next(s9search_t *s, uint8_t *out, budget_t *bud)
-{
-    if (s->finished)
-        return RUN_EXHAUSTED;
-    if (!s->started) {
-        if (budget_spent(bud, s->nodes))
-            return RUN_BUDGET;
-        s->started = 1;
-        s->nodes = 1;
-        s9frame_t *st = &s->stack[0];
-        int ok = s9_start(st, s->givens), empty = 0;
-        for (int c = 0; c < 81; c++)
-            empty += !s->givens[c];
-        if (!ok || !s9_propagate(st)) {
-            s->finished = 1;
-            return RUN_EXHAUSTED;
-        }
-        int left = POPCOUNT(st->unsolved[0]) + POPCOUNT(st->unsolved[1]) +
-                   POPCOUNT(st->unsolved[2]);
-        s->settled = (uint64_t)(empty - left);
-        if (!left) {
-            s->finished = 1;
-            s9_emit(st, out);
-            return RUN_SOLUTION;
-        }
-        st->cell = s9_branch_cell(st);
-        st->rem = s9_digits(st, st->cell / 27, st->cell % 27);
-        s->depth = 1;
-    }
-    for (;;) {
-        if (s->depth == 0) {
-            s->finished = 1;
-            return RUN_EXHAUSTED;
-        }
-        s9frame_t *f = &s->stack[s->depth - 1];
-        if (!f->rem) {
-            s->depth--;
-            continue;
-        }
-        if (budget_spent(bud, s->nodes))
-            return RUN_BUDGET;
-        int cell = f->cell;
-        int d = CTZ(f->rem);
-        f->rem &= f->rem - 1;
-        s9frame_t *child = f;
-        if (f->rem) {
-            child = f + 1;
-            *child = *f;
-            s->depth++;
-            s->guesses++;
-        }
-        s->nodes++;
-        s9_assign(child, d, cell / 27, cell % 27);
-        if (!s9_propagate(child)) {
-            s->depth--;
-            continue;
-        }
-        if (!(child->unsolved[0] | child->unsolved[1] | child->unsolved[2])) {
-            s->depth--;
-            s9_emit(child, out);
-            return RUN_SOLUTION;
-        }
-        child->cell = s9_branch_cell(child);
-        child->rem = s9_digits(child, child->cell / 27, child->cell % 27);
-    }
-}
-
-/* ------------------------------------------------------------------------ */
-/* One search, whichever engine                                             */
-/* ------------------------------------------------------------------------ */
-
-typedef struct {
-    int std9;
-    gsearch_t g;
-    s9search_t b;
-} search_t;
-
-static int
-search_init(search_t *s, const ShapeObject *sh, int use9)
-{
-    memset(s, 0, sizeof(*s));
-    s->std9 = use9;
-    if (use9)
-        return 0;
-    return g_init(&s->g, sh);
-}
-
-static void
-search_free(search_t *s)
-{
-    if (!s->std9)
-        g_free(&s->g);
-}
-
-static void
-search_reset(search_t *s, const uint8_t *givens)
-{
-    if (s->std9)
-        s9_reset(&s->b, givens);
-    else
-        g_reset(&s->g, givens);
-}
-
-static inline int
-search_next(search_t *s, uint8_t *out, budget_t *b)
-{
-    return s->std9 ? s9_next(&s->b, out, b) : g_next(&s->g, out, b);
-}
-
-static inline uint64_t
-search_nodes(const search_t *s)
-{
-    return s->std9 ? s->b.nodes : s->g.nodes;
-}
-
-static inline uint64_t
-search_guesses(const search_t *s)
-{
-    return s->std9 ? s->b.guesses : s->g.guesses;
-}
-
-static inline uint64_t
-search_settled(const search_t *s)
-{
-    return s->std9 ? s->b.settled : s->g.settled;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Shape objects                                                            */
@@ -926,9 +42,9 @@ search_settled(const search_t *s)
 static void
 Shape_dealloc(ShapeObject *self)
 {
-    free(self->house);
-    free(self->peer_start);
-    free(self->peers);
+    free(self->sh.house);
+    free(self->sh.peer_start);
+    free(self->sh.peers);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1024,13 +140,13 @@ Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     int16_t buf[MAX_CELLS];
     if (!self || !adj)
         goto nomem;
-    self->n = n;
-    self->ncells = nc;
-    self->nhouses = (int)nh;
-    self->full = (mask_t)((1u << n) - 1);
-    self->house = malloc(sizeof(int16_t) * (size_t)(nh * n + 1));
-    self->peer_start = malloc(sizeof(int32_t) * (size_t)(nc + 1));
-    if (!self->house || !self->peer_start)
+    self->sh.n = n;
+    self->sh.ncells = nc;
+    self->sh.nhouses = (int)nh;
+    self->sh.full = (mask_t)((1u << n) - 1);
+    self->sh.house = malloc(sizeof(int16_t) * (size_t)(nh * n + 1));
+    self->sh.peer_start = malloc(sizeof(int32_t) * (size_t)(nc + 1));
+    if (!self->sh.house || !self->sh.peer_start)
         goto nomem;
     for (Py_ssize_t h = 0; h < nh; h++) {
         Py_ssize_t len =
@@ -1048,7 +164,7 @@ Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
                     PyErr_Format(PyExc_ValueError, "house %zd holds cell %d twice", h, buf[i]);
                     goto fail;
                 }
-        memcpy(self->house + h * n, buf, sizeof(int16_t) * (size_t)n);
+        memcpy(self->sh.house + h * n, buf, sizeof(int16_t) * (size_t)n);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++)
                 if (i != j)
@@ -1087,18 +203,18 @@ Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     size_t total = 0;
     for (size_t i = 0; i < (size_t)nc * nc; i++)
         total += adj[i];
-    self->peers = malloc(sizeof(int16_t) * (total + 1));
-    if (!self->peers)
+    self->sh.peers = malloc(sizeof(int16_t) * (total + 1));
+    if (!self->sh.peers)
         goto nomem;
     total = 0;
     for (int c = 0; c < nc; c++) {
-        self->peer_start[c] = (int32_t)total;
+        self->sh.peer_start[c] = (int32_t)total;
         for (int p = 0; p < nc; p++)
             if (adj[(size_t)c * nc + p])
-                self->peers[total++] = (int16_t)p;
+                self->sh.peers[total++] = (int16_t)p;
     }
-    self->peer_start[nc] = (int32_t)total;
-    self->std9 = !general && n == 9 && !has_links && is_standard9(self->house, (int)nh);
+    self->sh.peer_start[nc] = (int32_t)total;
+    self->sh.std9 = !general && n == 9 && !has_links && is_standard9(self->sh.house, (int)nh);
     free(adj);
     Py_DECREF(hs);
     return (PyObject *)self;
@@ -1134,7 +250,7 @@ char_value(int ch, int n)
     return v <= n ? v : -1;
 }
 
-static const char DIGIT_CHARS[] = ".123456789ABCDEFGHIJKLMNOP";
+static const char DIGIT_CHARS[] = SHUDU_DIGIT_CHARS;
 
 static int
 bad_char(Py_ssize_t puzzle, Py_ssize_t pos, Py_UCS4 ch, int n)
@@ -1146,6 +262,31 @@ bad_char(Py_ssize_t puzzle, Py_ssize_t pos, Py_UCS4 ch, int n)
     return -1;
 }
 
+/* One more than the digit value of each byte (1 for '.' and '0', 2..26 for 1-9 and A-P in
+ * either case, up to 36 for Z), 0 for a byte that is no puzzle character: reading a line
+ * is then one load per character, with no branch, and the message is looked for only
+ * when some character is bad. */
+#define DIGIT_CODE(c, v) [c] = (v) + 1
+static const uint8_t CHAR_CODE[256] = {
+    DIGIT_CODE('.', 0),  DIGIT_CODE('0', 0),  DIGIT_CODE('1', 1),  DIGIT_CODE('2', 2),
+    DIGIT_CODE('3', 3),  DIGIT_CODE('4', 4),  DIGIT_CODE('5', 5),  DIGIT_CODE('6', 6),
+    DIGIT_CODE('7', 7),  DIGIT_CODE('8', 8),  DIGIT_CODE('9', 9),  DIGIT_CODE('A', 10),
+    DIGIT_CODE('B', 11), DIGIT_CODE('C', 12), DIGIT_CODE('D', 13), DIGIT_CODE('E', 14),
+    DIGIT_CODE('F', 15), DIGIT_CODE('G', 16), DIGIT_CODE('H', 17), DIGIT_CODE('I', 18),
+    DIGIT_CODE('J', 19), DIGIT_CODE('K', 20), DIGIT_CODE('L', 21), DIGIT_CODE('M', 22),
+    DIGIT_CODE('N', 23), DIGIT_CODE('O', 24), DIGIT_CODE('P', 25), DIGIT_CODE('Q', 26),
+    DIGIT_CODE('R', 27), DIGIT_CODE('S', 28), DIGIT_CODE('T', 29), DIGIT_CODE('U', 30),
+    DIGIT_CODE('V', 31), DIGIT_CODE('W', 32), DIGIT_CODE('X', 33), DIGIT_CODE('Y', 34),
+    DIGIT_CODE('Z', 35), DIGIT_CODE('a', 10), DIGIT_CODE('b', 11), DIGIT_CODE('c', 12),
+    DIGIT_CODE('d', 13), DIGIT_CODE('e', 14), DIGIT_CODE('f', 15), DIGIT_CODE('g', 16),
+    DIGIT_CODE('h', 17), DIGIT_CODE('i', 18), DIGIT_CODE('j', 19), DIGIT_CODE('k', 20),
+    DIGIT_CODE('l', 21), DIGIT_CODE('m', 22), DIGIT_CODE('n', 23), DIGIT_CODE('o', 24),
+    DIGIT_CODE('p', 25), DIGIT_CODE('q', 26), DIGIT_CODE('r', 27), DIGIT_CODE('s', 28),
+    DIGIT_CODE('t', 29), DIGIT_CODE('u', 30), DIGIT_CODE('v', 31), DIGIT_CODE('w', 32),
+    DIGIT_CODE('x', 33), DIGIT_CODE('y', 34), DIGIT_CODE('z', 35),
+};
+#undef DIGIT_CODE
+
 /* Fill givens (nc bytes) from one line of text. */
 static int
 read_line_bytes(const char *s, Py_ssize_t len, Py_ssize_t index, int n, uint8_t *givens)
@@ -1156,12 +297,17 @@ read_line_bytes(const char *s, Py_ssize_t len, Py_ssize_t index, int n, uint8_t 
                      index + 1, len, n, n, nc);
         return -1;
     }
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned top = (unsigned)n + 1, bad = 0;
     for (int i = 0; i < nc; i++) {
-        int v = char_value((unsigned char)s[i], n);
-        if (v < 0)
-            return bad_char(index, i, (unsigned char)s[i], n);
-        givens[i] = (uint8_t)v;
+        unsigned code = CHAR_CODE[u[i]];
+        bad |= (unsigned)(code - 1u >= top); /* 0 (no character) wraps around */
+        givens[i] = (uint8_t)(code - 1u);
     }
+    if (bad)
+        for (int i = 0; i < nc; i++)
+            if (char_value(u[i], n) < 0)
+                return bad_char(index, i, u[i], n);
     return 0;
 }
 
@@ -1252,17 +398,17 @@ Shape_search(ShapeObject *self, PyObject *arg)
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
         return NULL;
-    if (view.len != self->ncells) {
-        PyErr_Format(PyExc_ValueError, "givens must have %d entries, got %zd", self->ncells,
+    if (view.len != self->sh.ncells) {
+        PyErr_Format(PyExc_ValueError, "givens must have %d entries, got %zd", self->sh.ncells,
                      view.len);
         PyBuffer_Release(&view);
         return NULL;
     }
     const uint8_t *g = view.buf;
-    for (int c = 0; c < self->ncells; c++)
-        if (g[c] > self->n) {
+    for (int c = 0; c < self->sh.ncells; c++)
+        if (g[c] > self->sh.n) {
             PyErr_Format(PyExc_ValueError, "given %d at cell %d is outside 0..%d", g[c], c,
-                         self->n);
+                         self->sh.n);
             PyBuffer_Release(&view);
             return NULL;
         }
@@ -1274,7 +420,7 @@ Shape_search(ShapeObject *self, PyObject *arg)
     obj->ready = obj->busy = 0;
     Py_INCREF(self);
     obj->shape = self;
-    if (search_init(&obj->s, self, self->std9) < 0) {
+    if (search_init(&obj->s, &self->sh) < 0) {
         PyBuffer_Release(&view);
         Py_DECREF(obj);
         return PyErr_NoMemory();
@@ -1303,7 +449,7 @@ Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     if (self->busy)
         return PyErr_Format(PyExc_RuntimeError, "this search is running in another thread");
-    int nc = self->shape->ncells;
+    int nc = self->shape->sh.ncells;
     if (keep > want)
         keep = want;
     uint8_t *out = keep ? malloc((size_t)keep * nc) : NULL;
@@ -1342,20 +488,20 @@ Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
     }
     free(out);
     /* 0: stopped at `want` (more may follow), 1: exhausted, 2: budget spent */
-    int code = rc == RUN_SOLUTION ? 0 : rc == RUN_EXHAUSTED ? 1 : 2;
+    int code = rc == RUN_SOLUTION ? CALL_STOPPED : rc == RUN_EXHAUSTED ? CALL_EXHAUSTED : CALL_BUDGET;
     return Py_BuildValue("(Nni)", list, found, code);
 }
 
 static PyObject *
 Search_get_nodes(SearchObject *self, void *closure)
 {
-    return PyLong_FromUnsignedLongLong(search_nodes(&self->s));
+    return PyLong_FromUnsignedLongLong(self->s.p.nodes);
 }
 
 static PyObject *
 Search_get_guesses(SearchObject *self, void *closure)
 {
-    return PyLong_FromUnsignedLongLong(search_guesses(&self->s));
+    return PyLong_FromUnsignedLongLong(self->s.p.guesses);
 }
 
 static PyMethodDef Search_methods[] = {
@@ -1367,7 +513,7 @@ static PyMethodDef Search_methods[] = {
 static PyObject *
 Search_get_settled(SearchObject *self, void *closure)
 {
-    return PyLong_FromUnsignedLongLong(search_settled(&self->s));
+    return PyLong_FromUnsignedLongLong(self->s.p.settled);
 }
 
 static PyGetSetDef Search_getset[] = {
@@ -1392,10 +538,8 @@ static PyTypeObject SearchType = {
 /* Batches                                                                  */
 /* ------------------------------------------------------------------------ */
 
-enum { ST_NONE = 0, ST_UNIQUE = 1, ST_MULTIPLE = 2, ST_SOLVED = 3, ST_TIMEOUT = 4 };
-
 typedef struct {
-    const ShapeObject *sh;
+    const shape_t *sh;
     const uint8_t *givens;  /* count * ncells */
     Py_ssize_t count;
     uint64_t limit;
@@ -1404,6 +548,7 @@ typedef struct {
     uint8_t *solutions;     /* count * ncells digit values */
     uint64_t *counts, *nodes, *guesses, *settled;
     Py_ssize_t next;        /* next puzzle to take (under lock when threaded) */
+    Py_ssize_t chunk;       /* puzzles taken at a time */
     int failed;             /* out of memory */
 #if SHUDU_THREADS
     pthread_mutex_t lock;
@@ -1433,22 +578,27 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
                     : rc == RUN_EXHAUSTED               ? ST_UNIQUE
                                                         : ST_SOLVED;
     bt->counts[i] = found;
-    bt->nodes[i] = search_nodes(s);
-    bt->guesses[i] = search_guesses(s);
-    bt->settled[i] = search_settled(s);
+    bt->nodes[i] = s->p.nodes;
+    bt->guesses[i] = s->p.guesses;
+    bt->settled[i] = s->p.settled;
 }
 
+/* The next chunk of puzzles, [*first, return value); empty at the end.  Whole chunks keep
+ * each thread writing its own stretch of the result buffers (one status byte and four
+ * 8-byte counters a puzzle): threads share a cache line only where two chunks meet. */
 static Py_ssize_t
-batch_take(batch_t *bt)
+batch_take(batch_t *bt, Py_ssize_t *first)
 {
 #if SHUDU_THREADS
     pthread_mutex_lock(&bt->lock);
 #endif
-    Py_ssize_t i = bt->next < bt->count ? bt->next++ : -1;
+    Py_ssize_t i = bt->next, end = i + bt->chunk < bt->count ? i + bt->chunk : bt->count;
+    bt->next = end;
 #if SHUDU_THREADS
     pthread_mutex_unlock(&bt->lock);
 #endif
-    return i;
+    *first = i;
+    return end;
 }
 
 static void *
@@ -1456,18 +606,19 @@ batch_worker(void *arg)
 {
     batch_t *bt = arg;
     search_t s;
-    if (search_init(&s, bt->sh, bt->sh->std9) < 0) {
+    if (search_init(&s, bt->sh) < 0) {
         bt->failed = 1;
         return NULL;
     }
     budget_t b = bt->budget;
     for (;;) {
-        /* hand out puzzles in small runs to keep the lock cold */
-        Py_ssize_t i = batch_take(bt);
-        if (i < 0)
+        Py_ssize_t i, end = batch_take(bt, &i);
+        if (i >= end)
             break;
-        b.tick = 0;
-        batch_one(bt, &s, &b, i);
+        for (; i < end; i++) {
+            b.tick = 0;
+            batch_one(bt, &s, &b, i);
+        }
     }
     search_free(&s);
     return NULL;
@@ -1515,7 +666,7 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     memset(&bt, 0, sizeof(bt));
     if (parse_budget(node_limit, timeout, &bt.budget) < 0)
         return NULL;
-    int n = self->n, nc = self->ncells;
+    int n = self->sh.n, nc = self->sh.ncells;
     uint8_t *givens = NULL;
     Py_ssize_t count = 0;
     if (PyObject_CheckBuffer(puzzles) && !PyUnicode_Check(puzzles)) {
@@ -1575,7 +726,7 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     PyObject *settled = PyBytes_FromStringAndSize(NULL, count * 8);
     if (!status || !sols || !counts || !nodes || !guesses || !settled)
         goto fail;
-    bt.sh = self;
+    bt.sh = &self->sh;
     bt.givens = givens;
     bt.count = count;
     bt.limit = limit;
@@ -1587,6 +738,10 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     bt.settled = (uint64_t *)PyBytes_AS_STRING(settled);
     if (threads > count)
         threads = count > 0 ? (int)count : 1;
+    /* chunks of 64 puzzles (a multiple of a cache line in every result buffer), smaller
+     * when a batch is short, so that each thread still gets about eight of them */
+    bt.chunk = threads == 1 ? (count > 0 ? count : 1) : count / (8 * threads);
+    bt.chunk = bt.chunk > 64 && threads > 1 ? 64 : bt.chunk < 1 ? 1 : bt.chunk;
     Py_BEGIN_ALLOW_THREADS
 #if SHUDU_THREADS
     if (threads > 1) {
@@ -1634,13 +789,13 @@ fail:
 static PyObject *
 Shape_get_n(ShapeObject *self, void *closure)
 {
-    return PyLong_FromLong(self->n);
+    return PyLong_FromLong(self->sh.n);
 }
 
 static PyObject *
 Shape_get_std9(ShapeObject *self, void *closure)
 {
-    return PyBool_FromLong(self->std9);
+    return PyBool_FromLong(self->sh.std9);
 }
 
 static PyMethodDef Shape_methods[] = {
@@ -1667,10 +822,113 @@ static PyTypeObject ShapeType = {
     .tp_new = Shape_new,
 };
 
+/* ------------------------------------------------------------------------ */
+/* Module                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* _propagate9(givens: bytes) -> tuple of 81 digit masks, or None on contradiction.
+ * The 9x9 engine's propagation from the givens alone, for the tests that compare it with
+ * its Python statement (shudu/solvers/_band9_py.py). */
+static PyObject *
+core_propagate9(PyObject *module, PyObject *arg)
+{
+    Py_buffer view;
+    mask_t cand[81];
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (view.len != 81) {
+        PyErr_Format(PyExc_ValueError, "givens must have 81 entries, got %zd", view.len);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    uint8_t givens[81];
+    memcpy(givens, view.buf, 81);
+    PyBuffer_Release(&view);
+    for (int c = 0; c < 81; c++)
+        if (givens[c] > 9)
+            return PyErr_Format(PyExc_ValueError, "given %d at cell %d is outside 0..9",
+                                givens[c], c);
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = shudu_propagate9(givens, cand);
+    Py_END_ALLOW_THREADS
+    if (!ok)
+        Py_RETURN_NONE;
+    PyObject *out = PyTuple_New(81);
+    if (!out)
+        return NULL;
+    for (int c = 0; c < 81; c++) {
+        PyObject *v = PyLong_FromUnsignedLong(cand[c]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, c, v);
+    }
+    return out;
+}
+
+static PyObject *
+int_tuple(const uint32_t *values, int count)
+{
+    PyObject *out = PyTuple_New(count);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(values[i]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* _band_tables() -> (BAND_KEEP, TRIAD_KEEP, ROW_BOX_OTHERS) as tuples of ints, for the
+ * tests. */
+static PyObject *
+core_band_tables(PyObject *module, PyObject *unused)
+{
+    PyObject *keep = int_tuple(shudu_band_keep, 512);
+    PyObject *triads = keep ? int_tuple(shudu_triad_keep, 512) : NULL;
+    PyObject *others = triads ? int_tuple(shudu_row_box_others, 27) : NULL;
+    if (!others) {
+        Py_XDECREF(keep);
+        Py_XDECREF(triads);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", keep, triads, others);
+}
+
+static PyMethodDef core_methods[] = {
+    {"_propagate9", (PyCFunction)core_propagate9, METH_O,
+     "_propagate9(givens: bytes) -> 81 digit masks after the 9x9 engine's propagation, or "
+     "None (for tests)"},
+    {"_band_tables", (PyCFunction)core_band_tables, METH_NOARGS,
+     "_band_tables() -> (BAND_KEEP, TRIAD_KEEP, ROW_BOX_OTHERS) of the 9x9 engine (for tests)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, .m_name = "shudu.solvers._core_c",
     .m_doc = "Compiled search engine of solver 'fast' (see shudu.solvers._fast_py).",
     .m_size = 0,
+    .m_methods = core_methods,
+};
+
+/* The codes the module hands out, by name (shudu.notation mirrors them). */
+static const struct {
+    const char *name;
+    int value;
+} CORE_CODES[] = {
+    {"BATCH_NONE", ST_NONE},          {"BATCH_UNIQUE", ST_UNIQUE},
+    {"BATCH_MULTIPLE", ST_MULTIPLE},  {"BATCH_SOLVED", ST_SOLVED},
+    {"BATCH_TIMEOUT", ST_TIMEOUT},    {"RUN_EXHAUSTED", RUN_EXHAUSTED},
+    {"RUN_SOLUTION", RUN_SOLUTION},   {"RUN_BUDGET", RUN_BUDGET},
+    {"RUN_NOMEM", RUN_NOMEM},         {"STOPPED", CALL_STOPPED},
+    {"EXHAUSTED", CALL_EXHAUSTED},    {"BUDGET", CALL_BUDGET},
+    {"THREADS", SHUDU_THREADS},
 };
 
 PyMODINIT_FUNC
@@ -1693,6 +951,15 @@ PyInit__core_c(void)
         Py_DECREF(m);
         return NULL;
     }
-    PyModule_AddIntConstant(m, "THREADS", SHUDU_THREADS);
+    for (size_t i = 0; i < sizeof(CORE_CODES) / sizeof(CORE_CODES[0]); i++)
+        if (PyModule_AddIntConstant(m, CORE_CODES[i].name, CORE_CODES[i].value) < 0) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    if (PyModule_AddStringConstant(m, "DIGITS", SHUDU_DIGITS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SIZE", MAX_N) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

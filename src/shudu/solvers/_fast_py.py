@@ -1,8 +1,21 @@
 """The search engine of solver ``fast``, in pure Python: the specification of the C core.
 
-``shudu/solvers/_core.c`` (module ``shudu.solvers._core_c``) carries out the very same
-algorithms step for step, so both give the same solutions in the same order, the same
-statuses and the same counters; tests run every case through both.
+The C core (module ``shudu.solvers._core_c``, built from ``_core.c`` and ``core/``) is
+held to this module by what it promises (docs/core.md), and the tests check exactly this:
+
+- on every shape, the **same solutions in the same order**, the same statuses, and the
+  same ``nodes``, ``guesses`` and ``settled`` counters, through ``Search.run`` and
+  ``Shape.solve_many``, with the same budgets and the same errors for bad input;
+- on shapes outside the standard 9x9 grid, the C general engine (``core/general.c``)
+  carries out this module's algorithm step for step: the same assignments in the same
+  order;
+- on the standard 9x9 grid, the C 9x9 engine (``core/band9.c``) is another algorithm
+  with the same rules: its propagation works per digit and band, in its own order, so
+  its steps differ from these; what the two share is the **propagated state at every
+  node** (the same candidates, or both a contradiction; :mod:`shudu.solvers._band9_py`
+  states those rules on their own) and the **same branch cell** chosen from it. The same
+  state and the same branch cell at every node make the same search tree, hence the same
+  solutions, order and counters.
 
 Vocabulary:
 
@@ -22,7 +35,8 @@ The search is depth-first and resumable (``Search.run`` picks up where it stoppe
    three rows and each of the three boxes, so the (row, box) *triads* that still hold it
    must contain a one-to-one matching of rows to boxes; the digit leaves every triad that
    is in no such matching (this covers pointing and claiming between rows and boxes). The
-   C core keeps 9x9 candidates per digit and band, which makes this rule a few word-wide
+   **stack rule** is the same on a stack (three columns), with (column, box) triads. The
+   C core keeps 9x9 candidates per digit and band, which makes these rules a few word-wide
    operations;
 2. **branch** on the empty cell with fewest candidates (the first in reading order, and the
    first with two), trying its digits in increasing order. On the standard 9x9 grid, when
@@ -49,18 +63,24 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DIGIT_CHARS", "Search", "Shape", "parse_givens"]
+from ..notation import DIGITS, EMPTY_CHAR, MAX_SIZE, MIN_SIZE, BatchCode
 
-MAX_SIZE = 25
+__all__ = ["Search", "Shape", "parse_givens", "propagate"]
 
-#: Characters of solution text, indexed by digit value (``.`` for 0).
-DIGIT_CHARS = ".123456789ABCDEFGHIJKLMNOP"
+# Characters of solution text, indexed by digit value (``.`` for 0).
+_DIGIT_CHARS = EMPTY_CHAR + DIGITS
 
-# Search.run codes.
+# Search.run codes (the C module exports the same values as STOPPED, EXHAUSTED, BUDGET).
 STOPPED, EXHAUSTED, BUDGET = 0, 1, 2
 
-# solve_many status codes.
-NONE, UNIQUE, MULTIPLE, SOLVED, TIMEOUT = 0, 1, 2, 3, 4
+# solve_many status codes (shudu.notation.BatchCode).
+NONE, UNIQUE, MULTIPLE, SOLVED, TIMEOUT = (
+    BatchCode.NONE,
+    BatchCode.UNIQUE,
+    BatchCode.MULTIPLE,
+    BatchCode.SOLVED,
+    BatchCode.TIMEOUT,
+)
 
 # Read the clock only every so many nodes, like the C core.
 _CLOCK_EVERY = 64
@@ -96,7 +116,7 @@ def parse_givens(text: str | bytes, n: int, index: int = 0) -> bytes:
         if v < 0:
             raise ValueError(
                 f"puzzle {index + 1}, character {i + 1}: '{ch}' is not a digit of a {n}x{n} "
-                f"puzzle (1-{DIGIT_CHARS[n]}, '.' or '0' for empty)"
+                f"puzzle (1-{_DIGIT_CHARS[n]}, '.' or '0' for empty)"
             )
         values[i] = v
     return bytes(values)
@@ -156,7 +176,7 @@ class Shape:
         links: Sequence[Sequence[int]] | None = None,
         general: bool = False,
     ) -> None:
-        if not 4 <= n <= MAX_SIZE:
+        if not MIN_SIZE <= n <= MAX_SIZE:
             raise ValueError(f"grid size must be between 4 and {MAX_SIZE}, got {n}")
         nc = n * n
         house_list = list(houses)
@@ -257,7 +277,7 @@ class Shape:
                     first = solution
                 found += 1
             if first is not None:
-                solutions[i * nc : (i + 1) * nc] = "".join(DIGIT_CHARS[v] for v in first).encode()
+                solutions[i * nc : (i + 1) * nc] = "".join(_DIGIT_CHARS[v] for v in first).encode()
             if code == BUDGET:
                 status[i] = TIMEOUT
             elif found == 0:
@@ -316,10 +336,15 @@ class _Budget:
 
 
 # The band rule on 9x9: triad 3 * r + k of a band is the three cells of row r of the band
-# in box column k; a matching takes one triad per row and per box column.
+# in box column k; a matching takes one triad per row and per box column. The stack rule
+# is the same rule turned a quarter: triad 3 * r + k of a stack is the three cells of
+# box row r in column k of the stack.
 _BAND_TRIADS = tuple(
     tuple(tuple(9 * (3 * band + r) + 3 * k + j for j in range(3)) for r in range(3) for k in range(3))
     for band in range(3)
+) + tuple(
+    tuple(tuple(9 * (3 * r + j) + 3 * stack + k for j in range(3)) for r in range(3) for k in range(3))
+    for stack in range(3)
 )
 _DIGIT_BITS = tuple(1 << d for d in range(9))
 _MATCHINGS = tuple(
@@ -334,6 +359,15 @@ _MATCHING_KEEP = tuple(
 
 class _Contradiction(Exception):
     """Raised inside propagation; never escapes this module."""
+
+
+def propagate(shape: Shape, givens: bytes) -> tuple[int, ...] | None:
+    """Each cell's candidates once the givens are placed and propagation is done (the root
+    state of a search); None on a contradiction. For tests."""
+    try:
+        return tuple(shape.search(givens)._root()[0])
+    except _Contradiction:
+        return None
 
 
 class Search:
@@ -382,30 +416,18 @@ class Search:
         """Run to the next solution: ``(STOPPED, values)``, ``(EXHAUSTED | BUDGET, None)``."""
         if self._finished:
             return EXHAUSTED, None
-        shape = self.shape
         stack = self._stack
         if not self._started:
             if budget.spent(self.nodes):
                 return BUDGET, None
             self._started = True
             self.nodes = 1
-            nc = shape.ncells
-            cand = [shape.full] * nc
-            val = [0] * nc
-            state = [cand, val, nc, -1, 0]
             try:
-                queue: list[int] = []
-                for c, g in enumerate(self.givens):
-                    if g:
-                        if val[c]:
-                            if val[c] != g:
-                                raise _Contradiction
-                        else:
-                            self._assign(state, queue, c, 1 << (g - 1))
-                self._propagate(state, queue)
+                state = self._root()
             except _Contradiction:
                 self._finished = True
                 return EXHAUSTED, None
+            cand, val = state[0], state[1]
             self.settled = sum(1 for c, g in enumerate(self.givens) if not g and val[c])
             if state[2] == 0:
                 self._finished = True
@@ -435,7 +457,7 @@ class Search:
                 child = frame
             self.nodes += 1
             try:
-                queue = []
+                queue: list[int] = []
                 self._assign(child, queue, cell, bit)
                 self._propagate(child, queue)
             except _Contradiction:
@@ -448,6 +470,23 @@ class Search:
             stack.append(child)
         self._finished = True
         return EXHAUSTED, None
+
+    def _root(self) -> list[Any]:
+        """The root frame: the givens placed and propagated (``_Contradiction`` if stuck)."""
+        nc = self.shape.ncells
+        cand = [self.shape.full] * nc
+        val = [0] * nc
+        state: list[Any] = [cand, val, nc, -1, 0]
+        queue: list[int] = []
+        for c, g in enumerate(self.givens):
+            if g:
+                if val[c]:
+                    if val[c] != g:
+                        raise _Contradiction
+                else:
+                    self._assign(state, queue, c, 1 << (g - 1))
+        self._propagate(state, queue)
+        return state
 
     def _assign(self, state: list[Any], queue: list[int], c: int, bit: int) -> None:
         """Place digit ``bit`` in cell ``c``; peers left with one candidate join ``queue``."""
@@ -510,7 +549,8 @@ class Search:
                 return
 
     def _band_rule(self, state: list[Any], queue: list[int]) -> bool:
-        """Apply the band rule to every digit and band once; True if a candidate went."""
+        """Apply the band and stack rules to every digit, band and stack once; True if a
+        candidate went."""
         cand, val = state[0], state[1]
         changed = False
         for triads in _BAND_TRIADS:

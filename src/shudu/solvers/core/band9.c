@@ -1,0 +1,523 @@
+/*
+ * The 9x9 engine (see band9.h): propagation over per-digit band words, the branch-cell
+ * choice, then the resumable search of search_loop.h.
+ */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "band9.h"
+#include "band_tables.h"
+
+typedef band9_frame_t frame_t;
+typedef band9_state_t state_t;
+
+/* Candidates are kept per digit and band: cand[3 * d + b] is a 27-bit mask of the cells
+ * of band b (rows 3b..3b+2; bit 9 * row + column) where digit d + 1 may go, its placed
+ * cell included.  Rules, applied until nothing changes (the same closure as the
+ * general engine's naked and hidden singles, plus two rules the general engine lacks):
+ *   - band rule: in a band, a digit takes one cell in each of the three rows and each of
+ *     the three boxes, so the (row, box) triads that hold it must contain a one-to-one
+ *     matching of rows to boxes; a triad in no such matching loses the digit
+ *     (pointing and claiming between rows and boxes, and a little more);
+ *   - a row of the band with one cell left for the digit: place it (hidden single; box
+ *     hidden singles follow from the band rule);
+ *   - a column with one cell left for the digit: place it;
+ *   - a cell with one digit left: place it (naked single);
+ *   - stack rule: the band rule turned a quarter, on the (band, column) triads of a stack,
+ *     read from the columns each band word holds the digit in; it runs last, once the
+ *     others are done, and only on digits whose columns changed since it last held.
+ * Only the row singles of the band rule place digits: a naked single, a column single or
+ * a branch digit just clears the rest of the cell's row and box for its digit, and the
+ * band rule then sees a row single there.  A placed cell needs nothing more in its own
+ * band (the band rule has cleared its row and box): it leaves the other digits, and the
+ * digit leaves its column in the other bands.  Each frame keeps `seen`, the words as the
+ * band rule last left them, and the rule re-runs only where cand and seen differ. */
+
+#define BAND_ALL 0x7FFFFFFu
+#define TRIAD_BASES 0x1249249u  /* lowest bit of each of the 9 triads */
+#define COLUMN_BITS 0x40201u    /* one column in the three rows of a band */
+#define ROW0 0x1FFu
+#define ROW1 (0x1FFu << 9)
+#define ROW2 (0x1FFu << 18)
+
+/* Digit d (0-based) goes to bit pos of band b: the other cells of its row and box in the
+ * band lose d.  The band rule then finds a row single there and places it. */
+static inline void
+s9_assign(frame_t *st, int d, int b, int pos)
+{
+    st->cand[3 * d + b] &= ~ROW_BOX_OTHERS[pos];
+}
+
+/* The cells (bit 9 * row + column) of the rows, and of the boxes, of a band in a 3-bit set. */
+static const uint32_t BAND_ROWS[8] = {
+    0, ROW0, ROW1, ROW0 | ROW1, ROW2, ROW0 | ROW2, ROW1 | ROW2, BAND_ALL,
+};
+#define BOX0 0x1C0E07u
+static const uint32_t BAND_BOXES[8] = {
+    0, BOX0, BOX0 << 3, BOX0 * 9, BOX0 << 6, BOX0 * 65, BOX0 * 72, BAND_ALL,
+};
+
+/* The state with the givens placed.  0 if two givens clash. */
+static int
+s9_start(frame_t *st, const uint8_t *givens)
+{
+    uint32_t given_any[3] = {0, 0, 0}, given[27] = {0};
+    uint32_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
+    for (int b = 0; b < 3; b++)
+        for (int pos = 0; pos < 27; pos++) {
+            int g = givens[27 * b + pos];
+            if (!g)
+                continue;
+            int d = g - 1, r = pos / 9, col = pos - 9 * r;
+            uint32_t row = 1u << (3 * b + r), column = 1u << col, box = 1u << (3 * b + col / 3);
+            if ((rows[d] & row) | (cols[d] & column) | (boxes[d] & box))
+                return 0;
+            rows[d] |= row;
+            cols[d] |= column;
+            boxes[d] |= box;
+            given_any[b] |= 1u << pos;
+            given[3 * d + b] |= 1u << pos;
+        }
+    for (int d = 0; d < 9; d++) {
+        uint32_t colmask = cols[d] * COLUMN_BITS;
+        for (int b = 0; b < 3; b++) {
+            uint32_t placed = BAND_ROWS[rows[d] >> (3 * b) & 7u] | BAND_BOXES[boxes[d] >> (3 * b) & 7u];
+            st->cand[3 * d + b] = (BAND_ALL & ~given_any[b] & ~colmask & ~placed) | given[3 * d + b];
+            st->seen[3 * d + b] = ~0u; /* never a mask: every digit-band gets checked */
+        }
+    }
+    st->cand[27] = st->seen[27] = 0;
+    for (int b = 0; b < 3; b++)
+        st->unsolved[b] = BAND_ALL & ~given_any[b];
+    return 1;
+}
+
+/* The band rule on digit-band i, then its row singles placed: the placed cells leave the
+ * other digits and the digit leaves their columns in the other bands.  0 on
+ * contradiction. */
+static inline int
+s9_band(frame_t *st, int i, int d, int b)
+{
+    uint32_t m = st->cand[i];
+    uint32_t p = (m | m >> 1 | m >> 2) & TRIAD_BASES;
+    p |= p >> 2 | p >> 4;
+    uint32_t keep = BAND_KEEP[(p & 7u) | (p >> 6 & 0x38u) | (p >> 12 & 0x1C0u)];
+    if (!keep)
+        return 0;
+    m &= keep;
+    st->cand[i] = st->seen[i] = m;
+    /* every row holds a cell now, so the subtraction borrows within rows only */
+    uint32_t t = m & (m - COLUMN_BITS);
+    uint32_t more = ((t & ROW0) ? ROW0 : 0) | ((t & ROW1) ? ROW1 : 0) | ((t & ROW2) ? ROW2 : 0);
+    uint32_t single = m & ~more & st->unsolved[b];
+    if (single) {
+        st->unsolved[b] &= ~single;
+        uint32_t *c = st->cand + b;
+        for (int e = 0; e < 9; e++)
+            c[3 * e] &= ~single;
+        st->cand[i] = m;
+        uint32_t cols = (single | single >> 9 | single >> 18) & 0x1FFu;
+        uint32_t off = ~(cols * COLUMN_BITS);
+        int base = 3 * d;
+        st->cand[base + (b == 0)] &= off;
+        st->cand[base + 2 - (b == 2)] &= off;
+    }
+    return 1;
+}
+
+/* The words (bit i) where x[i] != y[i], of the 27. */
+static inline uint32_t
+s9_differ(const uint32_t *x, const uint32_t *y)
+{
+#if defined(__SSE2__)
+    uint32_t same = 0;
+    for (int k = 0; k < 7; k++) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(x + 4 * k));
+        __m128i b = _mm_loadu_si128((const __m128i *)(y + 4 * k));
+        same |= (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))) << (4 * k);
+    }
+    return ~same & BAND_ALL;
+#else
+    uint32_t ch = 0;
+    for (int i = 0; i < 27; i++)
+        ch |= (uint32_t)(x[i] != y[i]) << i;
+    return ch;
+#endif
+}
+
+/* The digit-bands changed since the band rule last saw them, as bits. */
+static inline uint32_t
+s9_changed(const frame_t *st)
+{
+    return s9_differ(st->cand, st->seen);
+}
+
+/* For each digit-band word, the columns (bit k for column k) that hold the digit in that
+ * band (any), and those that hold it in two rows of the band or more (two, if two). */
+static inline void
+s9_columns(const uint32_t *cand, uint32_t *any, uint32_t *two)
+{
+#if defined(__SSE2__)
+    const __m128i nine = _mm_set1_epi32(0x1FF);
+    for (int k = 0; k < 7; k++) {
+        __m128i m = _mm_loadu_si128((const __m128i *)(cand + 4 * k));
+        __m128i r1 = _mm_srli_epi32(m, 9), r2 = _mm_srli_epi32(m, 18);
+        _mm_storeu_si128((__m128i *)(any + 4 * k), _mm_and_si128(_mm_or_si128(_mm_or_si128(m, r1), r2), nine));
+        if (two) {
+            __m128i t = _mm_or_si128(_mm_and_si128(m, _mm_or_si128(r1, r2)), _mm_and_si128(r1, r2));
+            _mm_storeu_si128((__m128i *)(two + 4 * k), _mm_and_si128(t, nine));
+        }
+    }
+#else
+    for (int i = 0; i < 28; i++) {
+        uint32_t m = cand[i];
+        any[i] = (m | m >> 9 | m >> 18) & 0x1FFu;
+        if (two)
+            two[i] = ((m & (m >> 9 | m >> 18)) | (m >> 9 & m >> 18)) & 0x1FFu;
+    }
+#endif
+}
+
+/* The stack rule on digit d, whose columns in band b are any[3 * d + b]: in each stack, the
+ * (band, column) triads that hold the digit must contain a one-to-one matching of bands to
+ * columns; the digit leaves every other triad.  TRIAD_KEEP serves, with band b as row b
+ * and column k of the stack as box k.  `any` is updated to what it leaves.  1 if a
+ * candidate went, 0 if none, -1 on contradiction. */
+static inline int
+s9_stack_rule(frame_t *st, int d, uint32_t *any)
+{
+    uint32_t *c = st->cand + 3 * d, *a = any + 3 * d;
+    int dropped = 0;
+    for (int s = 0; s < 3; s++) {
+        int sh = 3 * s;
+        uint32_t present = (a[0] >> sh & 7u) | (a[1] >> sh & 7u) << 3 | (a[2] >> sh & 7u) << 6;
+        uint32_t keep = TRIAD_KEEP[present];
+        if (!keep)
+            return -1;
+        uint32_t drop = present & ~keep;
+        if (!drop)
+            continue;
+        dropped = 1;
+        for (int b = 0; b < 3; b++) {
+            uint32_t cols = (drop >> (3 * b) & 7u) << sh;
+            c[b] &= ~(cols * COLUMN_BITS);
+            a[b] &= ~cols;
+        }
+    }
+    return dropped;
+}
+
+/* All rules until none applies; 0 on contradiction.  last[28]: each word's columns (as
+ * s9_columns gives them) when the stack rule last held for its digit; a digit whose columns
+ * still match needs no stack rule.  Updated. */
+static int
+s9_propagate(frame_t *st, uint32_t *last)
+{
+    for (;;) {
+        uint32_t ch;
+        while ((ch = s9_changed(st)) != 0) {
+            do {
+                int i = CTZ(ch);
+                ch &= ch - 1;
+                if (st->cand[i] != st->seen[i] && !s9_band(st, i, i / 3, i % 3))
+                    return 0;
+            } while (ch);
+        }
+        if (!(st->unsolved[0] | st->unsolved[1] | st->unsolved[2]))
+            return 1;
+        /* naked singles */
+        int found = 0;
+        for (int b = 0; b < 3; b++) {
+            uint32_t once = 0, twice = 0, u = st->unsolved[b];
+            for (int d = 0; d < 9; d++) {
+                uint32_t m = st->cand[3 * d + b];
+                twice |= once & m;
+                once |= m;
+            }
+            if (u & ~once)
+                return 0;
+            uint32_t naked = u & ~twice;
+            if (naked) {
+                found = 1;
+                for (int d = 0; d < 9; d++)
+                    for (uint32_t hit = st->cand[3 * d + b] & naked; hit; hit &= hit - 1)
+                        s9_assign(st, d, b, CTZ(hit));
+            }
+        }
+        if (found)
+            continue;
+        /* hidden singles in columns */
+        uint32_t any[28], two[28];
+        s9_columns(st->cand, any, two);
+        for (int d = 0; d < 9; d++) {
+            const uint32_t *a = any + 3 * d, *t = two + 3 * d;
+            uint32_t once = a[0] | a[1] | a[2];
+            if (once != 0x1FFu)
+                return 0;
+            uint32_t twice = t[0] | t[1] | t[2] | (a[0] & a[1]) | ((a[0] | a[1]) & a[2]);
+            uint32_t single = (once & ~twice) * COLUMN_BITS;
+            const uint32_t *c = st->cand + 3 * d;
+            for (int b = 0; b < 3; b++)
+                for (uint32_t hit = c[b] & single & st->unsolved[b]; hit; hit &= hit - 1) {
+                    s9_assign(st, d, b, CTZ(hit));
+                    found = 1;
+                }
+        }
+        if (found)
+            continue;
+        /* the stack rule, on the digits whose columns changed since it last ran (`any` is
+         * still current: nothing changed since it was taken) */
+        uint32_t moved = s9_differ(any, last);
+        moved = (moved | moved >> 1 | moved >> 2) & TRIAD_BASES;
+        for (; moved; moved &= moved - 1) {
+            int d = CTZ(moved) / 3;
+            int dropped = s9_stack_rule(st, d, any);
+            if (dropped < 0)
+                return 0;
+            found |= dropped;
+            last[3 * d] = any[3 * d];
+            last[3 * d + 1] = any[3 * d + 1];
+            last[3 * d + 2] = any[3 * d + 2];
+        }
+        if (!found)
+            return 1;
+    }
+}
+
+/* Digits (bit d) still possible in cell (band b, bit pos). */
+static inline uint32_t
+s9_digits(const frame_t *st, int b, int pos)
+{
+    uint32_t digits = 0;
+    for (int d = 0; d < 9; d++)
+        digits |= ((st->cand[3 * d + b] >> pos) & 1u) << d;
+    return digits;
+}
+
+/* Set bits of a mask: with the popcnt instruction when hw (a constant where it is used),
+ * else without it. */
+static inline int
+s9_popcount(uint32_t x, int hw)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (hw)
+        return __builtin_popcount(x);
+#else
+    (void)hw;
+#endif
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
+/* The branch cell.  Among the empty cells with two candidates, the one whose weaker digit
+ * is a candidate in most of its 20 peers (either choice then removes the most), the first
+ * such in reading order; without such cells, the empty cell with fewest candidates, the
+ * first such in reading order. */
+static inline int
+s9_branch_cell(const frame_t *st, int hw)
+{
+    uint32_t pairs[3];
+    int best = -1, best_score = -1;
+    for (int b = 0; b < 3; b++) {
+        uint32_t once = 0, twice = 0, thrice = 0;
+        for (int d = 0; d < 9; d++) {
+            uint32_t m = st->cand[3 * d + b];
+            thrice |= twice & m;
+            twice |= once & m;
+            once |= m;
+        }
+        pairs[b] = st->unsolved[b] & twice & ~thrice;
+    }
+    for (int b = 0; b < 3; b++) {
+        uint32_t pb = pairs[b], first_done = 0;
+        if (!pb)
+            continue;
+        int b1 = b == 0, b2 = 2 - (b == 2);
+        uint8_t first[27];
+        for (int d = 0; d < 9; d++) {
+            const uint32_t *c = st->cand + 3 * d;
+            for (uint32_t h = c[b] & pb; h; h &= h - 1) {
+                int pos = CTZ(h), col = pos % 9;
+                /* peers holding d: its row and box in the band, its column elsewhere */
+                uint32_t x = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
+                int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos], hw) + (int)((x * COLUMN_BITS) >> 18 & 7u);
+                if (!(first_done >> pos & 1u)) {
+                    first_done |= 1u << pos;
+                    first[pos] = (uint8_t)k;
+                    continue;
+                }
+                int score = k < first[pos] ? k : first[pos], cell = 27 * b + pos;
+                if (score > best_score || (score == best_score && cell < best)) {
+                    best_score = score;
+                    best = cell;
+                }
+            }
+        }
+    }
+    if (best >= 0)
+        return best;
+    int best_count = 99;
+    for (int b = 0; b < 3; b++)
+        for (uint32_t u = st->unsolved[b]; u; u &= u - 1) {
+            int pos = CTZ(u);
+            int k = s9_popcount(s9_digits(st, b, pos), hw);
+            if (k < best_count) {
+                best_count = k;
+                best = 27 * b + pos;
+            }
+        }
+    return best;
+}
+
+/* The branch cell scoring counts bits a lot: where the build targets any x86-64 but the
+ * processor has the popcnt instruction (almost all do), a copy compiled for it is used. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && \
+    !defined(__POPCNT__)
+__attribute__((target("popcnt"))) static int
+s9_branch_cell_popcnt(const frame_t *st)
+{
+    return s9_branch_cell(st, 1);
+}
+
+static int
+s9_branch_cell_plain(const frame_t *st)
+{
+    return s9_branch_cell(st, 0);
+}
+
+static inline int
+s9_choose_cell(const frame_t *st)
+{
+    return __builtin_cpu_supports("popcnt") ? s9_branch_cell_popcnt(st) : s9_branch_cell_plain(st);
+}
+#elif defined(__POPCNT__)
+static inline int
+s9_choose_cell(const frame_t *st)
+{
+    return s9_branch_cell(st, 1);
+}
+#else
+static inline int
+s9_choose_cell(const frame_t *st)
+{
+    return s9_branch_cell(st, 0);
+}
+#endif
+
+static inline frame_t *
+frame_at(state_t *s, int i)
+{
+    return &s->stack[i];
+}
+
+/* 82 frames always suffice: each frame above the root branches on its own empty cell. */
+static inline int
+frame_reserve(state_t *s, int i)
+{
+    (void)s;
+    (void)i;
+    return 0;
+}
+
+static inline void
+frame_copy(state_t *s, frame_t *dst, const frame_t *src)
+{
+    (void)s;
+    *dst = *src;
+}
+
+static inline int
+cells_left(const frame_t *f)
+{
+    return POPCOUNT(f->unsolved[0]) + POPCOUNT(f->unsolved[1]) + POPCOUNT(f->unsolved[2]);
+}
+
+static inline int
+start(state_t *s, const uint8_t *givens, frame_t *f, uint64_t *settled)
+{
+    (void)s;
+    int empty = 0;
+    for (int c = 0; c < 81; c++)
+        empty += !givens[c];
+    uint32_t last[28];
+    memset(last, 0xFF, sizeof last);  /* never a set of columns: every digit gets checked */
+    if (!s9_start(f, givens) || !s9_propagate(f, last))
+        return 0;
+    *settled = (uint64_t)(empty - cells_left(f));
+    return 1;
+}
+
+static inline int
+place(state_t *s, frame_t *f, int cell, mask_t bit)
+{
+    (void)s;
+    uint32_t last[28];  /* f is a propagated state: the stack rule holds there */
+    s9_columns(f->cand, last, NULL);
+    s9_assign(f, CTZ(bit), cell / 27, cell % 27);
+    return s9_propagate(f, last);
+}
+
+static inline int
+solved(const frame_t *f)
+{
+    return !(f->unsolved[0] | f->unsolved[1] | f->unsolved[2]);
+}
+
+static inline void
+emit(const state_t *s, const frame_t *f, uint8_t *out)
+{
+    (void)s;
+    if (!out)
+        return;
+    for (int d = 0; d < 9; d++)
+        for (int b = 0; b < 3; b++)
+            for (uint32_t m = f->cand[3 * d + b]; m; m &= m - 1)
+                out[27 * b + CTZ(m)] = (uint8_t)(d + 1);
+}
+
+static inline void
+choose_branch(state_t *s, frame_t *f)
+{
+    (void)s;
+    f->cell = s9_choose_cell(f);
+    f->rem = s9_digits(f, f->cell / 27, f->cell % 27);
+}
+
+#include "search_loop.h"
+
+static int
+band9_init(void *state, const shape_t *sh)
+{
+    (void)state;
+    (void)sh;
+    return 0;
+}
+
+static void
+band9_release(void *state)
+{
+    (void)state;
+}
+
+const engine_t shudu_engine_9x9 = {"9x9", band9_init, band9_release, search_next};
+
+const uint32_t *const shudu_band_keep = BAND_KEEP;
+const uint32_t *const shudu_triad_keep = TRIAD_KEEP;
+const uint32_t *const shudu_row_box_others = ROW_BOX_OTHERS;
+
+int
+shudu_propagate9(const uint8_t *givens, mask_t out[81])
+{
+    frame_t f;
+    uint32_t last[28];
+    memset(last, 0xFF, sizeof last);
+    if (!s9_start(&f, givens) || !s9_propagate(&f, last))
+        return 0;
+    for (int b = 0; b < 3; b++)
+        for (int pos = 0; pos < 27; pos++)
+            out[27 * b + pos] = s9_digits(&f, b, pos);
+    return 1;
+}

@@ -1,0 +1,140 @@
+/*
+ * What every part of the C core shares: portable bit helpers, the compiled shape, the
+ * search budget, the result codes and the engine interface.  No Python here: the engines
+ * are plain C; only _core.c (the module) talks to the interpreter.
+ */
+#ifndef SHUDU_CORE_COMMON_H
+#define SHUDU_CORE_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_N 25
+#define MAX_CELLS (MAX_N * MAX_N)
+
+/* The characters of digits 1..25 (shudu.notation.DIGITS); index 0 is the empty cell. */
+#define SHUDU_DIGITS "123456789ABCDEFGHIJKLMNOP"
+#define SHUDU_DIGIT_CHARS ("." SHUDU_DIGITS)
+
+typedef uint32_t mask_t;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define POPCOUNT(x) __builtin_popcount(x)
+#define CTZ(x) __builtin_ctz(x)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SHUDU_HIDDEN __attribute__((visibility("hidden")))
+#else
+static inline int POPCOUNT(uint32_t x) { int c = 0; while (x) { x &= x - 1; c++; } return c; }
+static inline int CTZ(uint32_t x) { int c = 0; while (!(x & 1u)) { x >>= 1; c++; } return c; }
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#define SHUDU_HIDDEN
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Result codes (shudu.notation.RunCode and BatchCode mirror them)          */
+/* ------------------------------------------------------------------------ */
+
+/* What one step of a search (engine_t.next) ended with. */
+enum { RUN_SOLUTION = 1, RUN_EXHAUSTED = 0, RUN_BUDGET = -1, RUN_NOMEM = -2 };
+
+/* Per-puzzle status of a batch: no solution, exactly one, two or more, one found without
+ * looking further (limit 1), budget spent. */
+enum { ST_NONE = 0, ST_UNIQUE = 1, ST_MULTIPLE = 2, ST_SOLVED = 3, ST_TIMEOUT = 4 };
+
+/* What Search.run ended with: stopped at `want` (more may follow), exhausted, budget. */
+enum { CALL_STOPPED = 0, CALL_EXHAUSTED = 1, CALL_BUDGET = 2 };
+
+/* ------------------------------------------------------------------------ */
+/* Shapes                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A grid shape compiled for searching: size, houses, and each cell's peers (the cells of
+ * its houses and its links).  Read-only once built; several searches share one. */
+typedef struct {
+    int n, ncells, nhouses;
+    mask_t full;
+    int std9;             /* standard 9x9 houses, no links: the 9x9 engine */
+    int16_t *house;       /* nhouses * n cell indices */
+    int32_t *peer_start;  /* ncells + 1 offsets into peers */
+    int16_t *peers;
+} shape_t;
+
+/* ------------------------------------------------------------------------ */
+/* Budgets                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Every translation unit must read the same clock: a deadline set by the module and checked by an
+ * engine on another clock would be spent at once.  The build defines _POSIX_C_SOURCE for that. */
+#if !defined(_WIN32) && !defined(CLOCK_MONOTONIC)
+#error "CLOCK_MONOTONIC is not declared: compile with -D_POSIX_C_SOURCE=200809L"
+#endif
+
+static inline double
+monotonic_seconds(void)
+{
+    struct timespec ts;
+#if defined(_WIN32)
+    timespec_get(&ts, TIME_UTC);
+#else
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    uint64_t node_limit;  /* UINT64_MAX: none */
+    double deadline;      /* monotonic_seconds() value; < 0: none */
+    unsigned tick;
+} budget_t;
+
+/* True when the search may not open another node.  The clock is read only
+ * every 64 nodes: a node costs at most some microseconds, even on 25x25. */
+static inline int
+budget_spent(budget_t *b, uint64_t nodes)
+{
+    if (nodes >= b->node_limit)
+        return 1;
+    if (b->deadline >= 0 && (b->tick++ & 63u) == 0)
+        return monotonic_seconds() > b->deadline;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The engine interface                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Where a resumable search stands, whichever engine runs it.  The engine's frames (one
+ * search state and the branch taken from it each) live in the engine's own state. */
+typedef struct {
+    int depth;            /* frames in use */
+    int started, finished;
+    uint64_t nodes;       /* search states opened */
+    uint64_t guesses;     /* digits tried while another of the cell was untried */
+    uint64_t settled;     /* empty cells filled before the first guess */
+    uint8_t givens[MAX_CELLS];
+} progress_t;
+
+/* An engine: a frame stack it owns (init/release) and the resumable search over it
+ * (next: run to the next solution, written to out as digit values if out). */
+typedef struct {
+    const char *name;
+    int (*init)(void *state, const shape_t *sh);
+    void (*release)(void *state);
+    int (*next)(progress_t *p, void *state, uint8_t *out, budget_t *b);
+} engine_t;
+
+/* Start a search over new givens (ncells digit values, 0 for empty). */
+static inline void
+progress_reset(progress_t *p, const uint8_t *givens, int ncells)
+{
+    memcpy(p->givens, givens, (size_t)ncells);
+    p->depth = 0;
+    p->started = p->finished = 0;
+    p->nodes = p->guesses = p->settled = 0;
+}
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * The general engine: any list of n-cell houses plus links, n = 4..25.  Candidates are a
+ * bit mask per cell; propagation is naked and hidden singles.
+ * shudu/solvers/_fast_py.py states the same algorithm in Python.
+ */
+#ifndef SHUDU_CORE_GENERAL_H
+#define SHUDU_CORE_GENERAL_H
+
+#include "common.h"
+
+/* The frame stack of a search; frames are variable-sized (their candidates and values
+ * follow a small header) and the stack grows on demand. */
+typedef struct {
+    const shape_t *sh;
+    size_t fsize;
+    char *frames;
+    int cap;
+    int16_t *queue;  /* naked singles waiting to be placed */
+    int qn;
+} general_state_t;
+
+SHUDU_HIDDEN extern const engine_t shudu_engine_general;
+
+#endif
