@@ -10,13 +10,21 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import ShuduError
-from shudu.logic.rating import UnsolvableError, hodoku_level
-from shudu.logic.techniques import length_bonus
+from shudu.logic.catalog import resolve
+from shudu.logic.rating import hodoku_level
+from shudu.logic.step import Step
+from shudu.logic.techniques import length_bonus, rating_of
 
 from conftest import shared_lines
 
 EASY = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418..69........"
 HARD = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+
+
+def step_named(name: str) -> Step:
+    """A bare step of the technique or form called ``name``."""
+    found = resolve(name)
+    return Step(found.technique, found.name, "", 9)
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -28,10 +36,10 @@ def run(*argv: str) -> tuple[int, str, str]:
 def test_rate_easy_puzzle() -> None:
     rating = shudu.rate(EASY)
     assert rating.level == "easy"
-    assert rating.se == 1.5 and rating.hardest == "Hidden single"
+    assert rating.se == 1.5 and rating.hardest == "Hidden single in line"
     assert 0 < rating.score <= 800
-    assert rating.unique and rating.steps == ()
-    assert set(rating.to_json()) == {"puzzle", "level", "score", "se", "hardest"}
+    assert rating.unique and rating.steps == () and rating.status == "unique" and rating.complete
+    assert set(rating.to_json()) == {"puzzle", "status", "level", "score", "se", "hardest"}
 
 
 def test_rate_hard_puzzle_is_extreme_and_complete() -> None:
@@ -45,19 +53,43 @@ def test_rate_hard_puzzle_is_extreme_and_complete() -> None:
     assert len(placed) == HARD.count(".")
 
 
-def test_rate_rejects_unsolvable_puzzle() -> None:
-    with pytest.raises(UnsolvableError, match="no solution"):
-        shudu.rate("12....3...2....1")
+def test_unsolvable_puzzle_has_status_none() -> None:
+    rating = shudu.rate("12....3...2....1")
+    assert rating.status == "none" and not rating.complete and not rating.unique
+    assert rating.to_json()["level"] is None
     with pytest.raises(ShuduError):
         shudu.rate("11" + "." * 14)
     code, out, err = run("rate", "12....3...2....1")
-    assert code == 2 and out.strip() == "invalid" and "no solution" in err
+    assert code == 0 and out.strip() == "none" and not err
+    explained = shudu.explain("12....3...2....1")
+    assert explained.status == "none" and not explained.steps and "no solution" in str(explained)
+    hint = shudu.hint("12....3...2....1")
+    assert hint.status == "none" and hint.step is None
+    code, out, _ = run("explain", "12....3...2....1", "--algorithm", "enumerate")
+    assert code == 0 and out.splitlines()[-1].endswith("the puzzle has no solution")
+
+
+MULTIPLE = "." * 16
+
+
+def test_several_solutions_have_status_multiple_everywhere() -> None:
+    rating = shudu.rate(MULTIPLE)
+    assert rating.status == "multiple" and not rating.complete
+    assert shudu.explain(MULTIPLE).status == "multiple"
+    assert shudu.hint(MULTIPLE).status == "multiple" and shudu.hint(MULTIPLE).step is None
+    logical = shudu.rate(MULTIPLE, allow_multiple=True, steps=True)
+    assert logical.status == "multiple" and logical.complete and logical.steps
+    assert not any(step.technique.uniqueness for step in logical.steps)
+    code, out, _ = run("rate", MULTIPLE)
+    assert code == 0 and out.strip() == "multiple"
+    code, out, _ = run("rate", MULTIPLE, "--allow-multiple")
+    assert code == 0 and out.strip().endswith("(several solutions)")
+    code, out, _ = run("hint", MULTIPLE, "--allow-multiple", "--format", "json")
+    assert code == 0 and json.loads(out)["status"] == "multiple" and json.loads(out)["step"]
 
 
 def test_level_rises_with_score() -> None:
-    from shudu.logic.step import Step
-
-    singles = [Step("Hidden single", "", 9)] * 60
+    singles = [step_named("Hidden single")] * 60
     assert hodoku_level(singles) == ("medium", 840)  # 60 x 14 = 840 > 800
     assert hodoku_level(singles[:50]) == ("easy", 700)
 
@@ -117,7 +149,7 @@ def test_cli_rate_json() -> None:
     code, out, err = run("rate", EASY, "--format", "json")
     assert code == 0, err
     record = json.loads(out)
-    assert set(record) == {"line", "puzzle", "level", "score", "se", "hardest"}
+    assert set(record) == {"line", "puzzle", "status", "level", "score", "se", "hardest"}
     assert record["level"] == "easy" and record["se"] == 1.5
 
 
@@ -153,11 +185,8 @@ def test_cli_help_has_example(command: str) -> None:
 
 
 def test_ratings_of_the_later_techniques() -> None:
-    from shudu.logic.step import Step
-    from shudu.logic.techniques import rating_of
-
     def of(name: str, kind: str = "") -> tuple[str, int, float]:
-        return rating_of(Step(name, "", 9, kind=kind))
+        return rating_of(step_named(kind or name))
 
     assert of("Unique Rectangle Type 3", "Unique Rectangle Type 3 (pair)") == ("hard", 100, 4.6)
     assert of("Unique Rectangle Type 3", "Unique Rectangle Type 3 (quad)") == ("hard", 100, 4.8)
@@ -182,9 +211,7 @@ def test_sudoku_explainer_order_uses_only_its_techniques() -> None:
 
 
 def test_score_limits_grow_with_bigger_grids() -> None:
-    from shudu.logic.step import Step
-
-    singles = [Step("Hidden single", "", 9)] * 130  # 130 x 14 = 1820 points
+    singles = [step_named("Hidden single")] * 130  # 130 x 14 = 1820 points
     assert hodoku_level(singles) == ("extreme", 1820)  # past every 9x9 limit
     assert hodoku_level(singles, 16) == ("easy", 1820)  # 800 x 256 / 81 = 2528
     assert hodoku_level(singles, 4) == ("extreme", 1820)  # small grids keep the 9x9 limits

@@ -8,7 +8,17 @@ from typing import Any
 
 from ..errors import ShuduError, SolverError
 from ..formats import Entry
+from ..puzzle import Puzzle
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
+
+
+def _limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The options every logic command passes on: the deadline, the budget, several solutions."""
+    return {
+        "timeout": args.timeout,
+        "node_limit": args.node_limit,
+        "allow_multiple": args.allow_multiple,
+    }
 
 
 def cmd_rate(args: argparse.Namespace, out: Output) -> None:
@@ -19,7 +29,7 @@ def cmd_rate(args: argparse.Namespace, out: Output) -> None:
         error = entry.error
         if entry.puzzle is not None:
             try:
-                rating = rate(entry.puzzle)
+                rating = rate(entry.puzzle, **_limits(args))
             except ShuduError as exc:
                 error = exc.at_line(entry.line)
         if error is not None:
@@ -29,13 +39,18 @@ def cmd_rate(args: argparse.Namespace, out: Output) -> None:
             if rating:
                 record.update(rating.to_json())
             else:
-                record.update({"level": None, "score": None, "se": None, "hardest": None})
+                record.update(
+                    {"status": "invalid", "level": None, "score": None, "se": None, "hardest": None}
+                )
                 record["error"] = error.message if error else None
             out.answer(json.dumps(record, ensure_ascii=False))
-        elif rating:
-            out.answer(f"{rating.level} {rating.score} {rating.se:.1f} {rating.hardest}")
-        else:
+        elif rating is None:
             out.answer("invalid")
+        elif rating.complete:
+            several = " (several solutions)" if rating.status == "multiple" else ""
+            out.answer(f"{rating.level} {rating.score} {rating.se:.1f} {rating.hardest}{several}")
+        else:
+            out.answer(rating.status)
 
 
 def cmd_explain(args: argparse.Namespace, out: Output) -> None:
@@ -55,7 +70,7 @@ def cmd_explain(args: argparse.Namespace, out: Output) -> None:
                     f"explain follows the logical path (the default) or replays the search of "
                     f"--algorithm enumerate, not {args.algorithm!r}"
                 )
-            found = explain(entry.puzzle)
+            found = explain(entry.puzzle, **_limits(args))
         except ShuduError as exc:
             out.problem(str(exc.at_line(entry.line)))
             continue
@@ -76,24 +91,40 @@ def _replay_enumeration(args: argparse.Namespace, out: Output, entry: Entry) -> 
     steps = itertools.islice(trace(entry.puzzle), args.node_limit)
     if args.format != "json":
         out.answer(f"# line {entry.line}: {entry.puzzle.to_string()} (enumeration search)")
+    solutions = 0
     for step in steps:
+        solutions += step.kind == "solution"
+        finished = step.kind == "done"
         if args.format == "json":
             out.answer(json.dumps({"line": entry.line, **step.to_json()}))
         else:
             out.answer(describe(step, entry.puzzle.size))
+        if finished and not solutions:
+            if args.format == "json":
+                out.answer(json.dumps({"line": entry.line, "status": "none"}))
+            else:
+                out.answer("the search is over: the puzzle has no solution")
 
 
 def cmd_hint(args: argparse.Namespace, out: Output) -> None:
     from ..logic import hint
+    from ..logic.board import Board, parse_board
 
     for entry in read_entries(args):
-        if entry.puzzle is None:
-            assert entry.error is not None
-            out.problem(str(entry.error))
-            continue
-        board = entry.text if entry.text.strip().startswith("{") else entry.puzzle
+        board: Any = entry.puzzle
+        if entry.puzzle is None or entry.text.strip().startswith("{"):
+            # not a plain puzzle: a JSON board, a candidate grid or a HoDoKu library line
+            try:
+                board = parse_board(entry.text)
+            except ShuduError as exc:
+                # a line that does not look like a board keeps the puzzle reader's own message
+                looks_like_board = entry.text.strip()[:1] in (":", "{")
+                error = exc if looks_like_board or entry.error is None else entry.error
+                out.problem(str(error.at_line(entry.line)))
+                continue
+        assert isinstance(board, Board | Puzzle)
         try:
-            found = hint(board, args.level)
+            found = hint(board, args.level, **_limits(args))
         except ShuduError as exc:
             out.problem(str(exc.at_line(entry.line)))
             continue
@@ -101,6 +132,15 @@ def cmd_hint(args: argparse.Namespace, out: Output) -> None:
             out.answer(json.dumps({"line": entry.line, **found.to_json()}, ensure_ascii=False))
         else:
             out.answer(found.text)
+
+
+def add_allow_multiple(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--allow-multiple",
+        action="store_true",
+        help="for a puzzle with several solutions (status: multiple), still follow the logical "
+        "path, without uniqueness techniques; by default such a puzzle is not rated",
+    )
 
 
 def register(commands: Commands) -> None:
@@ -111,6 +151,7 @@ def register(commands: Commands) -> None:
         cmd_rate,
     )
     add_input(rate)
+    add_allow_multiple(rate)
     add_format(rate, "line", "json")
 
     explain = commands.add(
@@ -120,6 +161,7 @@ def register(commands: Commands) -> None:
         cmd_explain,
     )
     add_input(explain)
+    add_allow_multiple(explain)
     add_format(explain, "text", "json")
 
     hint = commands.add(
@@ -130,6 +172,7 @@ def register(commands: Commands) -> None:
         cmd_hint,
     )
     add_input(hint)
+    add_allow_multiple(hint)
     hint.add_argument(
         "--level",
         choices=("vague", "technique", "step"),

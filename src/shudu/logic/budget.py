@@ -34,6 +34,7 @@ class _Limits:
 
 _current: ContextVar[_Limits | None] = ContextVar("shudu_logic_limits", default=None)
 
+
 @contextmanager
 def limits(timeout: float | None = None, node_limit: int | None = None) -> Iterator[None]:
     """Bound the logic work done inside the block: ``timeout`` seconds, ``node_limit`` checkpoints.
@@ -74,6 +75,22 @@ def expired() -> bool:
     """Whether the current deadline has passed (without counting work)."""
     now = _current.get()
     return now is not None and now.deadline is not None and time.monotonic() >= now.deadline
+
+
+def remaining_seconds() -> float | None:
+    """The time left before the current deadline (None: no deadline; never below 0)."""
+    now = _current.get()
+    if now is None or now.deadline is None:
+        return None
+    return max(0.0, now.deadline - time.monotonic())
+
+
+def nodes_left() -> int | None:
+    """The work units left in the current budget (None: no budget)."""
+    now = _current.get()
+    if now is None or now.node_limit is None:
+        return None
+    return max(0, now.node_limit - now.nodes)
 
 
 def nodes_used() -> int:

@@ -7,43 +7,57 @@ marks: an object from cell name to digits, ``{"r1c2": "137"}``, or a list of n·
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from ..api import PuzzleLike, as_puzzle, solve
-from ..errors import ParseError, ShuduError
-from ..formats import line_cells, parse_json
-from ..puzzle import Puzzle, char_digit, digit_char
-from ..variants import parse_cell
+from ..errors import ShuduError, check_count, check_seconds
+from ..formats import PuzzleLike, as_puzzle
+from ..notation import HINT_LEVELS, HintLevel, Status, digit_char
+from ..puzzle import Puzzle
+from .board import Board, parse_board
+from .budget import LogicTimeout, limits
 from .grid import CandidateGrid
-from .rating import Rating, UnsolvableError, check_unique, hodoku_level, hodoku_path, se_path_rating
+from .memo import memo_scope
+from .rating import Rating, analyse, solve_within_limits
 from .solver import next_step
 from .step import Step
 from .techniques import techniques
 
-HintLevel = Literal["vague", "technique", "step"]
-HINT_LEVELS = ("vague", "technique", "step")
+__all__ = ["HINT_LEVELS", "Explanation", "Hint", "HintLevel", "explain", "hint"]
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """The simplest-first path of a puzzle with its rating."""
+    """The simplest-first path of a puzzle with its rating (the rating's path, kept)."""
 
     rating: Rating
-    steps: tuple[Step, ...]
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.rating.steps
+
+    @property
+    def status(self) -> Status:
+        return self.rating.status
 
     def by_technique(self) -> dict[str, int]:
-        return dict(Counter(step.technique for step in self.steps).most_common())
+        return dict(Counter(step.name for step in self.steps).most_common())
 
     def summary(self) -> str:
         r = self.rating
         counts = ", ".join(f"{name} {n}" for name, n in self.by_technique().items())
+        if r.status == "none":
+            return "the puzzle has no solution"
+        if not r.complete and r.status == "multiple":
+            return "the puzzle has several solutions (ask for the logical part with --allow-multiple)"
+        if not r.complete:
+            return f"{len(self.steps)} steps before the time or node limit ran out; {counts}".rstrip("; ")
+        several = "; the puzzle has several solutions" if r.status == "multiple" else ""
         return (
             f"{len(self.steps)} steps; level {r.level}, score {r.score}, SE {r.se:.1f} "
-            f"(hardest: {r.hardest or 'none'}); {counts}"
+            f"(hardest: {r.hardest or 'none'}); {counts}{several}"
         )
 
     def __str__(self) -> str:
@@ -51,6 +65,12 @@ class Explanation:
         lines = [f"{i:>{width}}. {step.explanation}" for i, step in enumerate(self.steps, start=1)]
         lines.append(self.summary())
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The summary, the hardest step drawn on its board, and the steps (for notebooks)."""
+        from ..render import explanation_html
+
+        return explanation_html(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,21 +80,35 @@ class Explanation:
         }
 
 
-def explain(puzzle: PuzzleLike, *, uniqueness: bool | None = None) -> Explanation:
-    """The numbered simplest-first path of a puzzle, with its rating."""
-    puzzle = as_puzzle(puzzle)
-    unique = check_unique(puzzle)
-    allow = unique if uniqueness is None else uniqueness
-    path = hodoku_path(puzzle, uniqueness=allow)
-    level, score = hodoku_level(path, puzzle.size)
-    se, hardest = se_path_rating(puzzle, uniqueness=allow)
-    rating = Rating(puzzle, level, score, se, hardest, unique, tuple(path))
-    return Explanation(rating, tuple(path))
+def explain(
+    puzzle: PuzzleLike,
+    *,
+    uniqueness: bool | None = None,
+    allow_multiple: bool = False,
+    timeout: float | None = None,
+    node_limit: int | None = None,
+) -> Explanation:
+    """The numbered simplest-first path of a puzzle, with its rating: :func:`~shudu.logic.rate`
+    with its steps kept (the same arguments, statuses and limits)."""
+    return Explanation(
+        analyse(
+            as_puzzle(puzzle),
+            keep_steps=True,
+            uniqueness=uniqueness,
+            allow_multiple=allow_multiple,
+            timeout=timeout,
+            node_limit=node_limit,
+        )
+    )
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The next move on a board at one level of detail, or the player's first mistake."""
+    """The next move on a board at one level of detail, or the player's first mistake.
+
+    ``status`` is the puzzle's (``unique``, ``multiple``, ``none``) or ``timeout`` when the limits
+    ran out before a step was found; only ``unique`` (or ``multiple`` when allowed) has a step.
+    """
 
     text: str
     level: str
@@ -82,45 +116,77 @@ class Hint:
     #: The player's entry that contradicts the solution, as (cell name, digit).
     mistake: tuple[str, int] | None = None
     solved: bool = False
+    status: Status = "unique"
 
     def __str__(self) -> str:
         return self.text
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"level": self.level, "hint": self.text}
+        out: dict[str, Any] = {"status": self.status, "level": self.level, "hint": self.text}
         if self.mistake:
             out["mistake"] = {"cell": self.mistake[0], "digit": self.mistake[1]}
         if self.step is not None and self.level == "step":
             out["step"] = self.step.to_json()
         elif self.step is not None and self.level == "technique":
-            out["technique"] = self.step.technique
+            out["technique"] = self.step.name
         out["solved"] = self.solved
         return out
 
 
-def hint(board: PuzzleLike | Mapping[str, Any], level: HintLevel = "step") -> Hint:
+def hint(
+    board: PuzzleLike | Board | Mapping[str, Any],
+    level: HintLevel = "step",
+    *,
+    allow_multiple: bool = False,
+    timeout: float | None = None,
+    node_limit: int | None = None,
+) -> Hint:
     """The next step for a board: ``vague`` (where to look), ``technique`` (what to look for) or
-    ``step`` (the whole deduction). A player's entry that contradicts the solution comes first."""
+    ``step`` (the whole deduction). A player's entry that contradicts the solution comes first.
+
+    A puzzle with no solution, or with several (unless ``allow_multiple``: then the next logical
+    step without uniqueness techniques, and no check of the entries), gets no step and says so.
+    ``timeout`` and ``node_limit`` bound the call as in :func:`~shudu.logic.rate`.
+    """
     if level not in HINT_LEVELS:
         raise ShuduError(f"hint level {level!r} is not one of {', '.join(HINT_LEVELS)}")
-    puzzle, entries, pencil = parse_board(board)
-    result = solve(puzzle)
+    seconds = check_seconds(timeout, "timeout")
+    nodes = check_count(node_limit, "node_limit", minimum=1)
+    parsed = parse_board(board)
+    puzzle, entries = parsed.puzzle, list(parsed.entries)
+    pencil = {} if parsed.candidates is None else dict(enumerate(parsed.candidates))
+    with limits(seconds, nodes), memo_scope():
+        try:
+            return _hint(puzzle, entries, pencil, level, allow_multiple)
+        except LogicTimeout:
+            return Hint("no step found before the time or node limit ran out", level, status="timeout")
+
+
+def _hint(
+    puzzle: Puzzle, entries: list[int], pencil: dict[int, int], level: str, allow_multiple: bool
+) -> Hint:
+    result = solve_within_limits(puzzle)
+    status = result.status
     if result.solution is None:
-        raise UnsolvableError("the puzzle has no solution")
-    solution = result.solution.cells
+        return Hint("the puzzle has no solution", level, status="none")
+    if status == "multiple" and not allow_multiple:
+        return Hint("the puzzle has several solutions", level, status="multiple")
+    unique = status == "unique"
+    solution = result.solution
     geo = puzzle.geometry
     for cell, digit in enumerate(entries):
-        if digit and not puzzle.cells[cell] and digit != solution[cell]:
+        if unique and digit and not puzzle.cells[cell] and digit != solution[cell]:
             name = geo.cell_name(cell)
             return Hint(
                 f"{name} = {digit_char(digit)} contradicts the solution", level, mistake=(name, digit)
             )
     values = [g or e for g, e in zip(puzzle.cells, entries, strict=True)]
-    grid = CandidateGrid.from_values(geo, values)
+    givens = sum(1 << cell for cell, digit in enumerate(puzzle.cells) if digit)
+    grid = CandidateGrid.from_values(geo, values, givens=givens)
     for cell, marks in pencil.items():
         if values[cell]:
             continue
-        if not marks >> (solution[cell] - 1) & 1:
+        if unique and not marks >> (solution[cell] - 1) & 1:
             name = geo.cell_name(cell)
             return Hint(
                 f"the pencil marks of {name} leave out the digit that belongs there",
@@ -131,19 +197,19 @@ def hint(board: PuzzleLike | Mapping[str, Any], level: HintLevel = "step") -> Hi
             if not marks >> d & 1:
                 grid.eliminate(cell, d + 1)
     if not grid.empty:
-        return Hint("the grid is complete", level, solved=True)
-    step = next_step(grid, techniques(uniqueness=result.status == "unique"))
-    if step is None:  # pragma: no cover - brute force always finds a step on a solvable grid
-        raise ShuduError("no step found")
+        return Hint("the grid is complete", level, solved=True, status=status)
+    step = next_step(grid, techniques(uniqueness=unique))
+    if step is None:
+        return Hint("no logical step is left on this board", level, status=status)
     if level == "vague":
-        return Hint(f"look at {_focus(grid, step)}", level, step)
+        return Hint(f"look at {_focus(grid, step)}", level, step, status=status)
     if level == "technique":
-        name = step.technique
+        name = step.name
         if not any(ch.isupper() for ch in name[1:]):
             name = name[0].lower() + name[1:]
         article = "an" if name[0].lower() in "aeiou" else "a"
-        return Hint(f"there is {article} {name}", level, step)
-    return Hint(step.explanation, level, step)
+        return Hint(f"there is {article} {name}", level, step, status=status)
+    return Hint(step.explanation, level, step, status=status)
 
 
 def _focus(grid: CandidateGrid, step: Step) -> str:
@@ -154,60 +220,3 @@ def _focus(grid: CandidateGrid, step: Step) -> str:
         if grid.geometry.houses[h].kind in ("box", "region"):
             return grid.geometry.houses[h].name
     return grid.name(cell)
-
-
-def parse_board(board: PuzzleLike | Mapping[str, Any]) -> tuple[Puzzle, list[int], dict[int, int]]:
-    """(givens, the player's entries, pencil marks as cell → digit set) of a board."""
-    data: Any = board
-    if isinstance(board, str) and board.strip().startswith("{"):
-        try:
-            data = json.loads(board)
-        except json.JSONDecodeError as exc:
-            raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", column=exc.colno) from None
-    if not isinstance(data, Mapping):
-        puzzle = as_puzzle(data)
-        return puzzle, [0] * len(puzzle.cells), {}
-    fields = dict(data)
-    entries_raw = fields.pop("entries", None)
-    pencil_raw = fields.pop("pencil", None)
-    puzzle = parse_json(fields)
-    size = puzzle.size
-    entries = [0] * len(puzzle.cells)
-    if entries_raw is not None:
-        if isinstance(entries_raw, str):
-            entries = list(line_cells(entries_raw))
-        elif isinstance(entries_raw, list) and all(isinstance(v, int) for v in entries_raw):
-            entries = list(entries_raw)
-        else:
-            raise ParseError('"entries" must be a string of cells or a list of digits')
-        if len(entries) != len(puzzle.cells) or not all(0 <= v <= size for v in entries):
-            raise ParseError(f'"entries" must give {len(puzzle.cells)} cells of 0 (none) to {size}')
-        for cell, (g, e) in enumerate(zip(puzzle.cells, entries, strict=True)):
-            if g and e and g != e:
-                raise ParseError(
-                    f'"entries" puts {digit_char(e)} in {puzzle.geometry.cell_name(cell)}, a given'
-                )
-    return puzzle, entries, _pencil(pencil_raw, puzzle)
-
-
-def _pencil(raw: Any, puzzle: Puzzle) -> dict[int, int]:
-    if raw is None:
-        return {}
-    size = puzzle.size
-    if isinstance(raw, Mapping):
-        items = [(parse_cell(k, size), v) for k, v in raw.items()]
-    elif isinstance(raw, list) and len(raw) == len(puzzle.cells):
-        items = [(i, v) for i, v in enumerate(raw) if v]
-    else:
-        raise ParseError(f'"pencil" must map cell names to digits, or list {len(puzzle.cells)} strings')
-    out = {}
-    for cell, marks in items:
-        text = "".join(str(m) for m in marks) if isinstance(marks, list) else str(marks)
-        mask = 0
-        for char in text:
-            digit = char_digit(char, size)
-            if not digit:
-                raise ParseError(f"pencil mark {char!r} of {puzzle.geometry.cell_name(cell)} is not a digit")
-            mask |= 1 << (digit - 1)
-        out[cell] = mask
-    return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Protocol
 
 from ..geometry import Geometry
@@ -53,8 +53,15 @@ class Tables:
     has_links: bool
 
 
-@cache
+#: How many geometries' tables are kept (least recently used ones are dropped): as many as
+#: :data:`shudu.geometry.CACHE_SIZE` keeps geometries, so random jigsaw layouts (each a new shape)
+#: cannot grow it without end. Tables are rebuilt on demand.
+TABLES_CACHE_SIZE = 128
+
+
+@lru_cache(maxsize=TABLES_CACHE_SIZE)
 def tables(geometry: Geometry) -> Tables:
+    """The house and peer bitmasks of a geometry, built once and kept in a bounded cache."""
     house_bits = tuple(sum(1 << c for c in cells) for cells in geometry.house_cells)
     peer_bits = tuple(sum(1 << p for p in peers) for peers in geometry.peers)
     kinds: dict[str, list[int]] = {"row": [], "column": [], "box": [], "region": [], "extra": []}
@@ -84,7 +91,7 @@ class CandidateGrid:
     ``where`` in step. Nothing here reasons beyond that: the techniques do.
     """
 
-    __slots__ = ("cands", "empty", "geometry", "placed", "size", "t", "values", "where")
+    __slots__ = ("cands", "empty", "geometry", "givens", "placed", "size", "t", "values", "where")
 
     geometry: Geometry
     size: int
@@ -95,8 +102,19 @@ class CandidateGrid:
     empty: CellSet
     #: The digits placed in each house, as digit sets.
     placed: list[DigitSet]
+    #: The cells whose digits are the puzzle's givens (not placed by a solver or a player). Only
+    #: techniques that may not move a given read it (Avoidable Rectangles).
+    givens: CellSet
 
-    def __init__(self, geometry: Geometry, values: Sequence[Digit], cands: Sequence[DigitSet]) -> None:
+    def __init__(
+        self,
+        geometry: Geometry,
+        values: Sequence[Digit],
+        cands: Sequence[DigitSet],
+        *,
+        givens: CellSet | None = None,
+    ) -> None:
+        """``givens`` (None: every placed cell, the safe reading) marks the puzzle's own digits."""
         self.geometry = geometry
         self.size = geometry.size
         self.t = tables(geometry)
@@ -113,10 +131,16 @@ class CandidateGrid:
                 self.empty |= 1 << cell
                 for d in bits(mask):
                     self.where[d] |= 1 << cell
+        placed_cells = ((1 << len(self.values)) - 1) & ~self.empty
+        self.givens = placed_cells if givens is None else givens & placed_cells
 
     @classmethod
-    def from_values(cls, geometry: Geometry, values: Sequence[Digit]) -> CandidateGrid:
-        """The grid of some placed digits, every other cell holding all digits its peers allow."""
+    def from_values(
+        cls, geometry: Geometry, values: Sequence[Digit], *, givens: CellSet | None = None
+    ) -> CandidateGrid:
+        """The grid of some placed digits, every other cell holding all digits its peers allow.
+
+        ``givens`` marks which placed cells are the puzzle's givens (None: all of them)."""
         full = (1 << geometry.size) - 1
         cands = []
         for cell, value in enumerate(values):
@@ -128,13 +152,13 @@ class CandidateGrid:
                     if values[peer]:
                         seen |= 1 << (values[peer] - 1)
                 cands.append(full & ~seen)
-        return cls(geometry, values, cands)
+        return cls(geometry, values, cands, givens=givens)
 
     def copy(self) -> CandidateGrid:
         new = object.__new__(CandidateGrid)
         new.geometry, new.size, new.t = self.geometry, self.size, self.t
         new.values, new.cands, new.where = self.values[:], self.cands[:], self.where[:]
-        new.empty, new.placed = self.empty, self.placed[:]
+        new.empty, new.placed, new.givens = self.empty, self.placed[:], self.givens
         return new
 
     # --- changing the grid -------------------------------------------------------------------

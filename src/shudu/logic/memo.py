@@ -1,33 +1,60 @@
-"""Remembering the slow finders' answers per grid.
+"""Remembering the slow finders' answers per grid, within one rating.
 
 Rating walks two paths through a puzzle (HoDoKu's order and Sudoku Explainer's); wherever they need
 the slow techniques they mostly stand on the same grids, so the second path asks for steps the
-first has just found. A finder wrapped in :func:`remembered` answers those from a small cache keyed
-by the whole grid (geometry, values and candidates), so the answer is the one it would compute.
+first has just found. A finder wrapped in :func:`remembered` answers those from a cache keyed by the
+whole grid (geometry, values and candidates), so the answer is the one it would compute.
+
+The cache lives only inside a :func:`memo_scope` block (one rate, explain or hint call): a call
+then does the same work, and counts the same work units, however often it is repeated, so a
+``node_limit`` gives the same answer every run. Outside a block every call computes afresh.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache, wraps
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import wraps
+from typing import Any
 
-from ..geometry import Geometry
 from .grid import CandidateGrid
 from .step import Step
 
-Finder = Callable[[CandidateGrid], Step | None]
+Find = Callable[[CandidateGrid], Step | None]
+
+#: The most answers one block keeps; the oldest goes first.
+MEMO_SIZE = 512
+
+_cache: ContextVar[dict[Any, Step | None] | None] = ContextVar("shudu_logic_memo", default=None)
 
 
-def remembered(find: Finder) -> Finder:
-    """``find`` with its answers cached per grid (the last 64 grids)."""
+@contextmanager
+def memo_scope() -> Iterator[None]:
+    """Remember the wrapped finders' answers until the block ends."""
+    token = _cache.set({})
+    try:
+        yield
+    finally:
+        _cache.reset(token)
 
-    @lru_cache(maxsize=64)
-    def cached(geometry: Geometry, values: tuple[int, ...], cands: tuple[int, ...]) -> Step | None:
-        return find(CandidateGrid(geometry, values, cands))
+
+def remembered(find: Find) -> Find:
+    """``find`` with its answers cached per grid inside a :func:`memo_scope` block."""
 
     @wraps(find)
     def finder(grid: CandidateGrid) -> Step | None:
-        return cached(grid.geometry, tuple(grid.values), tuple(grid.cands))
+        cache = _cache.get()
+        if cache is None:
+            return find(grid)
+        key = (find, grid.geometry, tuple(grid.values), tuple(grid.cands))
+        if key in cache:
+            return cache[key]
+        step = find(grid)
+        if len(cache) >= MEMO_SIZE:
+            del cache[next(iter(cache))]
+        cache[key] = step
+        return step
 
     finder.uncached = find  # type: ignore[attr-defined]
     return finder

@@ -12,18 +12,24 @@ docs/rating.md describes both scales and how close they come to the reference pr
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from ..api import PuzzleLike, as_puzzle, count
-from ..errors import ShuduError
+from .. import solvers
+from ..errors import ShuduError, check_count, check_seconds
+from ..formats import PuzzleLike, as_puzzle
+from ..notation import Status
 from ..puzzle import Puzzle
+from ..solvers.base import Budget
 from . import intersections, singles, subsets
+from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
+from .catalog import BY_NAME as CATALOG
 from .grid import CandidateGrid
+from .memo import memo_scope
 from .solver import steps as path_steps
 from .step import Step, make_step
-from .techniques import LEVEL_MAX_SCORE, LEVELS, TECHNIQUES, Technique, rating_of, se_rating, techniques
+from .techniques import LEVEL_MAX_SCORE, LEVELS, TECHNIQUES, Finder, rating_of, se_rating, techniques
 
 
 class UnsolvableError(ShuduError):
@@ -32,7 +38,13 @@ class UnsolvableError(ShuduError):
 
 @dataclass(frozen=True)
 class Rating:
-    """How hard a puzzle is: HoDoKu-style level and score, Sudoku Explainer-style rating."""
+    """How hard a puzzle is: HoDoKu-style level and score, Sudoku Explainer-style rating.
+
+    ``status`` is the puzzle's: ``unique``; ``multiple`` (rated only when asked, see :func:`rate`);
+    ``none`` (no solution, nothing rated); or ``timeout`` (the limits ran out first). ``complete``
+    says whether both scales were worked out; when it is false, ``level``/``score`` and
+    ``se``/``hardest`` hold only what the paths reached, and ``to_json`` writes them as null.
+    """
 
     puzzle: Puzzle
     level: str
@@ -40,16 +52,20 @@ class Rating:
     se: float
     hardest: str
     unique: bool
-    #: The simplest-first path (HoDoKu order), when asked for.
+    #: The simplest-first path (HoDoKu order), when asked for; as far as it got on a timeout.
     steps: tuple[Step, ...] = field(default=(), repr=False)
+    status: Status = "unique"
+    complete: bool = True
 
     def to_json(self) -> dict[str, Any]:
+        done = self.complete
         return {
             "puzzle": self.puzzle.to_string(),
-            "level": self.level,
-            "score": self.score,
-            "se": self.se,
-            "hardest": self.hardest,
+            "status": self.status,
+            "level": self.level if done else None,
+            "score": self.score if done else None,
+            "se": self.se if done else None,
+            "hardest": self.hardest if done else None,
         }
 
 
@@ -58,26 +74,100 @@ def rate(
     *,
     steps: bool = False,
     uniqueness: bool | None = None,
+    allow_multiple: bool = False,
+    timeout: float | None = None,
+    node_limit: int | None = None,
     box: Any = None,
     variant: Any = None,
 ) -> Rating:
-    """Rate a puzzle. ``uniqueness`` allows the uniqueness techniques (None: when the puzzle is
-    checked to have exactly one solution). ``steps=True`` keeps the path in the result."""
-    puzzle = as_puzzle(puzzle, box=box, variant=variant)
-    unique = check_unique(puzzle)
-    allow = unique if uniqueness is None else uniqueness
-    path = hodoku_path(puzzle, uniqueness=allow)
-    level, score = hodoku_level(path, puzzle.size)
-    se, hardest = se_path_rating(puzzle, uniqueness=allow)
-    return Rating(puzzle, level, score, se, hardest, unique, tuple(path) if steps else ())
+    """Rate a puzzle on both scales.
+
+    ``uniqueness`` allows the uniqueness techniques (None: when the puzzle is proven to have
+    exactly one solution). A puzzle with several solutions has status ``multiple`` and is rated
+    (without uniqueness techniques) only if ``allow_multiple``. ``timeout`` (seconds) and
+    ``node_limit`` (work units: finder calls and search steps inside the slow finders) bound the
+    whole call, the solution count included: past them the result has status ``timeout`` and
+    holds what was found. ``steps=True`` keeps the path in the result.
+    """
+    return analyse(
+        as_puzzle(puzzle, box=box, variant=variant),
+        keep_steps=steps,
+        uniqueness=uniqueness,
+        allow_multiple=allow_multiple,
+        timeout=timeout,
+        node_limit=node_limit,
+    )
+
+
+def analyse(
+    puzzle: Puzzle,
+    *,
+    keep_steps: bool,
+    uniqueness: bool | None = None,
+    allow_multiple: bool = False,
+    timeout: float | None = None,
+    node_limit: int | None = None,
+) -> Rating:
+    """The one path behind :func:`rate` and :func:`~shudu.logic.explain.explain`: the solution
+    count, HoDoKu's path and Sudoku Explainer's, within the limits."""
+    seconds = check_seconds(timeout, "timeout")
+    nodes = check_count(node_limit, "node_limit", minimum=1)
+    path: list[Step] = []
+    with limits(seconds, nodes), memo_scope():
+        try:
+            result = solve_within_limits(puzzle)
+        except LogicTimeout:
+            return _partial(puzzle, "timeout", False, path, keep_steps)
+        status = result.status
+        unique = status == "unique"
+        if status == "none" or (status == "multiple" and not allow_multiple):
+            return _partial(puzzle, status, unique, path, keep_steps)
+        # Uniqueness techniques only ever run on a puzzle proven to have one solution.
+        allow = unique and uniqueness is not False
+        try:
+            grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+            path.extend(path_steps(grid, techniques(uniqueness=allow)))
+            level, score = hodoku_level(path, puzzle.size)
+        except LogicTimeout:
+            return _partial(puzzle, "timeout", unique, path, keep_steps)
+        kept = tuple(path) if keep_steps else ()
+        try:
+            se, hardest = se_path_rating(puzzle, uniqueness=allow)
+        except LogicTimeout:
+            return Rating(puzzle, level, score, 0.0, "", unique, kept, "timeout", complete=False)
+    return Rating(puzzle, level, score, se, hardest, unique, kept, status)
+
+
+def _partial(puzzle: Puzzle, status: Status, unique: bool, path: list[Step], keep: bool) -> Rating:
+    level, score = hodoku_level(path, puzzle.size) if path else ("", 0)
+    return Rating(puzzle, level, score, 0.0, "", unique, tuple(path) if keep else (), status, complete=False)
+
+
+class Answer(NamedTuple):
+    """What the solver says of a puzzle: its status and its first solution (cells), if any."""
+
+    status: Status
+    solution: tuple[int, ...] | None
+
+
+def solve_within_limits(puzzle: Puzzle) -> Answer:
+    """The puzzle solved with the time left in the current limits (LogicTimeout past them)."""
+    checkpoint()
+    left = remaining_seconds()
+    if left is not None and left <= 0:
+        raise LogicTimeout("time limit reached")
+    answer = Answer(*solvers.get().answer(puzzle, budget=Budget.of(None, left)))
+    if answer.status == "timeout":
+        raise LogicTimeout("time limit reached while counting solutions")
+    return answer
 
 
 def check_unique(puzzle: Puzzle) -> bool:
     """Whether the puzzle has exactly one solution; UnsolvableError when it has none."""
-    found = count(puzzle, 2)
-    if found == 0:
+    status, _ = solvers.get().answer(puzzle)
+    if status == "none":
         raise UnsolvableError("the puzzle has no solution")
-    return found == 1
+    return status == "unique"
 
 
 def hodoku_path(puzzle: Puzzle, *, uniqueness: bool) -> list[Step]:
@@ -107,43 +197,45 @@ def hodoku_level(path: Sequence[Step], size: int = 9) -> tuple[str, int]:
 # --- Sudoku Explainer's order ------------------------------------------------------------------
 
 
-def _direct(find_all: Any, name: str, kind: str) -> Any:
+Find = Callable[[CandidateGrid], Step | None]
+
+
+def _direct(find_all: Callable[[CandidateGrid], Iterable[Step]], name: str, *, subset: bool) -> Find:
     """A finder for Sudoku Explainer's "direct" form of a technique: one of its steps after which a
-    hidden single appears; the step places that single."""
+    hidden single appears; the step places that single. ``subset``: a hidden subset (the single is
+    of another digit in its own house), else an intersection (of its digit where it eliminated)."""
 
     def find(grid: CandidateGrid) -> Step | None:
         for step in find_all(grid):
             trial = grid.copy()
             trial.apply(step)
-            single = _single_from(trial, step)
+            single = _single_from(trial, step, subset=subset)
             if single is not None:
                 return make_step(
                     grid,
                     name,
-                    f"{step.explanation[len(step.technique) + 2 :]}; then {single.explanation[15:]}",
+                    f"{step.reason}; then {single.reason}",
                     placements=single.placements,
                     eliminations=step.eliminations,
                     cells=step.cells,
                     digits=step.digits,
                     houses=step.houses,
-                    kind=kind,
                 )
         return None
 
     return find
 
 
-def _single_from(grid: CandidateGrid, step: Step) -> Step | None:
+def _single_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Step | None:
     """A hidden single that ``step`` made: of its digit in a house it eliminated from (an
     intersection), or of another digit in its own house (a hidden subset)."""
-    subset = step.technique.startswith("Hidden")
     names = {h.name: i for i, h in enumerate(grid.geometry.houses)}
     if subset:
         houses = [names[step.houses[0]]]
     else:
         houses = sorted({h for c, _ in step.eliminations for h in grid.geometry.cell_houses[c]})
     for h in houses:
-        single = singles._hidden_single_in(grid, h)
+        single = _first_single_in(grid, h)
         if single is not None and (subset or single.digits == step.digits):
             return single
     return None
@@ -151,55 +243,53 @@ def _single_from(grid: CandidateGrid, step: Step) -> Step | None:
 
 def _box_single(grid: CandidateGrid) -> Step | None:
     for h in grid.t.boxes:
-        step = singles._hidden_single_in(grid, h)
+        step = _first_single_in(grid, h)
         if step:
             return step
     return None
 
 
-_SE_DIRECT: tuple[tuple[float, str, Any], ...] = (
-    (1.2, "Hidden single in box", _box_single),
-    (
-        1.7,
-        "Direct pointing",
-        _direct(lambda g: intersections.iter_locked(g, pointing=True), "Direct pointing", "Direct pointing"),
+def _first_single_in(grid: CandidateGrid, house: int) -> Step | None:
+    """The hidden single of the lowest digit in one house."""
+    return next(singles.hidden_singles_in(grid, house), None)
+
+
+#: Sudoku Explainer's direct forms, each a finder of one form of a catalog technique.
+_SE_DIRECT: tuple[Finder, ...] = (
+    Finder(CATALOG["Hidden single"], _box_single, form="Hidden single in box"),
+    Finder(
+        CATALOG["Locked candidates (pointing)"],
+        _direct(lambda g: intersections.iter_locked(g, pointing=True), "Direct pointing", subset=False),
+        form="Direct pointing",
     ),
-    (
-        1.9,
-        "Direct claiming",
-        _direct(lambda g: intersections.iter_locked(g, pointing=False), "Direct claiming", "Direct claiming"),
+    Finder(
+        CATALOG["Locked candidates (claiming)"],
+        _direct(lambda g: intersections.iter_locked(g, pointing=False), "Direct claiming", subset=False),
+        form="Direct claiming",
     ),
-    (
-        2.0,
-        "Direct hidden pair",
-        _direct(lambda g: subsets.iter_hidden(g, 2), "Direct hidden pair", "Direct hidden pair"),
+    Finder(
+        CATALOG["Hidden pair"],
+        _direct(lambda g: subsets.iter_hidden(g, 2), "Direct hidden pair", subset=True),
+        form="Direct hidden pair",
     ),
-    (
-        2.5,
-        "Direct hidden triple",
-        _direct(lambda g: subsets.iter_hidden(g, 3), "Direct hidden triple", "Direct hidden triple"),
+    Finder(
+        CATALOG["Hidden triple"],
+        _direct(lambda g: subsets.iter_hidden(g, 3), "Direct hidden triple", subset=True),
+        form="Direct hidden triple",
     ),
 )
 
-SE_DIRECT_RATING = {name: se for se, name, _ in _SE_DIRECT}
 
-
-def se_order(*, uniqueness: bool) -> tuple[Technique, ...]:
-    """The techniques in Sudoku Explainer's order: by rating, then by the solver's order."""
-    extra = [Technique(name, find, "easy", 0, se) for se, name, find in _SE_DIRECT]
+def se_order(*, uniqueness: bool) -> tuple[Finder, ...]:
+    """The finders in Sudoku Explainer's order: by rating, then by the solver's order."""
     table = [
-        replace(t, find=t.se_find or t.find)
+        Finder(t.technique, t.se_find or t.find)
         for t in TECHNIQUES
         if (uniqueness or not t.uniqueness) and t.se_known
     ]
-    ranked = sorted(enumerate([*extra, *table]), key=lambda it: (it[1].se, it[0] >= len(extra), it[0]))
+    extra = len(_SE_DIRECT)
+    ranked = sorted(enumerate([*_SE_DIRECT, *table]), key=lambda it: (it[1].se, it[0] >= extra, it[0]))
     return tuple(t for _, t in ranked)
-
-
-def _se_of(step: Step) -> float:
-    if step.technique in SE_DIRECT_RATING:
-        return SE_DIRECT_RATING[step.technique]
-    return se_rating(step)
 
 
 def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
@@ -208,10 +298,10 @@ def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
 
 
 def se_path_rating(puzzle: Puzzle, *, uniqueness: bool) -> tuple[float, str]:
-    """(rating, technique) of the hardest step on the Sudoku Explainer-order path."""
+    """(rating, step name) of the hardest step on the Sudoku Explainer-order path."""
     best, name = 0.0, ""
     for step in se_steps(puzzle, uniqueness=uniqueness):
-        value = _se_of(step)
+        value = se_rating(step)
         if value > best:
-            best, name = value, step.technique
+            best, name = value, step.name
     return best, name

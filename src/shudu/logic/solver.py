@@ -1,4 +1,9 @@
-"""The simplest-first solving loop: apply the easiest step available until the grid is full."""
+"""The simplest-first solving loop: apply the easiest step available until the grid is full.
+
+Every finder call is one :func:`~shudu.logic.budget.checkpoint`, so a deadline or work budget set
+by :func:`~shudu.logic.budget.limits` stops the loop between finders (and the slow finders check it
+inside their searches too).
+"""
 
 from __future__ import annotations
 
@@ -6,25 +11,27 @@ from collections.abc import Iterator, Sequence
 
 from ..errors import ShuduError
 from ..puzzle import Puzzle
+from .budget import checkpoint
 from .grid import CandidateGrid
 from .step import Step
-from .techniques import Technique, techniques
+from .techniques import Finder, techniques
 
 
 class LogicError(ShuduError):
     """A grid the logic engine cannot work on (broken candidates, a contradiction)."""
 
 
-def next_step(grid: CandidateGrid, order: Sequence[Technique]) -> Step | None:
-    """The first step found by the first technique (in ``order``) that finds one."""
-    for technique in order:
-        step = technique.find(grid)
+def next_step(grid: CandidateGrid, order: Sequence[Finder]) -> Step | None:
+    """The first step found by the first finder (in ``order``) that finds one."""
+    for finder in order:
+        checkpoint()
+        step = finder.find(grid)
         if step is not None:
             return step
     return None
 
 
-def steps(grid: CandidateGrid, order: Sequence[Technique] | None = None) -> Iterator[Step]:
+def steps(grid: CandidateGrid, order: Sequence[Finder] | None = None) -> Iterator[Step]:
     """The solving path from ``grid`` (changed in place): each step is applied as it is yielded."""
     order = techniques() if order is None else order
     while grid.empty:

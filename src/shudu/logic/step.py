@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..puzzle import digit_char
-from ..variants import Cell, cell_name
+from ..notation import Cell, cell_name, digit_char
+from .catalog import Technique, resolve
+from .chain import Chain, Net
 from .grid import CandidateGrid, Digit, and_list
 
 Candidate = tuple[Cell, Digit]
@@ -17,12 +18,16 @@ Candidate = tuple[Cell, Digit]
 class Step:
     """One deduction: the technique, the pattern it saw, and its placements and eliminations.
 
+    ``technique`` is the catalog's :class:`Technique`; ``name`` the form found (the technique's own
+    name when it has no special form), which with the technique decides the step's ratings.
     ``cells``, ``digits`` and ``houses`` describe the pattern (what a hint points at);
     ``placements`` and ``eliminations`` are what it proves. ``size`` is the grid size, for names.
-    ``length`` measures a chain or net (its links or implications; 0 for a fixed pattern).
+    ``length`` measures a chain or net (its links or implications; 0 for a fixed pattern);
+    ``structure`` is a chain's or net's nodes and links, when the finder gives them.
     """
 
-    technique: str
+    technique: Technique
+    name: str
     explanation: str
     size: int
     placements: tuple[Candidate, ...] = ()
@@ -31,28 +36,36 @@ class Step:
     digits: tuple[Digit, ...] = ()
     houses: tuple[str, ...] = ()
     length: int = 0
-    #: The technique family the rating tables know it by, when the name is more specific.
-    kind: str = field(default="", compare=False)
-
-    @property
-    def family(self) -> str:
-        return self.kind or self.technique
+    structure: Chain | Net | None = field(default=None, compare=False)
+    #: The pattern in words, without the technique's name and the outcome.
+    reason: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         return self.explanation
 
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """HoDoKu's codes for the step's form."""
+        return self.technique.codes_of(self.name)
+
     def to_json(self) -> dict[str, Any]:
         """The step as plain data: cells as ``r1c2`` names, digits as ints."""
         name = self._name
-        return {
-            "technique": self.technique,
+        out: dict[str, Any] = {
+            "technique": self.technique.name,
+            "name": self.name,
+            "codes": list(self.codes),
             "explanation": self.explanation,
             "placements": [{"cell": name(c), "digit": d} for c, d in self.placements],
             "eliminations": [{"cell": name(c), "digit": d} for c, d in self.eliminations],
             "cells": [name(c) for c in self.cells],
             "digits": list(self.digits),
             "houses": list(self.houses),
+            "length": self.length,
         }
+        if self.structure is not None:
+            out["structure"] = self.structure.to_json(self.size)
+        return out
 
     def _name(self, cell: Cell) -> str:
         return cell_name(cell, self.size)
@@ -60,7 +73,7 @@ class Step:
 
 def make_step(
     grid: CandidateGrid,
-    technique: str,
+    name: str,
     reason: str,
     *,
     placements: Iterable[Candidate] = (),
@@ -70,14 +83,23 @@ def make_step(
     houses: Iterable[str] = (),
     length: int = 0,
     kind: str = "",
+    structure: Chain | Net | None = None,
 ) -> Step:
-    """A step whose explanation is ``"<technique>: <reason>, so <outcome>"``."""
+    """A step whose explanation is ``"<name>: <reason>, so <outcome>"``.
+
+    ``name`` is a technique or form name declared in :mod:`shudu.logic.catalog`; ``kind``, when
+    given, is a more specific declared form that decides the step's technique and ratings. An
+    undeclared name is a programming error (KeyError).
+    """
+    declared = resolve(name)
+    found = resolve(kind) if kind else declared
     placements = tuple(placements)
     eliminations = tuple(sorted(set(eliminations)))
     outcome = describe_outcome(grid, placements, eliminations)
-    text = f"{technique}: {reason}" + (f", so {outcome}" if outcome else "")
+    text = f"{found.name}: {reason}" + (f", so {outcome}" if outcome else "")
     return Step(
-        technique=technique,
+        technique=found.technique,
+        name=found.name,
         explanation=text,
         size=grid.size,
         placements=placements,
@@ -86,7 +108,8 @@ def make_step(
         digits=tuple(sorted(set(digits))),
         houses=tuple(houses),
         length=length,
-        kind=kind,
+        structure=structure,
+        reason=reason,
     )
 
 
@@ -105,3 +128,13 @@ def describe_outcome(
 
 def digit_list(digits: Iterable[Digit]) -> str:
     return and_list([digit_char(d) for d in sorted(digits)])
+
+
+def distinct(steps: Iterable[Step]) -> Iterator[Step]:
+    """``steps`` without repeats: one step per name, pattern and outcome."""
+    seen: set[tuple[object, ...]] = set()
+    for step in steps:
+        key = (step.technique, step.name, step.placements, step.eliminations, step.cells, step.houses)
+        if key not in seen:
+            seen.add(key)
+            yield step
