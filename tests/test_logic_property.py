@@ -15,9 +15,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shudu.formats import parse_puzzle
 from shudu.logic import solve_path
 from shudu.logic.rating import se_steps
-from shudu.puzzle import Puzzle
 
 CASES = json.loads((Path(__file__).parent / "data" / "logic_techniques.json").read_text())
 PAIRS = sorted({(case["puzzle"], case["solution"]) for case in CASES})
@@ -56,7 +56,7 @@ def puzzles(draw) -> tuple[str, str]:
 @given(puzzles())
 def test_every_step_is_sound_on_derived_puzzles(case: tuple[str, str]) -> None:
     text, solution = case
-    puzzle = Puzzle(text)
+    puzzle = parse_puzzle(text)
     expected = tuple(int(ch) for ch in solution)
     path, grid = solve_path(puzzle, uniqueness=True)
     for step in [*path, *se_steps(puzzle, uniqueness=True)]:

@@ -18,18 +18,22 @@ extra and jigsaw regions too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..geometry import Geometry
 from ..puzzle import digit_char
+from .budget import checkpoint
+from .chain import Chain, LinkKind, Node
 from .grid import CandidateGrid, bits, digits_of
 from .memo import remembered
 from .step import Step, digit_list, make_step
 
 #: The largest ALS looked for, in cells.
 MAX_CELLS = 4
+#: The largest ALS the all-steps listings look for (HoDoKu's reach), in cells.
+MAX_CELLS_ALL = 8
 
 
 @dataclass(frozen=True)
@@ -44,13 +48,13 @@ class Als:
     seeing: tuple[int, ...]
 
 
-def almost_locked_sets(grid: CandidateGrid) -> tuple[Als, ...]:
-    """Every ALS of up to :data:`MAX_CELLS` cells (each cell set once, from its first house)."""
-    return _sets_of(grid.geometry, tuple(grid.cands), grid.empty)
+def almost_locked_sets(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> tuple[Als, ...]:
+    """Every ALS of up to ``max_cells`` cells (each cell set once, from its first house)."""
+    return _sets_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells)
 
 
 @lru_cache(maxsize=16)
-def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int) -> tuple[Als, ...]:
+def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int) -> tuple[Als, ...]:
     # Cached: the three finders ask for the sets of the same grid, and both rating paths reach the
     # same grids when they need these techniques.
     from .grid import tables
@@ -61,7 +65,8 @@ def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int) -> tuple[Al
     found: list[Als] = []
     for h, hbits in enumerate(t.house_bits):
         open_cells = [c for c in bits(hbits & empty) if cands[c]]
-        for mask, union in _locked_but_one(open_cells, cands, 0, 0, 0, 0):
+        checkpoint(len(open_cells))
+        for mask, union in _locked_but_one(open_cells, cands, 0, 0, 0, 0, max_cells):
             if mask not in seen:
                 seen.add(mask)
                 found.append(_make(mask, union, h, n, cands, t.peer_bits))
@@ -69,7 +74,7 @@ def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int) -> tuple[Al
 
 
 def _locked_but_one(
-    open_cells: list[int], cands: tuple[int, ...], start: int, cells: int, digits: int, size: int
+    open_cells: list[int], cands: tuple[int, ...], start: int, cells: int, digits: int, size: int, most: int
 ) -> Iterator[tuple[int, int]]:
     """(cells, digits) of every set of ``open_cells`` from ``start`` on, added to ``cells``, with one
     digit more than cells."""
@@ -78,13 +83,13 @@ def _locked_but_one(
         cell = open_cells[i]
         union = digits | cands[cell]
         width = union.bit_count()
-        if width > MAX_CELLS + 1 or width > size + 2 + (count - i - 1):
+        if width > most + 1 or width > size + 2 + (count - i - 1):
             continue
         mask = cells | 1 << cell
         if width == size + 2:
             yield mask, union
-        if size + 1 < MAX_CELLS:
-            yield from _locked_but_one(open_cells, cands, i + 1, mask, union, size + 1)
+        if size + 1 < most:
+            yield from _locked_but_one(open_cells, cands, i + 1, mask, union, size + 1, most)
 
 
 def _make(
@@ -105,17 +110,19 @@ def _make(
     return Als(cells, digits, house, tuple(holding), tuple(seeing))
 
 
-def restricted_links(grid: CandidateGrid) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
+def restricted_links(
+    grid: CandidateGrid, max_cells: int = MAX_CELLS
+) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
     """The ALSs and, per ALS, the disjoint ALSs it shares restricted common digits with:
     ``links[i][j]`` is the digit set of those shared by sets i and j."""
-    return _links_of(grid.geometry, tuple(grid.cands), grid.empty)
+    return _links_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells)
 
 
 @lru_cache(maxsize=16)
 def _links_of(
-    geometry: Geometry, cands: tuple[int, ...], empty: int
+    geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int
 ) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
-    sets = _sets_of(geometry, cands, empty)
+    sets = _sets_of(geometry, cands, empty, max_cells)
     n = geometry.size
     # per digit, the sets indexed by the first of their cells holding it
     first: list[dict[int, list[int]]] = [{} for _ in range(n)]
@@ -125,6 +132,7 @@ def _links_of(
             first[d].setdefault((h & -h).bit_length() - 1, []).append(j)
     links: list[dict[int, int]] = [{} for _ in sets]
     for i, a in enumerate(sets):
+        checkpoint()
         for d in bits(a.digits):
             reach = a.seeing[d]
             index = first[d]
@@ -152,6 +160,7 @@ def _describe(grid: CandidateGrid, s: Als) -> str:
 def find_als_xz(grid: CandidateGrid) -> Step | None:
     sets, links = restricted_links(grid)
     for i, a in enumerate(sets):
+        checkpoint()
         for j, rcc in links[i].items():
             if j < i:
                 continue
@@ -178,8 +187,10 @@ def find_als_xz(grid: CandidateGrid) -> Step | None:
 def find_als_xy_wing(grid: CandidateGrid) -> Step | None:
     sets, links = restricted_links(grid)
     for k, c in enumerate(sets):
+        checkpoint()
         partners = sorted(links[k].items())
         for p, (i, rcc_a) in enumerate(partners):
+            checkpoint()
             a = sets[i]
             for j, rcc_b in partners[p + 1 :]:
                 b = sets[j]
@@ -226,6 +237,7 @@ def find_death_blossom(grid: CandidateGrid) -> Step | None:
             )
         if not all(petals):
             continue
+        checkpoint()
         for z in range(grid.size):
             if stem_digits >> z & 1:
                 continue
@@ -257,6 +269,7 @@ def _blossom(
     """One petal per stem digit, disjoint, leaving some cell that sees every ``z`` of them."""
     if len(chosen) == len(options):
         return (list(chosen), targets) if targets else None
+    checkpoint()
     for s in options[len(chosen)]:
         if s.cells & used:
             continue
@@ -269,3 +282,283 @@ def _blossom(
         if got:
             return got
     return None
+
+
+# --- every step, with its chain ------------------------------------------------------------------
+
+
+def als_chain(sets: Sequence[Als], rccs: Sequence[int], z: int) -> Chain:
+    """``(z)A=(x)A-(x)B=(y)B-...=(z)Z``: each ALS's strong link from the digit it enters by to the
+    one it leaves by, weak links (restricted commons) between the sets."""
+    nodes: list[Node] = []
+    kinds: list[LinkKind] = []
+    enter = z
+    for i, s in enumerate(sets):
+        leave = rccs[i] if i < len(rccs) else z
+        if nodes:
+            kinds.append("weak")
+        nodes += [_als_node(s, enter), _als_node(s, leave)]
+        kinds.append("strong")
+        enter = leave
+    return Chain(tuple(nodes), tuple(kinds))
+
+
+def _als_node(s: Als, d: int) -> Node:
+    return Node(tuple(bits(s.cells)), (d + 1,), "als")
+
+
+def _als_step(
+    grid: CandidateGrid,
+    name: str,
+    reason: str,
+    sets: Sequence[Als],
+    structure: Chain,
+    elims: list[tuple[int, int]],
+) -> Step:
+    cells = 0
+    digits = 0
+    for s in sets:
+        cells |= s.cells
+        digits |= s.digits
+    return make_step(
+        grid,
+        name,
+        f"{reason}: {structure.text(grid.size)}",
+        structure=structure,
+        eliminations=elims,
+        cells=list(bits(cells)),
+        digits=digits_of(digits),
+        length=2 * cells.bit_count(),
+    )
+
+
+def iter_als_xz(grid: CandidateGrid) -> Iterator[Step]:
+    """Every ALS-XZ, singly linked (a common Z goes from cells seeing all its places in both sets)
+    and doubly linked (two restricted commons lock both sets: each set's other digits go from cells
+    seeing all their places in it, and each restricted common from cells seeing all of both)."""
+    sets, links = restricted_links(grid, MAX_CELLS_ALL)
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for i, a in enumerate(sets):
+        checkpoint()
+        for j, rcc in sorted(links[i].items()):
+            if j < i:
+                continue
+            b = sets[j]
+            xs = list(bits(rcc))
+            for x in xs:
+                elims = []
+                for z in bits(a.digits & b.digits & ~(1 << x)):
+                    elims += [(c, z + 1) for c in bits(_targets(grid, [a, b], z))]
+                if elims and tuple(sorted(set(elims))) not in seen:
+                    seen.add(tuple(sorted(set(elims))))
+                    z0 = elims[0][1] - 1
+                    yield _als_step(
+                        grid,
+                        "ALS-XZ",
+                        f"the sets {_describe(grid, a)} and {_describe(grid, b)} cannot both hold "
+                        f"{digit_char(x + 1)}, so one of them is locked",
+                        [a, b],
+                        als_chain([a, b], [x], z0),
+                        sorted(set(elims)),
+                    )
+            if len(xs) >= 2:
+                x1, x2 = xs[:2]
+                elims = []
+                for x in (x1, x2):
+                    elims += [(c, x + 1) for c in bits(_targets(grid, [a, b], x))]
+                for s, other in ((a, b), (b, a)):
+                    for d in bits(s.digits & ~(1 << x1 | 1 << x2)):
+                        elims += [(c, d + 1) for c in bits(grid.where[d] & s.seeing[d] & ~other.cells)]
+                if elims and tuple(sorted(set(elims))) not in seen:
+                    seen.add(tuple(sorted(set(elims))))
+                    yield _als_step(
+                        grid,
+                        "ALS-XZ",
+                        f"the sets {_describe(grid, a)} and {_describe(grid, b)} share the restricted "
+                        f"commons {digit_char(x1 + 1)} and {digit_char(x2 + 1)}, so both are locked",
+                        [a, b],
+                        Chain(
+                            (_als_node(a, x1), _als_node(a, x2), _als_node(b, x2), _als_node(b, x1)),
+                            ("strong", "weak", "strong", "weak"),
+                            loop=True,
+                        ),
+                        sorted(set(elims)),
+                    )
+
+
+#: The longest ALS-XY-Chain looked for, in sets.
+MAX_CHAIN_SETS = 6
+
+
+def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
+    """Every ALS-XY-Wing: A and B each restricted to a pivot C by different digits."""
+    sets, links = restricted_links(grid, MAX_CELLS_ALL)
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for k, c in enumerate(sets):
+        partners = sorted(links[k].items())
+        for p, (i, rcc_a) in enumerate(partners):
+            checkpoint()
+            a = sets[i]
+            for j, rcc_b in partners[p + 1 :]:
+                b = sets[j]
+                if a.cells & b.cells:
+                    continue
+                for x in bits(rcc_a):
+                    for y in bits(rcc_b & ~(1 << x)):
+                        zs = a.digits & b.digits & ~(1 << x) & ~(1 << y)
+                        elims = [
+                            (cell, z + 1)
+                            for z in bits(zs)
+                            for cell in bits(_targets(grid, [a, b], z) & ~c.cells)
+                        ]
+                        if elims and tuple(sorted(elims)) not in seen:
+                            seen.add(tuple(sorted(elims)))
+                            z = elims[0][1] - 1
+                            yield _als_step(
+                                grid,
+                                "ALS-XY-Wing",
+                                f"{_describe(grid, c)} cannot lose both {digit_char(x + 1)} to "
+                                f"{_describe(grid, a)} and {digit_char(y + 1)} to {_describe(grid, b)}, "
+                                "so one of those two is locked",
+                                [a, c, b],
+                                als_chain([a, c, b], [x, y], z),
+                                elims,
+                            )
+
+
+def find_als_xy_chain(grid: CandidateGrid) -> Step | None:
+    return next(iter_als_xy_chain(grid), None)
+
+
+def iter_als_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
+    """Every ALS-XY-Chain: sets A1 … Ak (k ≥ 3, disjoint), each restricted to the next by a digit
+    other than the one it was entered by; a digit Z of A1 and Ak other than the end links is in one
+    of them. Breadth first from each A1, so the chain to each (set, link digit) is the shortest."""
+    sets, links = restricted_links(grid, MAX_CELLS_ALL)
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for first in range(len(sets)):
+        checkpoint()
+        parent: dict[tuple[int, int], tuple[int, int] | None] = {(first, -1): None}
+        frontier = [(first, -1)]
+        depth = 1
+        while frontier and depth < MAX_CHAIN_SETS:
+            depth += 1
+            grown = []
+            checkpoint(len(frontier))
+            for state in frontier:
+                j, x = state
+                for k, rcc in links[j].items():
+                    for y in bits(rcc & ~(1 << x) if x >= 0 else rcc):
+                        new = (k, y)
+                        if k == first or new in parent:
+                            continue
+                        parent[new] = state
+                        grown.append(new)
+                        if depth >= 3:
+                            step = _xy_chain_step(grid, sets, parent, new, seen)
+                            if step is not None:
+                                yield step
+            frontier = grown
+
+
+def _xy_chain_step(
+    grid: CandidateGrid,
+    sets: tuple[Als, ...],
+    parent: dict[tuple[int, int], tuple[int, int] | None],
+    end: tuple[int, int],
+    seen: set[tuple[tuple[int, int], ...]],
+) -> Step | None:
+    path: list[tuple[int, int]] = []
+    state: tuple[int, int] | None = end
+    while state is not None:
+        path.append(state)
+        state = parent[state]
+    path.reverse()
+    chain_sets = [sets[i] for i, _ in path]
+    rccs = [x for _, x in path[1:]]
+    used = 0
+    for s in chain_sets:
+        if used & s.cells:
+            return None
+        used |= s.cells
+    a, last = chain_sets[0], chain_sets[-1]
+    zs = a.digits & last.digits & ~(1 << rccs[0]) & ~(1 << rccs[-1])
+    elims = [(c, z + 1) for z in bits(zs) for c in bits(_targets(grid, [a, last], z) & ~used)]
+    key = tuple(sorted(elims))
+    if not elims or key in seen:
+        return None
+    seen.add(key)
+    return _als_step(
+        grid,
+        "ALS-XY-Chain",
+        "each set of the chain locks the next or is locked itself, so the first or the last set is locked",
+        chain_sets,
+        als_chain(chain_sets, rccs, elims[0][1] - 1),
+        elims,
+    )
+
+
+def iter_death_blossom(grid: CandidateGrid) -> Iterator[Step]:
+    """Every Death Blossom: a stem cell and a petal per stem digit, for each digit Z in all petals."""
+    sets = almost_locked_sets(grid, MAX_CELLS_ALL)
+    peer_bits = grid.t.peer_bits
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for stem in bits(grid.empty):
+        stem_digits = grid.cands[stem]
+        if not 2 <= stem_digits.bit_count() <= 3:
+            continue
+        petals = [
+            [
+                s
+                for s in sets
+                if not s.cells >> stem & 1 and s.holding[d] and not s.holding[d] & ~peer_bits[stem]
+            ]
+            for d in bits(stem_digits)
+        ]
+        if not all(petals):
+            continue
+        for z in range(grid.size):
+            checkpoint()
+            if stem_digits >> z & 1:
+                continue
+            options = [[s for s in ps if s.digits >> z & 1] for ps in petals]
+            if not all(options):
+                continue
+            for chosen, targets in _blossoms(options, z, [], 0, grid.where[z] & ~(1 << stem)):
+                elims = [(c, z + 1) for c in bits(targets)]
+                key = tuple(elims)
+                if key in seen:
+                    continue
+                seen.add(key)
+                cells = 1 << stem
+                for s in chosen:
+                    cells |= s.cells
+                yield make_step(
+                    grid,
+                    "Death Blossom",
+                    f"whichever of {digit_list(digits_of(stem_digits))} {grid.name(stem)} takes locks one of "
+                    + ", ".join(_describe(grid, s) for s in chosen),
+                    eliminations=elims,
+                    cells=list(bits(cells)),
+                    digits=digits_of(stem_digits | (1 << z)),
+                    length=2 * cells.bit_count(),
+                )
+
+
+def _blossoms(
+    options: list[list[Als]], z: int, chosen: list[Als], used: int, targets: int
+) -> Iterator[tuple[list[Als], int]]:
+    """Every choice of one petal per stem digit, disjoint, leaving cells that see every ``z``."""
+    if len(chosen) == len(options):
+        yield list(chosen), targets
+        return
+    checkpoint()
+    for s in options[len(chosen)]:
+        if s.cells & used:
+            continue
+        narrowed = targets & s.seeing[z]
+        if not narrowed:
+            continue
+        chosen.append(s)
+        yield from _blossoms(options, z, chosen, used | s.cells, narrowed)
+        chosen.pop()

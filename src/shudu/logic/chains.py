@@ -13,7 +13,11 @@ start, so the chain found is the shortest of its kind.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..puzzle import digit_char
+from .budget import checkpoint
+from .chain import Chain, LinkKind, Node
 from .grid import CandidateGrid, bits
 from .step import Step, make_step
 
@@ -78,10 +82,67 @@ def find_x_chain(grid: CandidateGrid) -> Step | None:
     return best
 
 
+def iter_x_chain(grid: CandidateGrid) -> Iterator[Step]:
+    """Every X-Chain: per digit, the shortest chain between each pair of ends that eliminates."""
+    seen: set[tuple[object, ...]] = set()
+    for d in range(grid.size):
+        strong: Links = {}
+        _conjugates(grid, strong, [d])
+        yield from _all(grid, strong, _weak(grid, strong, in_cell=False), "X-Chain", seen)
+
+
 def find_xy_chain(grid: CandidateGrid) -> Step | None:
     strong: Links = {}
     _bivalues(grid, strong)
     return _search(grid, strong, _weak(grid, strong, in_cell=False), "XY-Chain", None)
+
+
+def iter_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
+    """Every XY-Chain (bivalue cells linked by a shared digit) whose two ends hold one digit."""
+    strong: Links = {}
+    _bivalues(grid, strong)
+    weak = _weak(grid, strong, in_cell=False)
+    n = grid.size
+    for step in _all(grid, strong, weak, "XY-Chain", set()):
+        if step.digits and _ends_alike(step, n):
+            yield step
+
+
+def find_remote_pair(grid: CandidateGrid) -> Step | None:
+    return next(iter_remote_pair(grid), None)
+
+
+def iter_remote_pair(grid: CandidateGrid) -> Iterator[Step]:
+    """Every Remote Pair: an XY-Chain of cells that all hold the same two digits (the chain's two
+    ends then hold both digits between them, so a cell seeing both loses both)."""
+    n = grid.size
+    pairs: dict[int, int] = {}
+    for cell in bits(grid.empty):
+        mask = grid.cands[cell]
+        if mask.bit_count() == 2:
+            pairs[mask] = pairs.get(mask, 0) | 1 << cell
+    for mask, cells in sorted(pairs.items()):
+        if cells.bit_count() < 4:
+            continue
+        strong: Links = {}
+        x = mask.bit_length() - 1
+        y = (mask ^ (1 << x)).bit_length() - 1
+        for cell in bits(cells):
+            strong[cell * n + x] = [cell * n + y]
+            strong[cell * n + y] = [cell * n + x]
+        weak = _weak(grid, strong, in_cell=False)
+        seen: set[tuple[object, ...]] = set()
+        for path in _paths(grid, strong, weak):
+            first, last = path[0] >> 1, path[-1] >> 1
+            if first % n != last % n or len(path) < 8:
+                continue
+            a, b = first // n, last // n
+            common = grid.t.peer_bits[a] & grid.t.peer_bits[b] & ~(1 << a | 1 << b)
+            elims = [(c, d + 1) for d in (x, y) for c in bits(grid.where[d] & common)]
+            key = tuple(sorted(elims))
+            if elims and key not in seen:
+                seen.add(key)
+                yield _chain_step(grid, "Remote Pair", path, [], elims)
 
 
 def find_aic(grid: CandidateGrid) -> Step | None:
@@ -89,6 +150,69 @@ def find_aic(grid: CandidateGrid) -> Step | None:
     _conjugates(grid, strong, range(grid.size))
     _bivalues(grid, strong)
     return _search(grid, strong, _weak(grid, strong, in_cell=True), "AIC", None)
+
+
+def iter_aic(grid: CandidateGrid) -> Iterator[Step]:
+    """Every AIC over single candidates (conjugate pairs and bivalue cells) whose two ends lie in
+    two cells (HoDoKu's AIC; chains closing on one cell are discontinuous nice loops)."""
+    n = grid.size
+    seen: set[tuple[object, ...]] = set()
+    for path in _paths(grid, *_aic_graph(grid)):
+        s, y = path[0] >> 1, path[-1] >> 1
+        if s // n == y // n:
+            continue
+        placements, elims = _outcome(grid, s, y)
+        key = (tuple(placements), tuple(sorted(elims)))
+        if elims and key not in seen:
+            seen.add(key)
+            yield _chain_step(grid, "AIC", path, placements, elims)
+
+
+def find_discontinuous_nice_loop(grid: CandidateGrid) -> Step | None:
+    return next(iter_discontinuous_nice_loop(grid), None)
+
+
+def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
+    """Every discontinuous nice loop: an AIC read as a loop through one cell, which loses the
+    candidates the loop proves false there (or gets the one it proves true).
+
+    From "s is false" the chain makes y true. When s is y the loop proves s. When s and y share a
+    cell, the cell's other candidates go. Otherwise a cell that a digit of both ends rules out
+    closes the loop through itself: a cell seeing both ends' digit d loses d, and an end's cell
+    loses the other end's digit when the two ends see each other.
+    """
+    n = grid.size
+    peer_bits = grid.t.peer_bits
+    seen: set[tuple[object, ...]] = set()
+    for path in _paths(grid, *_aic_graph(grid)):
+        s, y = path[0] >> 1, path[-1] >> 1
+        placements, elims = _outcome(grid, s, y)
+        (cs, ds), (cy, dy) = divmod(s, n), divmod(y, n)
+        if placements or cs == cy:
+            found = [elims] if elims else [[]]
+        elif ds == dy:
+            found = [[e] for e in elims]
+        else:
+            found = [[e] for e in elims if e in ((cs, dy + 1), (cy, ds + 1)) and peer_bits[cs] >> cy & 1]
+        for one in found:
+            key = (tuple(placements), tuple(one))
+            if (placements or one) and key not in seen:
+                seen.add(key)
+                yield _chain_step(grid, "Discontinuous Nice Loop", path, placements, one)
+
+
+def _aic_graph(grid: CandidateGrid) -> tuple[Links, Links]:
+    strong: Links = {}
+    _conjugates(grid, strong, range(grid.size))
+    _bivalues(grid, strong)
+    return strong, _weak(grid, strong, in_cell=True)
+
+
+def _ends_alike(step: Step, n: int) -> bool:
+    structure = getattr(step, "structure", None)
+    if isinstance(structure, Chain):
+        return structure.nodes[0].digits == structure.nodes[-1].digits
+    return True
 
 
 def _outcome(grid: CandidateGrid, s: int, y: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -114,6 +238,57 @@ def _outcome(grid: CandidateGrid, s: int, y: int) -> tuple[list[tuple[int, int]]
     return [], []
 
 
+def _paths(
+    grid: CandidateGrid, strong: Links, weak: Links, limit: int = MAX_LINKS + 1
+) -> Iterator[list[int]]:
+    """Every start's shortest alternating path (states ``candidate * 2 + on``, the start off) to each
+    candidate it reaches on, breadth first."""
+    for s in sorted(strong):
+        parent = {s * 2: -1}
+        frontier = [s * 2]
+        links = 0
+        while frontier and links + 1 < limit:
+            links += 1
+            nxt = []
+            checkpoint(len(frontier))
+            for state in frontier:
+                node, on = state >> 1, state & 1
+                for other in weak[node] if on else strong[node]:
+                    new = other * 2 + (0 if on else 1)
+                    if new in parent:
+                        continue
+                    parent[new] = state
+                    nxt.append(new)
+                    if not on:
+                        yield _trace(parent, new)
+            frontier = nxt
+
+
+def _trace(parent: dict[int, int], end: int) -> list[int]:
+    path = []
+    state = end
+    while state != -1:
+        path.append(state)
+        state = parent[state]
+    path.reverse()
+    return path
+
+
+def _all(
+    grid: CandidateGrid, strong: Links, weak: Links, name: str, seen: set[tuple[object, ...]]
+) -> Iterator[Step]:
+    """Every chain of the graph that proves something, one per distinct outcome."""
+    for path in _paths(grid, strong, weak):
+        placements, elims = _outcome(grid, path[0] >> 1, path[-1] >> 1)
+        if not placements and not elims:
+            continue
+        key = (tuple(placements), tuple(sorted(elims)))
+        if key in seen:
+            continue
+        seen.add(key)
+        yield _chain_step(grid, name, path, placements, elims)
+
+
 def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: Step | None) -> Step | None:
     limit = best.length if best else MAX_LINKS + 1
     for s in sorted(strong):
@@ -125,6 +300,7 @@ def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: St
         while frontier and links + 1 < limit and found is None:
             links += 1
             nxt = []
+            checkpoint(len(frontier))
             for state in frontier:
                 node, on = state >> 1, state & 1
                 for other in weak[node] if on else strong[node]:
@@ -143,15 +319,23 @@ def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: St
             frontier = nxt
         if found:
             end, placements, elims = found
-            path = []
-            state = end
-            while state != -1:
-                path.append(state)
-                state = parent[state]
-            path.reverse()
-            best = _chain_step(grid, name, path, placements, elims)
+            best = _chain_step(grid, name, _trace(parent, end), placements, elims)
             limit = best.length
     return best
+
+
+def chain_of(nodes: list[Node], kinds: list[LinkKind], *, loop: bool = False) -> Chain:
+    return Chain(tuple(nodes), tuple(kinds), loop)
+
+
+def _path_chain(n: int, path: list[int]) -> Chain:
+    """The chain of a path of states: the link into an "on" state is strong, into "off" weak."""
+    nodes = []
+    for state in path:
+        cell, d = divmod(state >> 1, n)
+        nodes.append(Node((cell,), (d + 1,)))
+    kinds: list[LinkKind] = ["strong" if state & 1 else "weak" for state in path[1:]]
+    return chain_of(nodes, kinds)
 
 
 def _chain_step(
@@ -160,23 +344,19 @@ def _chain_step(
     path: list[int],
     placements: list[tuple[int, int]],
     elims: list[tuple[int, int]],
+    kind: str = "",
 ) -> Step:
     n = grid.size
-    text = []
-    for i, state in enumerate(path):
-        cell, d = divmod(state >> 1, n)
-        if i:
-            text.append("=" if state & 1 else "-")
-        text.append(f"{digit_char(d + 1)}{grid.name(cell)}")
-    chain = "".join(text)
+    chain = _path_chain(n, path)
+    text = chain.text(n)
     s_cell, s_d = divmod(path[0] >> 1, n)
     e_cell, e_d = divmod(path[-1] >> 1, n)
     first = f"{digit_char(s_d + 1)} in {grid.name(s_cell)}"
     last = f"{digit_char(e_d + 1)} in {grid.name(e_cell)}"
     if placements:
-        reason = f"if {first} were false, the chain {chain} would make it true"
+        reason = f"if {first} were false, the chain {text} would make it true"
     else:
-        reason = f"the chain {chain} shows that {first} or {last} is true"
+        reason = f"the chain {text} shows that {first} or {last} is true"
     cells = []
     for state in path:
         cell = (state >> 1) // n
@@ -186,9 +366,11 @@ def _chain_step(
         grid,
         name,
         reason,
+        structure=chain,
         placements=placements,
         eliminations=elims,
         cells=cells,
         digits=[(state >> 1) % n + 1 for state in path],
         length=len(path) - 1,
+        kind=kind,
     )

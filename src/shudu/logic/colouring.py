@@ -8,10 +8,12 @@ colour trap). Multi colouring relates two clusters through a cell of each that s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..puzzle import digit_char
 from .grid import CandidateGrid, CellSet, bits
 from .patterns import strong_links
-from .step import Step, make_step
+from .step import Step, distinct, make_step
 
 Cluster = tuple[CellSet, CellSet]
 
@@ -54,6 +56,22 @@ def _sees_each_other(grid: CandidateGrid, cells: CellSet) -> bool:
 
 
 def find_simple_colours(grid: CandidateGrid) -> Step | None:
+    return next(iter_simple_colours(grid), None)
+
+
+def find_multi_colours(grid: CandidateGrid) -> Step | None:
+    return next(iter_multi_colours(grid), None)
+
+
+def iter_simple_colours(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_simple_colours(grid))
+
+
+def iter_multi_colours(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_multi_colours(grid))
+
+
+def _simple_colours(grid: CandidateGrid) -> Iterator[Step]:
     for d in range(grid.size):
         where = grid.where[d]
         digit = d + 1
@@ -61,7 +79,7 @@ def find_simple_colours(grid: CandidateGrid) -> Step | None:
         for on, off in clusters(grid, d):
             for bad in (on, off):
                 if _sees_each_other(grid, bad):
-                    return make_step(
+                    yield make_step(
                         grid,
                         "Simple Colors",
                         f"the strong links of {dc} colour {grid.names(on | off)} in two colours, and two "
@@ -74,7 +92,7 @@ def find_simple_colours(grid: CandidateGrid) -> Step | None:
                     )
             targets = where & ~(on | off) & _sees(grid, on) & _sees(grid, off)
             if targets:
-                return make_step(
+                yield make_step(
                     grid,
                     "Simple Colors",
                     f"the strong links of {dc} colour {grid.names(on)} against {grid.names(off)}; one colour "
@@ -84,50 +102,52 @@ def find_simple_colours(grid: CandidateGrid) -> Step | None:
                     digits=[digit],
                     kind="Simple Colors Trap",
                 )
-    return None
 
 
-def find_multi_colours(grid: CandidateGrid) -> Step | None:
+def _multi_colours(grid: CandidateGrid) -> Iterator[Step]:
     for d in range(grid.size):
         where = grid.where[d]
         digit = d + 1
         dc = digit_char(digit)
         found = clusters(grid, d)
         for i, first in enumerate(found):
-            for j, second in enumerate(found):
-                if i == j:
-                    continue
-                for a in range(2):
-                    a_cells, a_other = first[a], first[1 - a]
-                    seen_by_a = _sees(grid, a_cells)
-                    # a colour that sees both colours of another cluster is false
-                    if seen_by_a & second[0] and seen_by_a & second[1]:
-                        return make_step(
-                            grid,
-                            "Multi Colors",
-                            f"in the colouring of {dc}, the colour of {grid.names(a_cells)} sees both "
-                            f"colours of the cluster {grid.names(second[0] | second[1])}, so it is false",
-                            eliminations=[(c, digit) for c in bits(a_cells)],
-                            cells=list(bits(first[0] | first[1] | second[0] | second[1])),
-                            digits=[digit],
-                        )
-                    if j < i:
-                        continue
-                    for b in range(2):
-                        if not seen_by_a & second[b]:
-                            continue
-                        # a and b cannot both hold the digit: one of their partners does
-                        b_other = second[1 - b]
-                        targets = where & _sees(grid, a_other) & _sees(grid, b_other) & ~(a_other | b_other)
-                        if targets:
-                            return make_step(
+            for second in found[i + 1 :]:
+                cells = list(bits(first[0] | first[1] | second[0] | second[1]))
+                # a colour that sees both colours of the other cluster is false
+                for one, other in ((first, second), (second, first)):
+                    for colour in one:
+                        seen = _sees(grid, colour)
+                        if seen & other[0] and seen & other[1]:
+                            yield make_step(
                                 grid,
-                                "Multi Colors",
-                                f"in the colouring of {dc}, a cell of {grid.names(a_cells)} sees one of "
-                                f"{grid.names(second[b])}, so {dc} is in {grid.names(a_other)} or "
-                                f"{grid.names(b_other)}",
-                                eliminations=[(c, digit) for c in bits(targets)],
-                                cells=list(bits(first[0] | first[1] | second[0] | second[1])),
+                                "Multi Colors 2",
+                                f"in the colouring of {dc}, the colour of {grid.names(colour)} sees both "
+                                f"colours of the cluster {grid.names(other[0] | other[1])}, so it is false",
+                                eliminations=[(c, digit) for c in bits(colour)],
+                                cells=cells,
                                 digits=[digit],
                             )
-    return None
+                # a colour of each that see each other cannot both hold the digit: one of their
+                # partner colours does, so the cells that see both partners lose it
+                targets = 0
+                links = []
+                for a in range(2):
+                    seen_by_a = _sees(grid, first[a])
+                    for b in range(2):
+                        if seen_by_a & second[b]:
+                            a_other, b_other = first[1 - a], second[1 - b]
+                            links.append(f"{grid.names(a_other)} or {grid.names(b_other)}")
+                            targets |= (
+                                where & _sees(grid, a_other) & _sees(grid, b_other) & ~(a_other | b_other)
+                            )
+                if targets:
+                    yield make_step(
+                        grid,
+                        "Multi Colors 1",
+                        f"in the colouring of {dc}, the clusters {grid.names(first[0] | first[1])} and "
+                        f"{grid.names(second[0] | second[1])} see each other, so {dc} is in "
+                        + "; and in ".join(links),
+                        eliminations=[(c, digit) for c in bits(targets)],
+                        cells=cells,
+                        digits=[digit],
+                    )

@@ -9,13 +9,15 @@ jigsaw regions do not change the logic.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from itertools import combinations
 
 from ..puzzle import digit_char
+from .complex_fish import iter_siamese_fish
 from .grid import CandidateGrid, bits
 from .memo import remembered
-from .step import Step, make_step
+from .step import Step, distinct, make_step
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 #: At most this many cover lines beyond k are tried for finned fish.
@@ -25,33 +27,66 @@ _Line = tuple[int, int, int]
 
 
 def find_x_wing(grid: CandidateGrid) -> Step | None:
-    return _fish(grid, 2, finned=False)
+    return next(_fish(grid, 2, finned=False), None)
 
 
 def find_swordfish(grid: CandidateGrid) -> Step | None:
-    return _fish(grid, 3, finned=False)
+    return next(_fish(grid, 3, finned=False), None)
 
 
 def find_jellyfish(grid: CandidateGrid) -> Step | None:
-    return _fish(grid, 4, finned=False)
+    return next(_fish(grid, 4, finned=False), None)
 
 
 @remembered
 def find_finned_x_wing(grid: CandidateGrid) -> Step | None:
-    return _fish(grid, 2, finned=True)
+    return next(_fish(grid, 2, finned=True), None)
 
 
 @remembered
 def find_finned_swordfish(grid: CandidateGrid) -> Step | None:
-    return _fish(grid, 3, finned=True)
+    return next(_fish(grid, 3, finned=True), None)
 
 
 @remembered
 def find_finned_jellyfish(grid: CandidateGrid) -> Step | None:
-    return _fish(grid, 4, finned=True)
+    return next(_fish(grid, 4, finned=True), None)
 
 
-def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
+def iter_x_wing(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_fish(grid, 2, finned=False))
+
+
+def iter_swordfish(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_fish(grid, 3, finned=False))
+
+
+def iter_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_fish(grid, 4, finned=False))
+
+
+def iter_finned_x_wing(grid: CandidateGrid) -> Iterator[Step]:
+    """Finned and Sashimi steps of this size, then the Siamese ones (two on the same base lines)."""
+    return distinct(
+        itertools.chain(_fish(grid, 2, finned=True), iter_siamese_fish(grid, (2,), forms=("Basic",)))
+    )
+
+
+def iter_finned_swordfish(grid: CandidateGrid) -> Iterator[Step]:
+    """Finned and Sashimi steps of this size, then the Siamese ones (two on the same base lines)."""
+    return distinct(
+        itertools.chain(_fish(grid, 3, finned=True), iter_siamese_fish(grid, (3,), forms=("Basic",)))
+    )
+
+
+def iter_finned_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
+    """Finned and Sashimi steps of this size, then the Siamese ones (two on the same base lines)."""
+    return distinct(
+        itertools.chain(_fish(grid, 4, finned=True), iter_siamese_fish(grid, (4,), forms=("Basic",)))
+    )
+
+
+def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
     n = grid.size
     t = grid.t
     hb = t.house_bits
@@ -117,7 +152,7 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
                     )
                     if fins:
                         reason += f" apart from the fin{'s' if fins & (fins - 1) else ''} {grid.names(fins)}"
-                    return make_step(
+                    yield make_step(
                         grid,
                         name,
                         reason,
@@ -127,7 +162,6 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
                         houses=base_names + cover_names,
                         kind=name,
                     )
-    return None
 
 
 def _combinations(lines: list[_Line], k: int, most: int) -> Iterator[tuple[tuple[_Line, ...], int]]:

@@ -11,7 +11,10 @@ nothing, a trial by search settles one cell ("Brute Force"), so the path always 
 from __future__ import annotations
 
 from ..puzzle import digit_char
+from .budget import checkpoint
+from .chain import Branch, Net
 from .grid import CandidateGrid, bits
+from .implications import conclusion_branch, contradiction_branch
 from .memo import remembered
 from .netrules import NET_RULES
 from .propagate import STOPPED, Outcome, Rule, is_quiet, settle, value_planes
@@ -30,7 +33,11 @@ def find_forcing_net(grid: CandidateGrid) -> Step | None:
     return _forcing(grid, NET_RULES, "Forcing Net")
 
 
-def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> Step | None:
+def _forcing(
+    grid: CandidateGrid, rules: tuple[Rule, ...], name: str, *, contradictions: bool = True
+) -> Step | None:
+    """The forcing step with ``rules``: the shortest contradiction (unless ``contradictions`` is
+    false), else the cheapest cell or house verity."""
     n = grid.size
     quiet = is_quiet(grid)
     outcomes: dict[tuple[int, int], Outcome] = {}
@@ -39,6 +46,7 @@ def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> Step | 
         key = (cell, d)
         if key in outcomes:
             return outcomes[key]
+        checkpoint()
         got = settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet, limit=limit)
         if got is not STOPPED:
             outcomes[key] = got
@@ -48,22 +56,15 @@ def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> Step | 
     # 1. an assumption that breaks the grid is false (the shortest such; a longer one need not be
     #    followed to its end)
     best: tuple[int, int, int] | None = None
-    for cell in open_cells:
+    for cell in open_cells if contradictions else ():
         for d in bits(grid.cands[cell]):
             got = outcome(cell, d, best[0] if best else 0)
             if got.grid is None and got is not STOPPED and (best is None or got.steps < best[0]):
                 best = (got.steps, cell, d)
     if best:
         steps, cell, d = best
-        return make_step(
-            grid,
-            f"{name} (contradiction)",
-            f"if {grid.name(cell)} were {digit_char(d + 1)}, {steps} deductions later the grid breaks",
-            eliminations=[(cell, d + 1)],
-            cells=[cell],
-            digits=[d + 1],
-            length=steps + 1,
-            kind=name + " Contradiction",
+        return _contradiction_step(
+            grid, rules, f"{name} (contradiction)", cell, d + 1, steps, kind=name + " Contradiction"
         )
     # 2. every candidate of a cell, or every place of a digit in a house, agrees on something
     choices: list[tuple[str, list[tuple[int, int]], list[str]]] = []
@@ -89,10 +90,12 @@ def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> Step | 
         placements, eliminations = _agreement(grid, live)
         if placements or eliminations:
             involved = sorted({c for c, _ in options})
+            net = _verity_net(grid, rules, options, results, placements, eliminations)
             step = make_step(
                 grid,
                 name,
-                f"{label}, the consequences agree",
+                f"{label}, the consequences agree: {net.text(n)}",
+                structure=net,
                 placements=placements,
                 eliminations=eliminations,
                 cells=involved,
@@ -103,6 +106,49 @@ def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> Step | 
             )
             found = (cost, step)
     return found[1] if found else None
+
+
+def _contradiction_step(
+    grid: CandidateGrid, rules: tuple[Rule, ...], technique: str, cell: int, digit: int, steps: int, kind: str
+) -> Step:
+    """The step "``digit`` goes from ``cell``": its branch from the assumption to the contradiction."""
+    branch = contradiction_branch(grid, rules, cell, digit)
+    where = f"if {grid.name(cell)} were {digit_char(digit)}"
+    if branch is None:  # the slow trace stalled where the fast one broke the grid: say what is known
+        branch = Branch(())
+        reason = f"{where}, {steps} deductions later the grid breaks"
+    else:
+        reason = f"{where}: {branch.text(grid.size)}"
+    return make_step(
+        grid,
+        technique,
+        reason,
+        structure=Net((branch,)),
+        eliminations=[(cell, digit)],
+        cells=[cell],
+        digits=[digit],
+        length=steps + 1,
+        kind=kind,
+    )
+
+
+def _verity_net(
+    grid: CandidateGrid,
+    rules: tuple[Rule, ...],
+    options: list[tuple[int, int]],
+    results: list[Outcome],
+    placements: list[Candidate],
+    eliminations: list[Candidate],
+) -> Net:
+    """One branch per option: to the contradiction, or to the conclusions the options share."""
+    branches = []
+    for (cell, d), result in zip(options, results, strict=True):
+        if result.grid is None:
+            branch = contradiction_branch(grid, rules, cell, d + 1)
+        else:
+            branch = conclusion_branch(grid, rules, cell, d + 1, placements, eliminations)
+        branches.append(branch if branch is not None else Branch(()))
+    return Net(tuple(branches))
 
 
 def _agreement(grid: CandidateGrid, live: list[Outcome]) -> tuple[list[Candidate], list[Candidate]]:
@@ -155,13 +201,18 @@ def find_nested_forcing_net(grid: CandidateGrid) -> Step | None:
     for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
         for d in bits(grid.cands[cell]):
             inner = 0
+            checkpoint()
             got = settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet)
             if got.grid is None and inner:
+                where = f"if {grid.name(cell)} were {digit_char(d + 1)}"
+                count = f"{inner} of the {got.steps} deductions by a forcing net inside"
+                branch = contradiction_branch(grid, (*NET_RULES, forcing_net_inside), cell, d + 1)
+                shown = f": {branch.text(grid.size)}" if branch else ", the grid breaks"
                 return make_step(
                     grid,
                     "Nested Forcing Net",
-                    f"if {grid.name(cell)} were {digit_char(d + 1)}, {got.steps} deductions later, "
-                    f"{inner} of them by a forcing net inside, the grid breaks",
+                    f"{where} ({count}){shown}",
+                    structure=Net((branch or Branch(()),)),
                     eliminations=[(cell, d + 1)],
                     cells=[cell],
                     digits=[d + 1],
@@ -171,6 +222,12 @@ def find_nested_forcing_net(grid: CandidateGrid) -> Step | None:
     return None
 
 
+def forcing_net_inside(trial: CandidateGrid) -> list[tuple[int, int]]:
+    """The rule a nested net adds: a forcing-net contradiction found inside the assumption."""
+    found = _first_contradiction(trial, NET_RULES, quiet=True)
+    return [found] if found else []
+
+
 def _first_contradiction(
     grid: CandidateGrid, rules: tuple[Rule, ...], *, quiet: bool
 ) -> tuple[int, int] | None:
@@ -178,6 +235,7 @@ def _first_contradiction(
     with singles and ``rules``, breaks ``grid``; or None."""
     for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
         for d in bits(grid.cands[cell]):
+            checkpoint()
             if settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet).grid is None:
                 return cell, d + 1
     return None
@@ -207,6 +265,7 @@ def find_brute_force(grid: CandidateGrid) -> Step | None:
 
 def search(grid: CandidateGrid) -> list[int] | None:
     """A solution of ``grid`` that respects its candidates (singles, then guesses), or None."""
+    checkpoint()
     if settle(grid).grid is None:
         return None
     if not grid.empty:

@@ -25,6 +25,14 @@ def find_claiming(grid: CandidateGrid) -> Step | None:
     return next(iter_locked(grid, pointing=False), None)
 
 
+def iter_pointing(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_locked(grid, pointing=True)
+
+
+def iter_claiming(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_locked(grid, pointing=False)
+
+
 def iter_locked(grid: CandidateGrid, *, pointing: bool) -> Iterator[Step]:
     """Every pointing (or claiming) step of the grid."""
     houses = grid.geometry.houses

@@ -15,11 +15,13 @@ Nodes are ints: ``cell * n + digit`` for a single candidate, ``n**3 + k`` for th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
 from ..geometry import Geometry
 from ..puzzle import digit_char
+from .budget import checkpoint
+from .chain import Chain, LinkKind, Node
 from .chains import MAX_LINKS
 from .grid import CandidateGrid, bits, tables
 from .memo import remembered
@@ -156,6 +158,7 @@ def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool])
     while frontier and links + 1 < limit:
         links += 1
         nxt = []
+        checkpoint(len(frontier))
         for state in frontier:
             node, on = state >> 1, state & 1
             for other in graph.weak[node] if on else graph.strong[node]:
@@ -171,6 +174,31 @@ def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool])
                     return path[::-1]
         frontier = nxt
     return None
+
+
+def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
+    """The shortest alternating path from ``start`` off to every node it reaches on."""
+    parent = {start * 2: -1}
+    frontier = [start * 2]
+    links = 0
+    while frontier and links + 1 < limit:
+        links += 1
+        nxt = []
+        checkpoint(len(frontier))
+        for state in frontier:
+            node, on = state >> 1, state & 1
+            for other in graph.weak[node] if on else graph.strong[node]:
+                new = other * 2 + (0 if on else 1)
+                if new in parent:
+                    continue
+                parent[new] = state
+                nxt.append(new)
+                if not on:
+                    path = [new]
+                    while parent[path[-1]] != -1:
+                        path.append(parent[path[-1]])
+                    yield path[::-1]
+        frontier = nxt
 
 
 def _ends(graph: Graph, s: int, y: int) -> list[tuple[int, int]]:
@@ -223,6 +251,37 @@ def find_grouped_chain(grid: CandidateGrid) -> Step | None:
     return _step(graph, name, path, elims, "the chain {chain} shows that {first} or {last} is true")
 
 
+def iter_grouped_chain(grid: CandidateGrid) -> Iterator[Step]:
+    """Every grouped chain and loop: per start, the shortest chain through a group node to each end
+    that eliminates (grouped X-Chain or AIC), the same chain read as a grouped discontinuous nice
+    loop through one cell it rules out, and every grouped continuous nice loop."""
+    graph = graph_of(grid)
+    n = grid.size
+    seen: set[tuple[str, tuple[tuple[int, int], ...]]] = set()
+    for s in sorted(graph.strong):
+        for path in _bfs_all(graph, s, MAX_LINKS + 1):
+            if not _uses_group(graph, path):
+                continue
+            last = path[-1] >> 1
+            elims = _ends(graph, s, last)
+            if not elims:
+                continue
+            name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
+            same_cell = s < graph.base and last < graph.base and s // n == last // n
+            forms = [("Grouped Discontinuous Nice Loop" if same_cell else "", elims)]
+            if not same_cell:
+                # a loop through one eliminated cell: HoDoKu's grouped discontinuous nice loop
+                forms += [("Grouped Discontinuous Nice Loop", [e]) for e in elims]
+            for kind, found in forms:
+                key = (kind, tuple(sorted(found)))
+                if key in seen:
+                    continue
+                seen.add(key)
+                template = "the chain {chain} shows that {first} or {last} is true"
+                yield _step(graph, name, path, found, template, kind)
+    yield from _loops(grid, grouped=True)
+
+
 def _one_digit(graph: Graph, path: list[int]) -> bool:
     return len({graph.cells_of(state >> 1)[1] for state in path}) == 1
 
@@ -249,6 +308,42 @@ def find_continuous_nice_loop(grid: CandidateGrid) -> Step | None:
             kind = "Continuous Nice Loop (X-Cycle)" if _one_digit(graph, path) else name
             return _step(graph, name, path, elims, "the loop {chain} closes, so each weak link holds", kind)
     return None
+
+
+def iter_continuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
+    """Every continuous nice loop over single candidates, one per distinct set of eliminations
+    (grouped ones are listed with the grouped chains)."""
+    return _loops(grid, grouped=False)
+
+
+def _loops(grid: CandidateGrid, *, grouped: bool) -> Iterator[Step]:
+    graph = graph_of(grid)
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for s in sorted(graph.strong):
+        weak_to_s = set(graph.weak[s])
+        for path in _bfs_all(graph, s, MAX_LINKS):
+            if len(path) < 4 or path[-1] >> 1 not in weak_to_s:
+                continue
+            path = [*path, s * 2]
+            if _uses_group(graph, path) != grouped or not _apart(graph, [state >> 1 for state in path[:-1]]):
+                continue
+            elims = _loop_eliminations(graph, path)
+            key = tuple(elims)
+            if not elims or key in seen:
+                continue
+            seen.add(key)
+            if _one_digit(graph, path):
+                kind = "Grouped Continuous Nice Loop" if grouped else "Continuous Nice Loop (X-Cycle)"
+            else:
+                kind = "Grouped Continuous Nice Loop" if grouped else ""
+            yield _step(
+                graph,
+                "Continuous Nice Loop",
+                path,
+                elims,
+                "the loop {chain} closes, so each weak link holds",
+                kind,
+            )
 
 
 def _apart(graph: Graph, nodes: list[int]) -> bool:
@@ -285,25 +380,31 @@ def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+def _chain(graph: Graph, path: list[int], loop: bool) -> Chain:
+    """The structure of a path of states (a loop's path ends where it began)."""
+    states = path[:-1] if loop else path
+    nodes = []
+    for state in states:
+        cells, d = graph.cells_of(state >> 1)
+        nodes.append(Node(tuple(bits(cells)), (d + 1,), "group" if cells & (cells - 1) else "cell"))
+    kinds: list[LinkKind] = ["strong" if state & 1 else "weak" for state in path[1:]]
+    return Chain(tuple(nodes), tuple(kinds), loop)
+
+
 def _step(
     graph: Graph, name: str, path: list[int], elims: list[tuple[int, int]], template: str, kind: str = ""
 ) -> Step:
     grid = graph.grid
-    text = []
+    loop = len(path) > 1 and path[0] == path[-1]
+    chain = _chain(graph, path, loop)
     cells: list[int] = []
-    for i, state in enumerate(path):
-        node_cells, d = graph.cells_of(state >> 1)
-        if i:
-            text.append("=" if state & 1 else "-")
-        names = grid.names(node_cells).replace(" and ", ",").replace(", ", ",")
-        text.append(
-            f"{digit_char(d + 1)}{names if node_cells & (node_cells - 1) == 0 else '(' + names + ')'}"
-        )
+    for state in path:
+        node_cells, _ = graph.cells_of(state >> 1)
         cells += [c for c in bits(node_cells) if c not in cells]
     first_cells, first_d = graph.cells_of(path[0] >> 1)
     last_cells, last_d = graph.cells_of(path[-1] >> 1)
     reason = template.format(
-        chain="".join(text),
+        chain=chain.text(grid.size),
         first=f"{digit_char(first_d + 1)} in {grid.names(first_cells)}",
         last=f"{digit_char(last_d + 1)} in {grid.names(last_cells)}",
     )
@@ -311,6 +412,7 @@ def _step(
         grid,
         name,
         reason,
+        structure=chain,
         eliminations=elims,
         cells=cells,
         digits=[graph.cells_of(state >> 1)[1] + 1 for state in path],

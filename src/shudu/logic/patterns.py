@@ -8,11 +8,11 @@ ends cannot both be empty, so any cell that sees both far ends loses the digit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ..puzzle import digit_char
 from .grid import CandidateGrid, bits
-from .step import Step, make_step
+from .step import Step, distinct, make_step
 
 StrongLink = tuple[int, int, int]  # cell, cell, house
 
@@ -103,6 +103,22 @@ def find_turbot_fish(grid: CandidateGrid) -> Step | None:
 
 
 def find_empty_rectangle(grid: CandidateGrid) -> Step | None:
+    return next(iter_empty_rectangle(grid), None)
+
+
+def iter_skyscraper(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_two_link_chains(grid, "Skyscraper"))
+
+
+def iter_two_string_kite(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_two_link_chains(grid, "2-String Kite"))
+
+
+def iter_turbot_fish(grid: CandidateGrid) -> Iterator[Step]:
+    return distinct(_two_link_chains(grid, "Turbot Fish"))
+
+
+def iter_empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
     """A box whose places for a digit lie on one row and one column (the rest of the box is
     "empty"), plus a strong link in a line from that row (or column): the cell where the link's
     other line meets the box's column (or row) loses the digit."""
@@ -140,7 +156,7 @@ def find_empty_rectangle(grid: CandidateGrid) -> Step | None:
                                 continue
                             digit = d + 1
                             dc = digit_char(digit)
-                            return make_step(
+                            yield make_step(
                                 grid,
                                 "Empty Rectangle",
                                 f"{dc} in {houses[box].name} lies only in row {r + 1} and column {c + 1}, "
@@ -151,4 +167,45 @@ def find_empty_rectangle(grid: CandidateGrid) -> Step | None:
                                 houses=[houses[box].name, houses[h].name],
                                 length=4,
                             )
-    return None
+
+
+def iter_dual_two_string_kite(grid: CandidateGrid) -> Iterator[Step]:
+    """Two 2-String Kites of one digit through the same two cells of a box, shown as one step."""
+    groups: dict[tuple[int, frozenset[int]], list[Step]] = {}
+    for step in iter_two_string_kite(grid):
+        groups.setdefault((step.digits[0], frozenset(step.cells[1:3])), []).append(step)
+    return distinct(_duals(grid, groups.values(), "Dual 2-String Kite"))
+
+
+def iter_dual_empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+    """Two Empty Rectangles of one digit in the same box, shown as one step."""
+    groups: dict[tuple[int, str], list[Step]] = {}
+    for step in iter_empty_rectangle(grid):
+        groups.setdefault((step.digits[0], step.houses[0]), []).append(step)
+    return distinct(_duals(grid, groups.values(), "Dual Empty Rectangle"))
+
+
+def _duals(grid: CandidateGrid, groups: Iterable[list[Step]], name: str) -> Iterator[Step]:
+    for group in groups:
+        for i, first in enumerate(group):
+            for second in group[i + 1 :]:
+                if set(first.eliminations) == set(second.eliminations):
+                    continue
+                yield make_step(
+                    grid,
+                    name,
+                    f"{first.reason}; and {second.reason}",
+                    eliminations=[*first.eliminations, *second.eliminations],
+                    cells=sorted({*first.cells, *second.cells}),
+                    digits=first.digits,
+                    houses=list(dict.fromkeys([*first.houses, *second.houses])),
+                    length=first.length,
+                )
+
+
+def find_dual_two_string_kite(grid: CandidateGrid) -> Step | None:
+    return next(iter_dual_two_string_kite(grid), None)
+
+
+def find_dual_empty_rectangle(grid: CandidateGrid) -> Step | None:
+    return next(iter_dual_empty_rectangle(grid), None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+from .budget import checkpoint
 from .grid import CandidateGrid, bits, digits_of
 from .step import Step, digit_list, make_step
 
@@ -18,24 +19,24 @@ _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
 def find_naked_pair(grid: CandidateGrid) -> Step | None:
-    return _naked(grid, 2)
+    return next(iter_naked(grid, 2), None)
 
 
 def find_naked_triple(grid: CandidateGrid) -> Step | None:
-    return _naked(grid, 3)
+    return next(iter_naked(grid, 3), None)
 
 
 def find_naked_quad(grid: CandidateGrid) -> Step | None:
-    return _naked(grid, 4)
+    return next(iter_naked(grid, 4), None)
 
 
 def find_locked_pair(grid: CandidateGrid) -> Step | None:
     """A naked pair inside both a box and a line."""
-    return _naked(grid, 2, locked=True)
+    return next(iter_naked(grid, 2, locked=True), None)
 
 
 def find_locked_triple(grid: CandidateGrid) -> Step | None:
-    return _naked(grid, 3, locked=True)
+    return next(iter_naked(grid, 3, locked=True), None)
 
 
 def find_hidden_pair(grid: CandidateGrid) -> Step | None:
@@ -50,13 +51,48 @@ def find_hidden_quad(grid: CandidateGrid) -> Step | None:
     return next(iter_hidden(grid, 4), None)
 
 
-def _naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Step | None:
-    cands, peer_bits, where = grid.cands, grid.t.peer_bits, grid.where
+def iter_naked_pair(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_naked(grid, 2)
+
+
+def iter_naked_triple(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_naked(grid, 3)
+
+
+def iter_naked_quad(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_naked(grid, 4)
+
+
+def iter_locked_pair(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_naked(grid, 2, locked=True)
+
+
+def iter_locked_triple(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_naked(grid, 3, locked=True)
+
+
+def iter_hidden_pair(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_hidden(grid, 2)
+
+
+def iter_hidden_triple(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_hidden(grid, 3)
+
+
+def iter_hidden_quad(grid: CandidateGrid) -> Iterator[Step]:
+    return iter_hidden(grid, 4)
+
+
+def iter_naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[Step]:
+    """Every naked subset of k cells (only locked ones, or only the others), each set of cells once."""
+    cands, where = grid.cands, grid.where
     houses = grid.geometry.houses
+    done: set[int] = set()
     for h, hbits in enumerate(grid.t.house_bits):
         open_cells = hbits & grid.empty
         if open_cells.bit_count() <= k:
             continue
+        checkpoint()
         small = [c for c in bits(open_cells) if cands[c].bit_count() <= k]
         for combo in combinations(small, k):
             union = 0
@@ -65,22 +101,27 @@ def _naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Step | None:
             if union.bit_count() != k:
                 continue
             inside = sum(1 << c for c in combo)
+            if inside in done:
+                continue
+            done.add(inside)
             common_houses = [g for g, gbits in enumerate(grid.t.house_bits) if inside & gbits == inside]
             is_locked = len(common_houses) >= 2 and any(
                 houses[g].kind in ("box", "region") for g in common_houses
             )
             if locked != is_locked:
                 continue
+            # The digits go from the houses holding every cell of the subset (HoDoKu's definition;
+            # a digit held by fewer of its cells rules out more, but that is another deduction).
+            shared = 0
+            for g in common_houses:
+                shared |= grid.t.house_bits[g]
             elims = []
             for d in bits(union):
-                seen = where[d] & ~inside
-                for c in combo:
-                    if cands[c] >> d & 1:
-                        seen &= peer_bits[c]
+                seen = where[d] & shared & ~inside
                 elims += [(c, d + 1) for c in bits(seen)]
             if elims:
                 name = f"{'Locked' if locked else 'Naked'} {_NAMES[k]}"
-                return make_step(
+                yield make_step(
                     grid,
                     name,
                     f"{grid.names(combo)} hold only {digit_list(digits_of(union))} within {houses[h].name}",
@@ -89,17 +130,18 @@ def _naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Step | None:
                     digits=digits_of(union),
                     houses=[houses[g].name for g in common_houses],
                 )
-    return None
 
 
 def iter_hidden(grid: CandidateGrid, k: int) -> Iterator[Step]:
     """Every hidden subset of k digits in the grid."""
     cands, where = grid.cands, grid.where
     houses = grid.geometry.houses
+    done: set[tuple[int, int]] = set()
     for h, hbits in enumerate(grid.t.house_bits):
         open_cells = hbits & grid.empty
         if open_cells.bit_count() <= k:
             continue
+        checkpoint()
         spots = {d: where[d] & hbits for d in range(grid.size)}
         few = [d for d, s in spots.items() if s and s.bit_count() <= k]
         for combo in combinations(few, k):
@@ -109,6 +151,9 @@ def iter_hidden(grid: CandidateGrid, k: int) -> Iterator[Step]:
             if union.bit_count() != k:
                 continue
             keep = sum(1 << d for d in combo)
+            if (union, keep) in done:
+                continue
+            done.add((union, keep))
             elims = [(c, d + 1) for c in bits(union) for d in bits(cands[c] & ~keep)]
             if elims:
                 digits = [d + 1 for d in combo]

@@ -10,6 +10,7 @@ rest of the box. Works for any two houses that meet in two or more cells (extra 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
 from .grid import CandidateGrid, bits, digits_of
@@ -22,6 +23,11 @@ MAX_SIDE = 3
 
 @remembered
 def find_sue_de_coq(grid: CandidateGrid) -> Step | None:
+    return next(iter_sue_de_coq(grid), None)
+
+
+def iter_sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
+    """Every Sue de Coq of the grid."""
     cands, where, empty = grid.cands, grid.where, grid.empty
     houses = grid.geometry.houses
     hb = grid.t.house_bits
@@ -65,7 +71,7 @@ def find_sue_de_coq(grid: CandidateGrid) -> Step | None:
                         if not elims:
                             continue
                         used = mask | l_cells | b_cells
-                        return make_step(
+                        yield make_step(
                             grid,
                             "Sue de Coq",
                             f"{grid.names(mask)} hold {digit_list(digits_of(v))}; with {grid.names(l_cells)} "
@@ -77,7 +83,6 @@ def find_sue_de_coq(grid: CandidateGrid) -> Step | None:
                             houses=[houses[box].name, houses[line].name],
                             length=2 * count,
                         )
-    return None
 
 
 def _sides(rest: list[int], cands: list[int]) -> list[tuple[int, int]]:

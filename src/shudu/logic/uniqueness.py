@@ -9,6 +9,7 @@ extra regions and anti-knight/king links could break the swap, so there they fin
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations
@@ -16,8 +17,8 @@ from itertools import combinations
 from ..geometry import Geometry
 from ..puzzle import digit_char
 from ..variants import Cell
-from .grid import CandidateGrid, bits, digits_of, tables
-from .step import Step, digit_list, make_step
+from .grid import CandidateGrid, and_list, bits, digits_of, tables
+from .step import Step, digit_list, distinct, make_step
 
 #: The four cells of a rectangle: (r1, c1), (r1, c2), (r2, c1), (r2, c2).
 Rectangle = tuple[Cell, Cell, Cell, Cell]
@@ -27,16 +28,25 @@ def _plain(grid: CandidateGrid) -> bool:
     return not grid.t.extras and not grid.t.has_links
 
 
-def _rectangles(grid: CandidateGrid) -> Iterator[tuple[Rectangle, int, int]]:
-    """Every (cells, a, b): four open cells on two rows, columns and boxes sharing digits a and b."""
+def _rectangles(grid: CandidateGrid, *, missing: bool = False) -> Iterator[tuple[Rectangle, int, int]]:
+    """Every (cells, a, b): four open cells on two rows, columns and boxes sharing digits a and b.
+
+    With ``missing``, instead the rectangles where some cell lacks a or b but every cell holds one
+    of them (a pencil mark may have gone by other logic: four cells that may only hold a and b
+    still make the deadly pattern).
+    """
     n = grid.size
     cands = grid.cands
     box_of = _box_of(grid.geometry)
     for r1, r2 in combinations(range(n), 2):
-        # the columns where both rows are open with two or more candidates in common
+        # the columns where both rows are open with two or more candidates in common (with
+        # ``missing``: two or more between them)
         shared = []
         for c in range(n):
-            common = cands[r1 * n + c] & cands[r2 * n + c]
+            top, bottom = cands[r1 * n + c], cands[r2 * n + c]
+            if not top or not bottom:
+                continue
+            common = (top | bottom) if missing else (top & bottom)
             if common & (common - 1):
                 shared.append((c, common))
         for i, (c1, common1) in enumerate(shared):
@@ -49,7 +59,10 @@ def _rectangles(grid: CandidateGrid) -> Iterator[tuple[Rectangle, int, int]]:
                 if -1 in b or len(set(b)) != 2 or b.count(b[0]) != 2:
                     continue
                 for a, z in combinations(bits(common), 2):
-                    yield cells, a, z
+                    pair = (1 << a) | (1 << z)
+                    holds = [cands[c] & pair for c in cells]
+                    if not missing or (all(holds) and any(h != pair for h in holds)):
+                        yield cells, a, z
 
 
 @cache
@@ -61,31 +74,41 @@ def _box_of(geometry: Geometry) -> tuple[int, ...]:
 
 def find_unique_rectangle(grid: CandidateGrid) -> Step | None:
     """Unique Rectangle types 1 to 6 (the first rectangle that gives any)."""
-    return _unique_rectangle(grid, type_6=True)
+    return next(_unique_rectangle(grid, type_6=True), None)
 
 
 def find_unique_rectangle_1_to_5(grid: CandidateGrid) -> Step | None:
     """Unique Rectangle types 1 to 5: the forms Sudoku Explainer knows (its type 2 covers 5)."""
-    return _unique_rectangle(grid, type_6=False)
+    return next(_unique_rectangle(grid, type_6=False), None)
 
 
-def _unique_rectangle(grid: CandidateGrid, *, type_6: bool) -> Step | None:
+def iter_unique_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+    """Every Unique Rectangle step, types 1 to 6: with every corner holding both digits, then with
+    some corner missing one."""
+    return distinct(
+        itertools.chain(
+            _unique_rectangle(grid, type_6=True), _unique_rectangle(grid, type_6=True, missing=True)
+        )
+    )
+
+
+def _unique_rectangle(grid: CandidateGrid, *, type_6: bool, missing: bool = False) -> Iterator[Step]:
     if not _plain(grid):
-        return None
+        return
     cands, peer_bits, where = grid.cands, grid.t.peer_bits, grid.where
     hb = grid.t.house_bits
-    for cells, a, b in _rectangles(grid):
+    for cells, a, b in _rectangles(grid, missing=missing):
         pair = (1 << a) | (1 << b)
-        extra = [c for c in cells if cands[c] != pair]
+        extra = [c for c in cells if cands[c] & ~pair]
         ab = digit_list([a + 1, b + 1])
         base = f"{grid.names(cells)} would form a deadly pattern of {ab}"
         if len(extra) == 1:
             cell = extra[0]
-            return make_step(
+            yield make_step(
                 grid,
                 "Unique Rectangle Type 1",
                 f"{base} unless {grid.name(cell)} is neither",
-                eliminations=[(cell, a + 1), (cell, b + 1)],
+                eliminations=[(cell, x + 1) for x in (a, b) if cands[cell] >> x & 1],
                 cells=cells,
                 digits=[a + 1, b + 1],
                 kind="Unique Rectangle Type 1",
@@ -104,7 +127,7 @@ def _unique_rectangle(grid: CandidateGrid, *, type_6: bool) -> Step | None:
                         or extra[0] % grid.size == extra[1] % grid.size
                     )
                     name = "Unique Rectangle Type 2" if same_line else "Unique Rectangle Type 5"
-                    return make_step(
+                    yield make_step(
                         grid,
                         name,
                         f"{base} unless one of {grid.names(extra)} is {digit_char(z + 1)}",
@@ -119,24 +142,23 @@ def _unique_rectangle(grid: CandidateGrid, *, type_6: bool) -> Step | None:
                 if hbits & both != both:
                     continue
                 for keep, drop in ((a, b), (b, a)):
-                    if where[keep] & hbits == both:
-                        return make_step(
-                            grid,
-                            "Unique Rectangle Type 4",
-                            f"{base}; {digit_char(keep + 1)} in {grid.geometry.houses[h].name} must go in "
-                            f"{grid.names(extra)}, so neither may be {digit_char(drop + 1)}",
-                            eliminations=[(c, drop + 1) for c in extra],
-                            cells=cells,
-                            digits=[a + 1, b + 1],
-                            houses=[grid.geometry.houses[h].name],
-                            kind="Unique Rectangle Type 4",
-                        )
-            step = _type_3(grid, cells, extra, a, b, base) or (
-                type_6 and _type_6(grid, cells, extra, a, b, base)
-            )
-            if step:
-                return step
-    return None
+                    spots = where[keep] & hbits
+                    if not spots or spots & ~both or not any(cands[c] >> drop & 1 for c in extra):
+                        continue
+                    yield make_step(
+                        grid,
+                        "Unique Rectangle Type 4",
+                        f"{base}; {digit_char(keep + 1)} in {grid.geometry.houses[h].name} must go in "
+                        f"{grid.names(extra)}, so neither may be {digit_char(drop + 1)}",
+                        eliminations=[(c, drop + 1) for c in extra if cands[c] >> drop & 1],
+                        cells=cells,
+                        digits=[a + 1, b + 1],
+                        houses=[grid.geometry.houses[h].name],
+                        kind="Unique Rectangle Type 4",
+                    )
+            yield from _type_3(grid, cells, extra, a, b, base)
+            if type_6:
+                yield from _type_6(grid, cells, extra, a, b, base)
 
 
 _SETS = {2: "pair", 3: "triple", 4: "quad"}
@@ -144,14 +166,14 @@ _SETS = {2: "pair", 3: "triple", 4: "quad"}
 
 def _type_3(
     grid: CandidateGrid, cells: Rectangle, extra: Sequence[Cell], a: int, b: int, base: str
-) -> Step | None:
+) -> Iterator[Step]:
     """Type 3: the two extra cells share a house, and their extra digits with k - 1 other cells of
     that house make a naked set of k digits (one of the extra cells must hold an extra digit)."""
     cands, where, hb = grid.cands, grid.where, grid.t.house_bits
     pair = (1 << a) | (1 << b)
     more = (cands[extra[0]] | cands[extra[1]]) & ~pair
     if more.bit_count() < 2:
-        return None
+        return
     both = (1 << extra[0]) | (1 << extra[1])
     for h in grid.geometry.cell_houses[extra[0]]:
         hbits = hb[h]
@@ -166,12 +188,17 @@ def _type_3(
                 if union.bit_count() != size + 1:
                     continue
                 inside = both | sum(1 << c for c in combo)
-                elims = [(c, d + 1) for d in bits(union) for c in bits(where[d] & hbits & ~inside)]
+                # the set holds in every house that has all its cells (a line and a box, often)
+                shared = [g for g in grid.geometry.cell_houses[extra[0]] if hb[g] & inside == inside]
+                span = 0
+                for g in shared:
+                    span |= hb[g]
+                elims = [(c, d + 1) for d in bits(union) for c in bits(where[d] & span & ~inside)]
                 if not elims:
                     continue
-                house = grid.geometry.houses[h].name
+                house = and_list([grid.geometry.houses[g].name for g in shared])
                 kind = f"Unique Rectangle Type 3 ({_SETS[size + 1]})"
-                return make_step(
+                yield make_step(
                     grid,
                     "Unique Rectangle Type 3",
                     f"{base} unless {grid.names(extra)} hold one of {digit_list(digits_of(more))}; as one "
@@ -180,61 +207,74 @@ def _type_3(
                     eliminations=elims,
                     cells=[*cells, *combo],
                     digits=[a + 1, b + 1, *digits_of(union)],
-                    houses=[house],
+                    houses=[grid.geometry.houses[g].name for g in shared],
                     kind=kind,
                 )
-    return None
 
 
 def _type_6(
     grid: CandidateGrid, cells: Rectangle, extra: Sequence[Cell], a: int, b: int, base: str
-) -> Step | None:
+) -> Iterator[Step]:
     """Type 6: the two extra cells lie diagonally and a UR digit lies only in the rectangle in both
     of its rows (or both columns): it cannot go in the extra cells, or the other digit would fill
     the remaining corners."""
     n, where, hb, t = grid.size, grid.where, grid.t.house_bits, grid.t
     e1, e2 = extra
     if e1 // n == e2 // n or e1 % n == e2 % n:
-        return None
+        return
     rect = sum(1 << c for c in cells)
     lines = (
         [hb[t.rows[e1 // n]], hb[t.rows[e2 // n]]],
         [hb[t.columns[e1 % n]], hb[t.columns[e2 % n]]],
     )
     for x in (a, b):
+        if not any(grid.cands[e] >> x & 1 for e in extra):
+            continue
         for pair_of_lines in lines:
-            if all(where[x] & line == rect & line for line in pair_of_lines):
-                return make_step(
+            if all(_only_inside(where[x], line, rect) for line in pair_of_lines):
+                yield make_step(
                     grid,
                     "Unique Rectangle Type 6",
                     f"{base}; {digit_char(x + 1)} lies only in the rectangle along both of its lines, "
                     f"so it cannot go in {grid.names(extra)}",
-                    eliminations=[(e1, x + 1), (e2, x + 1)],
+                    eliminations=[(e, x + 1) for e in extra if grid.cands[e] >> x & 1],
                     cells=cells,
                     digits=[a + 1, b + 1],
                     kind="Unique Rectangle Type 6",
                 )
-    return None
 
 
 def find_hidden_rectangle(grid: CandidateGrid) -> Step | None:
-    """Hidden Rectangle: one corner holds only the two digits; if one of them lies only in the
+    return next(iter_hidden_rectangle(grid), None)
+
+
+def iter_hidden_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+    """Every Hidden Rectangle: with every corner holding both digits, then with some corner
+    missing one."""
+    return distinct(itertools.chain(_hidden_rectangle(grid), _hidden_rectangle(grid, missing=True)))
+
+
+def _hidden_rectangle(grid: CandidateGrid, *, missing: bool = False) -> Iterator[Step]:
+    """Hidden Rectangle: one corner may hold only the two digits; if one of them lies only in the
     rectangle along both the row and the column of the opposite corner, the opposite corner cannot
-    hold the other digit."""
+    hold the other digit (the two corners between would hold the first, and the deadly pattern
+    would close)."""
     if not _plain(grid):
-        return None
+        return
     n, cands, where, hb, t = grid.size, grid.cands, grid.where, grid.t.house_bits, grid.t
-    for cells, a, b in _rectangles(grid):
+    for cells, a, b in _rectangles(grid, missing=missing):
         pair = (1 << a) | (1 << b)
         rect = sum(1 << c for c in cells)
         for i, corner in enumerate(cells):
-            if cands[corner] != pair:
+            if cands[corner] & ~pair:
                 continue
             opposite = cells[3 - i]
             row, column = hb[t.rows[opposite // n]], hb[t.columns[opposite % n]]
             for x, y in ((a, b), (b, a)):
-                if where[x] & row == rect & row and where[x] & column == rect & column:
-                    return make_step(
+                if not cands[opposite] >> y & 1:
+                    continue
+                if _only_inside(where[x], row, rect) and _only_inside(where[x], column, rect):
+                    yield make_step(
                         grid,
                         "Hidden Rectangle",
                         f"{grid.names(cells)} would form a deadly pattern of {digit_list([a + 1, b + 1])}; "
@@ -244,38 +284,159 @@ def find_hidden_rectangle(grid: CandidateGrid) -> Step | None:
                         cells=cells,
                         digits=[a + 1, b + 1],
                     )
-    return None
 
 
 def find_bug_plus_one(grid: CandidateGrid) -> Step | None:
-    """Bivalue Universal Grave + 1: every open cell has two candidates but one, which has three;
-    the digit that appears three times in its houses must go there, or the grid would have no or
-    two solutions."""
-    if not _plain(grid):
-        return None
+    return next(iter_bug_plus_one(grid), None)
+
+
+def iter_bug_plus_one(grid: CandidateGrid) -> Iterator[Step]:
+    """Bivalue Universal Grave + 1: every open cell has two candidates but one, which has three, and
+    taking one digit out of that cell would leave every digit exactly twice (or placed) in every
+    house. Such a grave has no or two solutions (the other candidate of every cell is one too), so in
+    a puzzle with one solution the odd cell holds that digit: its other candidates go."""
+    if grid.t.has_links:
+        return
     odd = None
     for cell in bits(grid.empty):
         count = grid.cands[cell].bit_count()
         if count == 2:
             continue
         if count != 3 or odd is not None:
-            return None
+            return
         odd = cell
     if odd is None:
+        return
+    houses = grid.geometry.houses
+    for d in bits(grid.cands[odd]):
+        if not _is_grave(grid, odd, d):
+            continue
+        digit = d + 1
+        odd_houses = [houses[h].name for h in grid.geometry.cell_houses[odd]]
+        yield make_step(
+            grid,
+            "Bivalue Universal Grave + 1",
+            f"every open cell but {grid.name(odd)} holds two candidates, and without {digit_char(digit)} "
+            f"in {grid.name(odd)} every digit would have exactly two places in every house (a grave "
+            "with no or two solutions)",
+            eliminations=[(odd, e + 1) for e in bits(grid.cands[odd]) if e != d],
+            cells=[odd],
+            digits=digits_of(grid.cands[odd]),
+            houses=odd_houses,
+        )
+
+
+def _is_grave(grid: CandidateGrid, odd: Cell, d: int) -> bool:
+    """Whether removing digit index ``d`` from ``odd`` leaves every digit not placed in a house with
+    exactly two places in it, in every house of the geometry."""
+    odd_bit = 1 << odd
+    for h, hbits in enumerate(grid.t.house_bits):
+        placed = grid.placed[h]
+        for e in range(grid.size):
+            if placed >> e & 1:
+                continue
+            spots = grid.where[e] & hbits
+            if e == d:
+                spots &= ~odd_bit
+            if spots.bit_count() != 2:
+                return False
+    return True
+
+
+def find_avoidable_rectangle(grid: CandidateGrid) -> Step | None:
+    return next(iter_avoidable_rectangle(grid), None)
+
+
+def iter_avoidable_rectangle(grid: CandidateGrid) -> Iterator[Step]:
+    """Avoidable Rectangles: corners of a rectangle on two boxes already filled by the solver (not
+    given) with two digits in the crossing order, so that the open corners would close a deadly
+    pattern. Type 1: one corner open, so it cannot hold the digit that closes the pattern. Type 2:
+    two corners open, each with that digit and one more, the same: one of them holds that one, so
+    the cells that see both lose it.
+
+    Only digits the solver placed count (``grid.givens`` marks the rest): givens cannot be swapped.
+    """
+    givens = grid.givens
+    if not _plain(grid):
+        return
+    n, values, cands, peer_bits, where = grid.size, grid.values, grid.cands, grid.t.peer_bits, grid.where
+    box_of = _box_of(grid.geometry)
+    filled = [c for c in range(n * n) if values[c] and not givens >> c & 1]
+    if len(filled) < 2:
+        return
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            placed = [c for c in cells if values[c]]
+            if len(placed) < 2 or any(givens >> c & 1 for c in placed):
+                continue
+            b = [box_of[c] for c in cells]
+            if -1 in b or len(set(b)) != 2 or b.count(b[0]) != 2:
+                continue
+            want = _crossing(cells, [values[c] for c in cells])
+            if want is None:
+                continue
+            a, z = sorted(set(want))
+            base = (
+                f"{grid.names(placed)} hold {digit_list([a, z])} (placed, not given), and "
+                f"{grid.names(cells)} must not form a deadly pattern of them"
+            )
+            open_cells = [c for c in cells if not values[c]]
+            if len(open_cells) == 1:
+                cell = open_cells[0]
+                digit = want[cells.index(cell)]
+                if cands[cell] >> (digit - 1) & 1:
+                    yield make_step(
+                        grid,
+                        "Avoidable Rectangle Type 1",
+                        f"{base}, so {grid.name(cell)} cannot be {digit_char(digit)}",
+                        eliminations=[(cell, digit)],
+                        cells=cells,
+                        digits=[a, z],
+                    )
+            elif len(open_cells) == 2:
+                o1, o2 = open_cells
+                v1, v2 = want[cells.index(o1)], want[cells.index(o2)]
+                more1 = cands[o1] & ~(1 << (v1 - 1))
+                more2 = cands[o2] & ~(1 << (v2 - 1))
+                if not (cands[o1] >> (v1 - 1) & 1 and cands[o2] >> (v2 - 1) & 1):
+                    continue
+                if more1 != more2 or more1.bit_count() != 1:
+                    continue
+                x = more1.bit_length() - 1
+                targets = where[x] & peer_bits[o1] & peer_bits[o2]
+                if targets:
+                    yield make_step(
+                        grid,
+                        "Avoidable Rectangle Type 2",
+                        f"{base}, so {grid.name(o1)} or {grid.name(o2)} is {digit_char(x + 1)}",
+                        eliminations=[(c, x + 1) for c in bits(targets)],
+                        cells=cells,
+                        digits=[a, z, x + 1],
+                    )
+
+
+def _crossing(cells: Rectangle, values: Sequence[int]) -> list[int] | None:
+    """The digits each corner would hold in the deadly pattern the placed corners (non-zero
+    ``values``) begin: opposite corners alike, neighbours different; None if they begin none."""
+    want = [0, 0, 0, 0]
+    for i, v in enumerate(values):
+        if v:
+            want[i] = v
+    # corners 0 and 3 are opposite, as are 1 and 2
+    for i, j in ((0, 3), (3, 0), (1, 2), (2, 1)):
+        if want[i] and not want[j]:
+            want[j] = want[i]
+        elif want[i] and want[j] != want[i]:
+            return None
+    if not want[0] or not want[1]:
+        # only one diagonal is known: the other's digit is not fixed
         return None
-    hb = grid.t.house_bits
-    for h in grid.geometry.cell_houses[odd]:
-        for d in bits(grid.cands[odd]):
-            if (grid.where[d] & hb[h]).bit_count() == 3:
-                digit = d + 1
-                return make_step(
-                    grid,
-                    "Bivalue Universal Grave + 1",
-                    f"every open cell but {grid.name(odd)} holds two candidates and {digit_char(digit)} "
-                    f"appears three times in {grid.geometry.houses[h].name}",
-                    placements=[(odd, digit)],
-                    cells=[odd],
-                    digits=digits_of(grid.cands[odd]),
-                    houses=[grid.geometry.houses[h].name],
-                )
-    return None
+    if want[0] == want[1]:
+        return None
+    return want
+
+
+def _only_inside(places: int, line: int, rect: int) -> bool:
+    """Whether a digit with ``places`` still open in ``line`` has them all inside ``rect``."""
+    return bool(places & line) and not places & line & ~rect

@@ -8,6 +8,8 @@ two is y, so cells seeing both lose y.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..puzzle import digit_char
 from .grid import CandidateGrid, bits, digits_of
 from .patterns import strong_links
@@ -19,6 +21,10 @@ def _bivalue(grid: CandidateGrid) -> list[int]:
 
 
 def find_xy_wing(grid: CandidateGrid) -> Step | None:
+    return next(iter_xy_wing(grid), None)
+
+
+def iter_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
     cands, peer_bits = grid.cands, grid.t.peer_bits
     pairs = _bivalue(grid)
     for pivot in pairs:
@@ -36,7 +42,7 @@ def find_xy_wing(grid: CandidateGrid) -> Step | None:
                 if targets:
                     digit = z + 1
                     x, y = digits_of(pm)
-                    return make_step(
+                    yield make_step(
                         grid,
                         "XY-Wing",
                         f"{grid.name(pivot)} is {digit_char(x)} or {digit_char(y)}, and either way one of "
@@ -45,10 +51,13 @@ def find_xy_wing(grid: CandidateGrid) -> Step | None:
                         cells=[pivot, a, b],
                         digits=digits_of(pm | am | bm),
                     )
-    return None
 
 
 def find_xyz_wing(grid: CandidateGrid) -> Step | None:
+    return next(iter_xyz_wing(grid), None)
+
+
+def iter_xyz_wing(grid: CandidateGrid) -> Iterator[Step]:
     cands, peer_bits = grid.cands, grid.t.peer_bits
     pairs = _bivalue(grid)
     for pivot in bits(grid.empty):
@@ -65,7 +74,7 @@ def find_xyz_wing(grid: CandidateGrid) -> Step | None:
                 targets = grid.where[z] & peer_bits[a] & peer_bits[b] & peer_bits[pivot]
                 if targets:
                     digit = z + 1
-                    return make_step(
+                    yield make_step(
                         grid,
                         "XYZ-Wing",
                         f"one of {grid.name(pivot)}, {grid.name(a)} and {grid.name(b)} "
@@ -74,10 +83,13 @@ def find_xyz_wing(grid: CandidateGrid) -> Step | None:
                         cells=[pivot, a, b],
                         digits=digits_of(pm),
                     )
-    return None
 
 
 def find_w_wing(grid: CandidateGrid) -> Step | None:
+    return next(iter_w_wing(grid), None)
+
+
+def iter_w_wing(grid: CandidateGrid) -> Iterator[Step]:
     cands, peer_bits = grid.cands, grid.t.peer_bits
     pairs = _bivalue(grid)
     houses = grid.geometry.houses
@@ -99,7 +111,7 @@ def find_w_wing(grid: CandidateGrid) -> Step | None:
                             continue
                         if peer_bits[a] >> near & 1 and peer_bits[b] >> far & 1:
                             digit = y + 1
-                            return make_step(
+                            yield make_step(
                                 grid,
                                 "W-Wing",
                                 f"{grid.name(a)} and {grid.name(b)} are both {digit_char(x + 1)}/"
@@ -112,4 +124,3 @@ def find_w_wing(grid: CandidateGrid) -> Step | None:
                                 houses=[houses[h].name],
                                 length=5,
                             )
-    return None

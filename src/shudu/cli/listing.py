@@ -1,0 +1,132 @@
+"""``shudu steps`` and ``shudu techniques``: every step on a board, and every technique known."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import ParseError, ShuduError
+from ._common import PUZZLE, Commands, Output, add_format, seconds
+
+
+def _board_text(source: str) -> str:
+    """The board an argument stands for: ``-`` reads stdin, an existing file its text, else itself."""
+    if source == "-":
+        return _decode(sys.stdin.buffer.read(), "standard input")
+    path = Path(source)
+    if len(source) < 4096 and "\n" not in source and path.is_file():
+        return _decode(path.read_bytes(), source)
+    return source
+
+
+def _decode(data: bytes, where: str) -> str:
+    """UTF-8 text (a leading BOM dropped), or a ParseError naming the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ParseError(f"{where} is not UTF-8 text (byte 0x{data[exc.start]:02x})", line=line) from None
+
+
+def cmd_steps(args: argparse.Namespace, out: Output) -> None:
+    from ..logic.allsteps import find_steps
+
+    try:
+        found = find_steps(_board_text(args.board), args.technique, timeout=args.timeout)
+    except ShuduError as exc:
+        out.problem(str(exc))
+        return
+    if args.format == "json":
+        out.answer(json.dumps(found.to_json(), ensure_ascii=False))
+        return
+    for step in found:
+        out.answer(step.explanation)
+    if found.status == "timeout":
+        out.answer(f"(time limit reached: {len(found)} step(s) found so far)")
+    elif not found.steps:
+        out.answer("no step found")
+
+
+def technique_rows() -> list[dict[str, Any]]:
+    """Every technique of the catalog and each of its named forms, as plain data."""
+    from ..logic.catalog import CATALOG
+
+    rows = []
+    for t in CATALOG:
+        rows.append(
+            {
+                "name": t.name,
+                "hodoku": t.hodoku,
+                "codes": list(t.codes),
+                "level": t.level,
+                "score": t.score,
+                "se": t.se,
+                "uniqueness": t.uniqueness,
+                "forms": [
+                    dict(
+                        zip(
+                            ("level", "score", "se"),
+                            t.rating(f.name),
+                            strict=True,
+                        ),
+                        name=f.name,
+                        hodoku=f.hodoku,
+                        codes=list(f.codes or t.codes),
+                    )
+                    for f in t.forms
+                ],
+            }
+        )
+    return rows
+
+
+def cmd_techniques(args: argparse.Namespace, out: Output) -> None:
+    rows = technique_rows()
+    if args.format == "json":
+        out.answer(json.dumps(rows, ensure_ascii=False))
+        return
+    for row in rows:
+        _line(out, row, "")
+        for form in row["forms"]:
+            _line(out, form, "  ")
+
+
+def _line(out: Output, row: dict[str, Any], indent: str) -> None:
+    codes = ",".join(row["codes"]) or "-"
+    hodoku = f" (HoDoKu: {row['hodoku']})" if row["hodoku"] and row["hodoku"] != row["name"] else ""
+    out.answer(
+        f"{indent}{row['name']}{hodoku}  code {codes}  {row['level']} {row['score']}  SE {row['se']:.1f}"
+    )
+
+
+def register(commands: Commands) -> None:
+    steps = commands.add(
+        "steps",
+        "list every step available on a board (a puzzle, a JSON board, a candidate grid or a HoDoKu "
+        "library line), or those of one technique",
+        f"shudu steps {PUZZLE} --technique 0300",
+        cmd_steps,
+    )
+    steps.add_argument("board", help="the board as text, a file holding it, or - for stdin")
+    steps.add_argument(
+        "--technique",
+        metavar="T",
+        help="only this technique: shudu's name, HoDoKu's name or HoDoKu's code (0300 = X-Wing)",
+    )
+    steps.add_argument(
+        "--timeout",
+        type=seconds("--timeout"),
+        metavar="S",
+        help="stop after S seconds and list the steps found so far (status: timeout)",
+    )
+    add_format(steps, "text", "json")
+    techniques = commands.add(
+        "techniques",
+        "list every technique with its names, HoDoKu code, level, score and Sudoku Explainer rating",
+        "shudu techniques --format json",
+        cmd_techniques,
+    )
+    add_format(techniques, "text", "json")

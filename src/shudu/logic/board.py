@@ -1,0 +1,272 @@
+"""A player's board: the puzzle's givens, the digits the player placed, and the pencil marks.
+
+:func:`parse_board` reads every form a board comes in:
+
+* a JSON board (``{"puzzle": …, "entries": …, "pencil": …}``, or a mapping of the same) or a plain
+  puzzle in any format :mod:`shudu.formats` reads;
+* a candidate grid of n·n cells: each cell its candidate digits, separated by spaces or drawn in a
+  grid with ``|``, ``-``, ``+`` (or ``.``, ``:``, ``'``) borders, as HoDoKu, SudokuWiki and Sukaku
+  print them. A cell with one digit is read as a given (a candidate grid cannot tell them apart);
+* a line of HoDoKu's regression library, ``:code:candidates:givens:deleted:…``: its board, with
+  ``+`` digits kept as the player's entries, not givens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .. import solvers
+from ..errors import ParseError, VariantError
+from ..formats import as_puzzle, parse_json
+from ..notation import char_digit, digit_char, digit_range
+from ..puzzle import Puzzle
+from ..variants import parse_cell
+from .grid import CandidateGrid, bits
+
+#: Characters that draw the borders of a candidate grid (besides whitespace).
+_BORDER = re.compile(r"[|\-+=*.:'`_#,;/\\]+")
+
+
+@dataclass(frozen=True)
+class Board:
+    """The givens (``puzzle``), the player's ``entries`` (0: none) and the ``candidates`` of each
+    cell as a digit set (None: every digit the placed digits allow)."""
+
+    puzzle: Puzzle
+    entries: tuple[int, ...]
+    candidates: tuple[int, ...] | None = None
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Every placed digit, given or entered (0: open)."""
+        return tuple(g or e for g, e in zip(self.puzzle.cells, self.entries, strict=True))
+
+    def grid(self) -> CandidateGrid:
+        """The candidate grid of this board: the pencil marks, less what the placed digits rule out."""
+        geo = self.puzzle.geometry
+        givens = sum(1 << cell for cell, digit in enumerate(self.puzzle.cells) if digit)
+        grid = CandidateGrid.from_values(geo, self.values, givens=givens)
+        if self.candidates is not None:
+            for cell in bits(grid.empty):
+                for d in bits(grid.cands[cell] & ~self.candidates[cell]):
+                    grid.eliminate(cell, d + 1)
+        return grid
+
+    @cached_property
+    def solution_status(self) -> str:
+        """``unique``, ``multiple`` or ``none``: how many solutions the givens have."""
+        return solvers.get().answer(self.puzzle)[0]
+
+    def is_unique(self) -> bool:
+        """Whether the givens have exactly one solution (uniqueness techniques may then be used)."""
+        return self.solution_status == "unique"
+
+
+def parse_board(board: Any) -> Board:
+    """A :class:`Board` from a JSON board, a candidate grid, a HoDoKu library line or a puzzle.
+
+    Raises :class:`~shudu.errors.ParseError` (naming the cell or field) on anything else.
+    """
+    if isinstance(board, Board):
+        return board
+    if isinstance(board, Puzzle):
+        return Board(board, (0,) * len(board.cells))
+    if isinstance(board, str):
+        text = board.strip()
+        if text.startswith(":"):
+            return parse_library_board(text)
+        if not text.startswith("{"):
+            grid = _candidate_tokens(text)
+            if grid is not None:
+                return parse_candidate_grid(grid)
+    elif not isinstance(board, Mapping):
+        raise ParseError(f"a board must be text or a mapping, not {type(board).__name__}")
+    return _parse_json_board(board)
+
+
+def _parse_json_board(board: str | Mapping[str, Any]) -> Board:
+    """A board from its JSON form (text or a mapping) or from a plain puzzle in any format."""
+    data: Any = board
+    if isinstance(board, str) and board.strip().startswith("{"):
+        try:
+            data = json.loads(board)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", column=exc.colno) from None
+    if not isinstance(data, Mapping):
+        puzzle = as_puzzle(data)
+        return Board(puzzle, (0,) * len(puzzle.cells))
+    fields = dict(data)
+    entries_raw = fields.pop("entries", None)
+    pencil_raw = fields.pop("pencil", None)
+    puzzle = parse_json(fields)
+    entries = _entries(entries_raw, puzzle)
+    pencil = _pencil(pencil_raw, puzzle)
+    candidates = None
+    if pencil:
+        full = (1 << puzzle.size) - 1
+        candidates = tuple(pencil.get(cell, full) for cell in range(len(puzzle.cells)))
+    return Board(puzzle, entries, candidates)
+
+
+def _entries(raw: Any, puzzle: Puzzle) -> tuple[int, ...]:
+    """The player's digits of a JSON board: a string like the givens', or a list of ints."""
+    ncells, size = len(puzzle.cells), puzzle.size
+    if raw is None:
+        return (0,) * ncells
+    if isinstance(raw, str):
+        text = raw.strip()
+        if len(text) != ncells:
+            raise ParseError(f'"entries" must give {ncells} cells, like the givens, not {len(text)}')
+        entries = []
+        for i, char in enumerate(text):
+            digit = char_digit(char, size)
+            if digit is None:
+                raise ParseError(
+                    f'"entries": {char!r} at {puzzle.geometry.cell_name(i)} is not a digit of '
+                    f"{digit_range(size)} or '.'",
+                    column=i + 1,
+                    char=char,
+                )
+            entries.append(digit)
+    elif isinstance(raw, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
+        entries = list(raw)
+        if len(entries) != ncells or not all(0 <= v <= size for v in entries):
+            raise ParseError(f'"entries" must give {ncells} cells of 0 (none) to {size}')
+    else:
+        raise ParseError('"entries" must be a string of cells or a list of digits')
+    for cell, (g, e) in enumerate(zip(puzzle.cells, entries, strict=True)):
+        if g and e and g != e:
+            raise ParseError(f'"entries" puts {digit_char(e)} in {puzzle.geometry.cell_name(cell)}, a given')
+    return tuple(0 if g else e for g, e in zip(puzzle.cells, entries, strict=True))
+
+
+def _pencil(raw: Any, puzzle: Puzzle) -> dict[int, int]:
+    """Pencil marks of a JSON board as cell → digit set: an object from cell names to digits, or a
+    list of n·n strings."""
+    if raw is None:
+        return {}
+    size = puzzle.size
+    if isinstance(raw, Mapping):
+        try:
+            items = [(parse_cell(k, size), v) for k, v in raw.items()]
+        except VariantError as exc:
+            raise ParseError(f'"pencil": {exc}') from None
+    elif isinstance(raw, list) and len(raw) == len(puzzle.cells):
+        items = [(i, v) for i, v in enumerate(raw) if v]
+    else:
+        raise ParseError(f'"pencil" must map cell names to digits, or list {len(puzzle.cells)} strings')
+    out = {}
+    for cell, marks in items:
+        text = "".join(str(m) for m in marks) if isinstance(marks, list) else str(marks)
+        mask = 0
+        for char in text:
+            digit = char_digit(char, size)
+            if not digit:
+                raise ParseError(f"pencil mark {char!r} of {puzzle.geometry.cell_name(cell)} is not a digit")
+            mask |= 1 << (digit - 1)
+        out[cell] = mask
+    return out
+
+
+def _candidate_tokens(text: str) -> list[str] | None:
+    """The cells of a candidate grid, or None when ``text`` is not one (a plain puzzle line)."""
+    if not any(ch.isspace() for ch in text.strip()):
+        return None  # cells of candidates are separated by spaces; a puzzle line has none
+    tokens = _BORDER.sub(" ", text).split()
+    n = round(len(tokens) ** 0.5)
+    if n < 4 or n * n != len(tokens) or all(len(t) == 1 for t in tokens):
+        return None
+    return tokens
+
+
+def parse_candidate_grid(tokens: list[str] | str) -> Board:
+    """A board from n·n cells of candidate digits (one digit: a given)."""
+    if isinstance(tokens, str):
+        found = _candidate_tokens(tokens)
+        if found is None:
+            raise ParseError("a candidate grid needs n·n cells of digits (81 for 9x9), some with several")
+        tokens = found
+    n = round(len(tokens) ** 0.5)
+    cells: list[int] = []
+    masks: list[int] = []
+    for i, token in enumerate(tokens):
+        mask = 0
+        for char in token:
+            digit = char_digit(char, n)
+            if not digit:
+                raise ParseError(
+                    f"r{i // n + 1}c{i % n + 1}: {char!r} is not a digit of a {n}x{n} grid",
+                    column=i + 1,
+                    char=char,
+                )
+            mask |= 1 << (digit - 1)
+        single = mask.bit_count() == 1
+        cells.append(mask.bit_length() if single else 0)
+        masks.append(0 if single else mask)
+    puzzle = Puzzle(cells)
+    return _checked(Board(puzzle, (0,) * len(cells), tuple(masks)))
+
+
+def parse_library_board(line: str) -> Board:
+    """The board of a HoDoKu library line ``:code:candidates:givens:deleted:…`` (9x9)."""
+    fields = line.strip().split(":")
+    if len(fields) < 5 or fields[0]:
+        raise ParseError("a library line reads ':code:candidates:givens:deleted:eliminations:placements:'")
+    givens_text, deleted_text = fields[3], fields[4]
+    givens: list[int] = []
+    entries: list[int] = []
+    plus = False
+    for char in givens_text:
+        if char == "+":
+            plus = True
+            continue
+        digit = 0 if char in ".0" else char_digit(char, 9)
+        if digit is None:
+            raise ParseError(f"the givens of a library line hold {char!r}, not a digit", char=char)
+        givens.append(0 if plus else digit)
+        entries.append(digit if plus else 0)
+        plus = False
+    if len(givens) != 81:
+        raise ParseError(f"the givens of a library line must have 81 cells, not {len(givens)}")
+    puzzle = Puzzle(givens)
+    full = CandidateGrid.from_values(puzzle.geometry, [g or e for g, e in zip(givens, entries, strict=True)])
+    masks = list(full.cands)
+    for token in deleted_text.split():
+        cell_digit = parse_candidate(token)
+        cell, digit = cell_digit
+        masks[cell] &= ~(1 << (digit - 1))
+    return _checked(Board(puzzle, tuple(entries), tuple(masks)))
+
+
+def parse_candidate(token: str) -> tuple[int, int]:
+    """(cell, digit) of HoDoKu's ``<digit><row><column>`` candidate notation (``436``: r3c6, 4)."""
+    if len(token) != 3 or not token.isdigit() or "0" in token:
+        raise ParseError(f"{token!r} is not a candidate written <digit><row><column>, such as 436")
+    digit, row, col = (int(ch) for ch in token)
+    return (row - 1) * 9 + col - 1, digit
+
+
+def _checked(board: Board) -> Board:
+    """The board, once every open cell is seen to keep a candidate and entries fit the rules."""
+    geo = board.puzzle.geometry
+    values = board.values
+    for cell, entry in enumerate(board.entries):
+        if entry and board.puzzle.cells[cell]:
+            raise ParseError(f"{geo.cell_name(cell)} holds both a given and an entry")
+        if entry:
+            for peer in geo.peers[cell]:
+                if values[peer] == entry:
+                    raise ParseError(
+                        f"{geo.cell_name(cell)} = {digit_char(entry)} "
+                        f"repeats the digit of {geo.cell_name(peer)}"
+                    )
+    grid = board.grid()
+    for cell in bits(grid.empty):
+        if not grid.cands[cell]:
+            raise ParseError(f"{geo.cell_name(cell)} has no candidate left")
+    return board
