@@ -1,0 +1,322 @@
+"""A board drawn as plain shapes (rectangles, lines, text), for the SVG and PDF writers alike.
+
+:func:`draw` turns a board (and optionally its pencil marks, a solution and a step) into a
+:class:`Scene` in units of one cell = 1. The writers only scale and emit the shapes, so the SVG
+and a page of a puzzle book show the same picture. Boards are read by their attributes (a
+``Puzzle`` or ``Grid`` has ``geometry`` and ``cells``; a player's board has ``puzzle``,
+``entries`` and ``candidates``; a step has ``cells``, ``digits``, ``houses``, ``placements``,
+``eliminations`` and ``structure``), so this layer sits below the value types and the logic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import ShuduError
+from ..geometry import Geometry
+from ..notation import digit_char
+
+Cell = int
+
+#: Colours of the picture (CSS names or hex), one place to change them.
+INK = "#000000"
+GRID_LINE = "#555555"
+ENTRY = "#1f4fbf"
+SOLUTION = "#7a7a7a"
+CANDIDATE = "#505050"
+PATTERN = "#fff2a8"
+HOUSE = "#dcebff"
+PLACED = "#2e8b3c"
+STRUCK = "#d0312d"
+LINK = "#7b2cbf"
+#: Fills of extra regions (windoku windows, pyramids, custom regions), cycled.
+REGION_FILLS = ("#e3e3e3", "#d6ecd2", "#f5dccb", "#dcd6f0", "#f4e6b8", "#cfe6ec")
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    width: float
+    colour: str
+    kind: str
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class Circle:
+    x: float
+    y: float
+    r: float
+    colour: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float  # centre
+    y: float  # centre
+    size: float
+    text: str
+    colour: str
+    kind: str
+    bold: bool = False
+
+
+Shape = Rect | Line | Circle | Text
+
+
+@dataclass
+class Scene:
+    """Shapes in cell units; the grid spans (0, 0) to (n, n), notes go below it."""
+
+    width: float
+    height: float
+    shapes: list[Shape] = field(default_factory=list)
+
+    def of_kind(self, kind: str) -> list[Shape]:
+        return [s for s in self.shapes if s.kind == kind]
+
+
+class RenderError(ShuduError):
+    """Something given to draw is not a board, step or candidate set shudu can draw."""
+
+
+Mode = Literal["puzzle", "solution"]
+
+
+def board_parts(board: Any) -> tuple[Geometry, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None]:
+    """(geometry, givens, entries, candidates) of a Puzzle, Grid or player's board."""
+    if hasattr(board, "puzzle") and hasattr(board, "entries"):  # a player's board
+        puzzle = board.puzzle
+        return puzzle.geometry, tuple(puzzle.cells), tuple(board.entries), board.candidates
+    if hasattr(board, "geometry") and hasattr(board, "cells"):
+        cells = tuple(board.cells)
+        if type(board).__name__ == "Grid":  # a player's work or a solution: no givens as such
+            return board.geometry, (0,) * len(cells), cells, None
+        return board.geometry, cells, (0,) * len(cells), None
+    raise RenderError(f"cannot draw a {type(board).__name__}; give a Puzzle, a Grid or a board")
+
+
+def simple_candidates(geo: Geometry, values: Sequence[int]) -> tuple[int, ...]:
+    """Each open cell's digits (bit d-1) that no placed peer holds; 0 for a placed cell."""
+    full = (1 << geo.size) - 1
+    out = []
+    for cell, value in enumerate(values):
+        if value:
+            out.append(0)
+            continue
+        mask = full
+        for peer in geo.peers[cell]:
+            if values[peer]:
+                mask &= ~(1 << (values[peer] - 1))
+        out.append(mask)
+    return tuple(out)
+
+
+def region_ids(geo: Geometry) -> tuple[int, ...] | None:
+    """The box or jigsaw region of every cell (None when the grid has neither)."""
+    n = geo.size
+    if geo.variant.layout is not None:
+        return tuple(geo.variant.layout)
+    if geo.box is None:
+        return None
+    rows, cols = geo.box
+    return tuple((c // n) // rows * (n // cols) + (c % n) // cols for c in range(n * n))
+
+
+def _is_diagonal(region: Sequence[int], n: int) -> bool:
+    cells = set(region)
+    return cells == {i * n + i for i in range(n)} or cells == {i * n + n - 1 - i for i in range(n)}
+
+
+def candidate_spot(cell: Cell, digit: int, n: int) -> tuple[float, float]:
+    """Centre of ``digit``'s pencil mark inside ``cell``."""
+    k = math.isqrt(n - 1) + 1 if n > 1 else 1
+    row, col = divmod(digit - 1, k)
+    return (cell % n + (col + 0.5) / k, cell // n + (row + 0.5) / k)
+
+
+def _centre(cells: Iterable[Cell], digit: int | None, n: int, with_marks: bool) -> tuple[float, float]:
+    points = [
+        candidate_spot(c, digit, n) if digit is not None and with_marks else (c % n + 0.5, c // n + 0.5)
+        for c in cells
+    ]
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+
+
+def draw(
+    board: Any,
+    *,
+    solution: Any = None,
+    candidates: bool | Sequence[int] = False,
+    step: Any = None,
+) -> Scene:
+    """The shapes of ``board``: shading, givens, entries, pencil marks, a solution, a step.
+
+    ``solution`` is a board (or n·n ints) whose digits fill the open cells in grey.
+    ``candidates`` is ``True`` (the digits the placed ones allow, or the board's own pencil marks)
+    or one bit mask per cell (bit d-1 for digit d). A ``step`` shades its pattern cells and
+    houses, strikes its eliminations, rings its placements and draws its chain links (strong
+    solid, weak dashed); it shows the pencil marks unless ``candidates`` is given otherwise.
+    """
+    geo, givens, entries, marks = board_parts(board)
+    n = geo.size
+    values = tuple(g or e for g, e in zip(givens, entries, strict=True))
+    notes = _rule_notes(geo)
+    scene = Scene(n, n + (0.6 if notes else 0))
+    shapes = scene.shapes
+
+    # shading, lowest first: extra regions, a step's houses and pattern cells
+    for i, region in enumerate(geo.variant.regions):
+        if _is_diagonal(region, n):
+            continue
+        colour = REGION_FILLS[i % len(REGION_FILLS)]
+        shapes.extend(Rect(c % n, c // n, 1, 1, colour, "region") for c in region)
+    if step is not None:
+        by_name = {h.name: h for h in geo.houses}
+        for name in getattr(step, "houses", ()):
+            house = by_name.get(name)
+            if house is not None:
+                shapes.extend(Rect(c % n, c // n, 1, 1, HOUSE, "house") for c in house.cells)
+        shapes.extend(Rect(c % n, c // n, 1, 1, PATTERN, "pattern") for c in getattr(step, "cells", ()))
+    for region in geo.variant.regions:
+        if _is_diagonal(region, n):
+            main = 0 in region
+            shapes.append(Line(0, 0 if main else n, n, n if main else 0, 0.03, GRID_LINE, "diagonal", True))
+
+    _grid_lines(scene, geo)
+
+    # digits
+    fill: tuple[int, ...] = ()
+    if solution is not None:
+        fill = tuple(solution.cells if hasattr(solution, "cells") else solution)
+        if len(fill) != n * n:
+            raise RenderError(f"the solution has {len(fill)} cells; the board has {n * n}")
+    for cell in range(n * n):
+        x, y = cell % n + 0.5, cell // n + 0.5
+        if givens[cell]:
+            shapes.append(Text(x, y, 0.62, digit_char(givens[cell]), INK, "given", bold=True))
+        elif entries[cell]:
+            shapes.append(Text(x, y, 0.62, digit_char(entries[cell]), ENTRY, "entry"))
+        elif fill and fill[cell]:
+            shapes.append(Text(x, y, 0.62, digit_char(fill[cell]), SOLUTION, "solution"))
+
+    show_marks = candidates is not False or step is not None
+    masks: tuple[int, ...] = ()
+    if show_marks:
+        if isinstance(candidates, bool):
+            masks = tuple(marks) if marks is not None else simple_candidates(geo, values)
+        else:
+            masks = tuple(candidates)
+            if len(masks) != n * n:
+                raise RenderError(f"{len(masks)} candidate sets given; the board has {n * n} cells")
+    struck = {(c, d) for c, d in getattr(step, "eliminations", ())} if step is not None else set()
+    placed = {(c, d) for c, d in getattr(step, "placements", ())} if step is not None else set()
+    if masks:
+        k = math.isqrt(n - 1) + 1
+        for cell in range(n * n):
+            if values[cell] or (fill and fill[cell]):
+                continue
+            mask = masks[cell]
+            for c, d in struck | placed:
+                if c == cell:
+                    mask |= 1 << (d - 1)
+            for d in range(1, n + 1):
+                if not mask >> (d - 1) & 1:
+                    continue
+                x, y = candidate_spot(cell, d, n)
+                if (cell, d) in placed:
+                    shapes.append(Circle(x, y, 0.45 / k, PLACED, "placement"))
+                    shapes.append(Text(x, y, 0.7 / k, digit_char(d), PLACED, "candidate", bold=True))
+                elif (cell, d) in struck:
+                    shapes.append(Text(x, y, 0.7 / k, digit_char(d), STRUCK, "candidate"))
+                    r = 0.35 / k
+                    shapes.append(Line(x - r, y + r, x + r, y - r, 0.04, STRUCK, "struck"))
+                else:
+                    shapes.append(Text(x, y, 0.7 / k, digit_char(d), CANDIDATE, "candidate"))
+    elif step is not None:
+        for cell, d in placed:
+            shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, digit_char(d), PLACED, "placement"))
+
+    structure = getattr(step, "structure", None) if step is not None else None
+    if structure is not None:
+        _links(scene, structure, n, bool(masks))
+    for i, note in enumerate(notes):
+        shapes.append(Text(n / 2, n + 0.3 + 0.5 * i, 0.36, note, INK, "rule"))
+    return scene
+
+
+def _rule_notes(geo: Geometry) -> list[str]:
+    rules = [
+        name
+        for name, on in (("anti-knight", geo.variant.anti_knight), ("anti-king", geo.variant.anti_king))
+        if on
+    ]
+    if not rules:
+        return []
+    return [
+        " and ".join(rules)
+        + ": equal digits may not be a "
+        + " or ".join(("knight's move" if r == "anti-knight" else "king's move") for r in rules)
+        + " apart"
+    ]
+
+
+def _grid_lines(scene: Scene, geo: Geometry) -> None:
+    """Thin lines between all cells, thick ones between boxes or jigsaw regions, and the frame."""
+    n = geo.size
+    ids = region_ids(geo)
+    thin, thick = 0.02, 0.07
+    for i in range(1, n):
+        scene.shapes.append(Line(i, 0, i, n, thin, GRID_LINE, "cell-line"))
+        scene.shapes.append(Line(0, i, n, i, thin, GRID_LINE, "cell-line"))
+    if ids is not None:
+        for r in range(n):
+            for c in range(n):
+                cell = r * n + c
+                if c + 1 < n and ids[cell] != ids[cell + 1]:
+                    scene.shapes.append(Line(c + 1, r, c + 1, r + 1, thick, INK, "border"))
+                if r + 1 < n and ids[cell] != ids[cell + n]:
+                    scene.shapes.append(Line(c, r + 1, c + 1, r + 1, thick, INK, "border"))
+    for x1, y1, x2, y2 in ((0, 0, n, 0), (n, 0, n, n), (n, n, 0, n), (0, n, 0, 0)):
+        scene.shapes.append(Line(x1, y1, x2, y2, thick, INK, "frame"))
+
+
+def _links(scene: Scene, structure: Any, n: int, with_marks: bool) -> None:
+    """A chain's links (strong solid, weak dashed) or a net's implications, as lines."""
+    if hasattr(structure, "links"):
+        for link in structure.links:
+            a, b = link.start, link.end
+            da = a.digits[0] if len(a.digits) == 1 else None
+            db = b.digits[0] if len(b.digits) == 1 else None
+            x1, y1 = _centre(a.cells, da, n, with_marks)
+            x2, y2 = _centre(b.cells, db, n, with_marks)
+            strong = link.kind == "strong"
+            scene.shapes.append(Line(x1, y1, x2, y2, 0.035, LINK, f"link-{link.kind}", dashed=not strong))
+    elif hasattr(structure, "branches"):
+        for branch in structure.branches:
+            lines = branch.lines
+            for i, line in enumerate(lines):
+                for before in line.because or ((i - 1,) if i else ()):
+                    if 0 <= before < len(lines):
+                        start = lines[before]
+                        x1, y1 = _centre((start.cell,), start.digit, n, with_marks)
+                        x2, y2 = _centre((line.cell,), line.digit, n, with_marks)
+                        kind = "link-strong" if line.on else "link-weak"
+                        scene.shapes.append(Line(x1, y1, x2, y2, 0.03, LINK, kind, dashed=not line.on))
