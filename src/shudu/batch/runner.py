@@ -1,0 +1,244 @@
+"""Run a batch job: chunks of the input go to a pool (this process, local processes or a Dask
+cluster), each finished chunk is journalled, and the output is assembled in input order."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import importlib
+import itertools
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from ..errors import ShuduError
+from .journal import Journal
+from .output import work_folder, write_output
+from .summary import Summary
+from .tasks import FIELDS, Item, Record, Spec, run_chunk
+
+#: Puzzles per chunk by command when not given: a chunk is the unit of work sent to a worker and
+#: of what a kill can lose; cheap work in big chunks (the overhead per chunk is ~1 ms locally and
+#: a few ms on a cluster), expensive work in small ones (a lost chunk is redone).
+CHUNK = {"solve": 4096, "count": 512, "rate": 32, "explain": 16, "generate": 4}
+
+
+@dataclass
+class Job:
+    """One batch job: what to do, where the answers go, and how to spread the work."""
+
+    spec: Spec
+    output: str
+    form: str
+    chunk: int = 0
+    jobs: int = 1
+    dask: str | None = None
+    timing: bool = True
+    with_file: bool = False
+    #: called after each chunk is journalled with the number of chunks done so far (tests use it)
+    on_chunk: Callable[[int], None] | None = None
+    progress: Any = None
+    summary: Summary = field(default_factory=Summary)
+
+    def __post_init__(self) -> None:
+        self.chunk = self.chunk or CHUNK[self.spec.command]
+
+    def fields(self) -> list[str]:
+        names = list(FIELDS[self.spec.command])
+        if self.with_file:
+            names.insert(0, "file")
+        if self.timing:
+            names.append("seconds")
+        return names
+
+    def identity(self) -> dict[str, Any]:
+        return {**self.spec.identity(), "chunk": self.chunk, "form": self.form, "with_file": self.with_file}
+
+
+def _digest(work: Sequence[Any]) -> str:
+    """A fingerprint of a chunk's input, so that a resumed job notices a changed input."""
+    hasher = hashlib.sha256()
+    for piece in work:
+        if isinstance(piece, Item):
+            hasher.update(json.dumps([piece.file, piece.line, piece.text]).encode())
+        else:
+            hasher.update(json.dumps(list(piece)).encode())
+    return hasher.hexdigest()[:32]
+
+
+def _chunks(work: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(work)
+    while piece := list(itertools.islice(iterator, size)):
+        yield piece
+
+
+class _Pool:
+    """Runs chunks somewhere; ``submit`` then ``finished`` (the ones done, at least one)."""
+
+    def submit(self, spec: Spec, work: list[Any]) -> Any:
+        raise NotImplementedError
+
+    def finished(self, pending: set[Any]) -> set[Any]:
+        raise NotImplementedError
+
+    def result(self, handle: Any) -> list[Record]:
+        raise NotImplementedError
+
+    @property
+    def width(self) -> int:
+        return 1
+
+    def close(self) -> None:
+        pass
+
+
+class _Inline(_Pool):
+    def submit(self, spec: Spec, work: list[Any]) -> Any:
+        future: concurrent.futures.Future[list[Record]] = concurrent.futures.Future()
+        future.set_result(run_chunk(spec, work))
+        return future
+
+    def finished(self, pending: set[Any]) -> set[Any]:
+        return set(pending)
+
+    def result(self, handle: Any) -> list[Record]:
+        return handle.result()  # type: ignore[no-any-return]
+
+
+class _Processes(_Inline):
+    def __init__(self, jobs: int) -> None:
+        # spawn: a worker starts clean, whatever threads this process holds
+        context = multiprocessing.get_context("spawn")
+        self._executor = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context)
+        self._jobs = jobs
+
+    @property
+    def width(self) -> int:
+        return self._jobs
+
+    def submit(self, spec: Spec, work: list[Any]) -> Any:
+        return self._executor.submit(run_chunk, spec, work)
+
+    def finished(self, pending: set[Any]) -> set[Any]:
+        done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+        return done
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class _Dask(_Pool):
+    def __init__(self, address: str, jobs: int) -> None:
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise ShuduError("--dask needs dask.distributed: pip install 'shudu[batch]'") from None
+        self._distributed = distributed
+        self._cluster = None
+        if address == "local":
+            self._cluster = distributed.LocalCluster(
+                n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=":0"
+            )
+            self._client = distributed.Client(self._cluster)
+        else:
+            try:
+                self._client = distributed.Client(address, timeout="30s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ShuduError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        workers = self._client.scheduler_info().get("workers", {})
+        self._width = max(int(sum(w.get("nthreads", 1) for w in workers.values())), 1)
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    def submit(self, spec: Spec, work: list[Any]) -> Any:
+        # pure=False: the same chunk twice is two tasks; retries: a chunk whose worker died
+        # is run again elsewhere (the work is deterministic, so the answer is the same)
+        return self._client.submit(run_chunk, spec, work, pure=False, retries=3)
+
+    def finished(self, pending: set[Any]) -> set[Any]:
+        done, _ = self._distributed.wait(list(pending), return_when="FIRST_COMPLETED")
+        return set(done)
+
+    def result(self, handle: Any) -> list[Record]:
+        return handle.result()  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def _pool(job: Job) -> _Pool:
+    if job.dask:
+        return _Dask(job.dask, job.jobs)
+    if job.jobs > 1 and job.spec.command != "solve":
+        return _Processes(job.jobs)
+    return _Inline()
+
+
+def run_job(job: Job, work: Iterable[Any], err: TextIO | None = None) -> Summary:
+    """Do ``job`` on ``work`` (puzzles, or (index, seed) pairs for ``generate``), taking up an
+    interrupted run of the same job where it stopped; return the summary."""
+    journal = Journal(work_folder(job.output, job.form), job.identity())
+    opened = False
+    summary = job.summary
+    start = time.monotonic()
+    count = 0
+    pool = _pool(job)
+    pending: dict[Any, tuple[int, str]] = {}
+    window = 2 * pool.width + 1
+
+    def collect(block: bool) -> None:
+        while pending and (block or len(pending) >= window):
+            for handle in pool.finished(set(pending)):
+                number, digest = pending.pop(handle)
+                records = pool.result(handle)
+                journal.write(number, digest, records)
+                _account(job, summary, records)
+                if job.on_chunk is not None:
+                    job.on_chunk(number)
+            block = block and bool(pending)
+
+    try:
+        for number, piece in enumerate(_chunks(work, job.chunk)):
+            count = number + 1
+            if not opened:
+                # only once the input reads: a bad input or option leaves no work folder
+                opened, resumed = True, journal.open()
+            digest = _digest(piece)
+            if journal.has(number):
+                if journal.digest(number) != digest:
+                    raise ShuduError(
+                        f"the input differs from the interrupted run's (chunk {number + 1}); "
+                        f"run on the same input, or remove {journal.folder} to start afresh"
+                    )
+                records = journal.records(number)
+                summary.resumed += len(records)
+                _account(job, summary, records)
+                continue
+            pending[pool.submit(job.spec, piece)] = (number, digest)
+            collect(block=False)
+        collect(block=True)
+    except BaseException:
+        if opened and not resumed and not journal.any():
+            journal.remove()
+        raise
+    finally:
+        pool.close()
+    if count == 0:
+        raise ShuduError("the input holds no puzzle")
+    write_output(job.output, job.form, job.fields(), journal.chunks(count))
+    journal.remove()
+    summary.seconds = time.monotonic() - start
+    return summary
+
+
+def _account(job: Job, summary: Summary, records: list[Record]) -> None:
+    summary.add(records)
+    if job.progress is not None:
+        job.progress(len(records), summary)
