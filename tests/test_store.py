@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -14,7 +15,7 @@ import pytest
 
 from shudu import store as store_module
 from shudu.errors import StoreError
-from shudu.store import MAX_HISTORY, SCHEMA_VERSION, Game, Store
+from shudu.store import MAX_HISTORY, MIGRATIONS, SCHEMA_VERSION, Game, MissingGame, StaleGame, Store
 
 PUZZLE = {"size": 4, "givens": "1.....2..3.....4"}
 PYRAMID = {
@@ -45,12 +46,24 @@ def test_migrations_run_in_order_from_an_older_version(
     path = tmp_path / "old.sqlite3"
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", 1)
-    Store(path).save_game(Game.new(PUZZLE))
+    old = Store(path)
+    with old._write() as conn:  # a game as schema 1 stored it
+        conn.execute(
+            "INSERT INTO games (puzzle, size, variant, entries, corner, centre, history, created, updated)"
+            " VALUES (?, 4, 'standard', ?, ?, ?, ?, 1.0, 1.0)",
+            (
+                json.dumps(PUZZLE),
+                json.dumps([0] * 16),
+                json.dumps([[]] * 16),
+                json.dumps([[]] * 16),
+                json.dumps({"undo": [], "redo": []}),
+            ),
+        )
     extra = "ALTER TABLE games ADD COLUMN note TEXT; CREATE INDEX games_note ON games (note)"
-    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, extra))
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS, extra))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(MIGRATIONS) + 1)
     upgraded = Store(path)
-    assert upgraded.version == 2
+    assert upgraded.version == len(MIGRATIONS) + 1
     assert upgraded.game(1).puzzle == PUZZLE  # the saved game came through the migration
     with sqlite3.connect(path) as conn:
         assert "note" in {row[1] for row in conn.execute("PRAGMA table_info(games)")}
@@ -127,9 +140,80 @@ def test_games_list_most_recently_played_first(store: Store) -> None:
 def test_saving_a_game_that_was_deleted_fails_and_creates_nothing(store: Store) -> None:
     game = store.save_game(Game.new(PUZZLE))
     store.delete_game(game.id)
-    with pytest.raises(StoreError, match="no saved game"):
+    with pytest.raises(MissingGame, match="no saved game"):
         store.save_game(game)
     assert store.games() == []
+
+
+def test_a_save_based_on_an_old_version_is_refused_and_changes_nothing(store: Store) -> None:
+    game = store.save_game(Game.new(PUZZLE))
+    assert game.version == 1
+    page_a, page_b = store.game(game.id), store.game(game.id)  # two pages open the same game
+    page_a.entries[1] = 3
+    assert store.save_game(page_a).version == 2
+    page_b.entries[2] = 4
+    with pytest.raises(StaleGame, match="reload") as stale:
+        store.save_game(page_b)
+    assert stale.value.version == 2
+    kept = store.game(game.id)
+    assert (kept.entries[1], kept.entries[2], kept.version) == (3, 0, 2)
+    page_b = store.game(game.id)  # reloaded: now based on the latest
+    page_b.entries[2] = 4
+    assert store.save_game(page_b).version == 3
+    assert store.game(game.id).entries[1:3] == [3, 4]
+
+
+def test_ids_are_never_reused_even_after_the_newest_game_is_deleted(store: Store) -> None:
+    first = store.save_game(Game.new(PUZZLE))
+    store.delete_game(first.id)
+    second = store.save_game(Game.new(PUZZLE))
+    assert second.id != first.id
+    with pytest.raises(MissingGame):
+        store.save_game(first)  # a page still on the deleted game writes into nothing
+
+
+def test_a_players_games_are_invisible_to_another_player(store: Store) -> None:
+    mine = store.save_game(Game.new(PUZZLE, player="alice"))
+    store.save_game(Game.new(PYRAMID, player="bob"))
+    assert [g.id for g in store.games("alice")] == [mine.id]
+    assert store.games() == []
+    with pytest.raises(MissingGame):
+        store.game(mine.id, "bob")
+    with pytest.raises(MissingGame):
+        store.delete_game(mine.id, "bob")
+    taken = store.game(mine.id, "alice")
+    taken.player = "bob"  # a save under another key changes nothing
+    with pytest.raises(MissingGame):
+        store.save_game(taken)
+    assert store.game(mine.id, "alice").version == 1
+
+
+def test_games_from_before_players_keep_their_ids_and_go_to_the_first_claimant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "v2.sqlite3"
+    with monkeypatch.context() as patch:
+        patch.setattr(store_module, "MIGRATIONS", MIGRATIONS[:2])
+        patch.setattr(store_module, "SCHEMA_VERSION", 2)
+        with Store(path)._write() as conn:
+            for game_id in (4, 9):
+                conn.execute(
+                    "INSERT INTO games (id, puzzle, size, variant, entries, corner, centre, history,"
+                    " created, updated) VALUES (?, ?, 4, 'standard', ?, ?, ?, ?, 1.0, 1.0)",
+                    (
+                        game_id,
+                        json.dumps(PUZZLE),
+                        json.dumps([0] * 16),
+                        json.dumps([[]] * 16),
+                        json.dumps([[]] * 16),
+                        json.dumps({"undo": [], "redo": []}),
+                    ),
+                )
+    store = Store(path)
+    assert sorted(g.id for g in store.games()) == [4, 9]
+    assert store.claim_unowned("alice") == 2 and store.claim_unowned("bob") == 0
+    assert sorted(g.id for g in store.games("alice")) == [4, 9]
+    assert store.save_game(Game.new(PUZZLE, player="alice")).id == 10
 
 
 @pytest.mark.parametrize(
@@ -143,6 +227,7 @@ def test_saving_a_game_that_was_deleted_fails_and_creates_nothing(store: Store) 
         (lambda g: g.history.pop("redo"), "history must be"),
         (lambda g: g.history["undo"].extend([{}] * (MAX_HISTORY + 1)), "at most 5000"),
         (lambda g: setattr(g, "elapsed_ms", -1), "elapsed_ms must be"),
+        (lambda g: setattr(g, "elapsed_ms", 2**63), "elapsed_ms must be"),
     ],
 )
 def test_a_malformed_game_is_refused_with_a_precise_message(store: Store, change, message: str) -> None:

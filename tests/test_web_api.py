@@ -15,10 +15,10 @@ from starlette.testclient import TestClient
 
 import shudu
 from shudu.formats import to_json
-from shudu.generator import GeneratorTimeout
 from shudu.store import Store
 from shudu.web import create_app
 from shudu.web.app import MAX_BODY, features
+from shudu.web.players import host_warning
 
 PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -123,7 +123,7 @@ def test_parse_a_jigsaw_layout(client: TestClient) -> None:
         ({"puzzle": SIX, "variant": "pyramid"}, 400, "pyramid needs an odd square size"),
         ({"puzzle": PUZZLE, "box": "2x2"}, 400, "boxes of 2x2 do not tile a 9x9 grid"),
         ({"puzzle": PUZZLE, "variant": 7}, 400, '"variant" must be a string, not 7'),
-        ({"puzzle": 42}, 400, '"puzzle" must be puzzle text or a JSON puzzle object'),
+        ({"puzzle": 42}, 400, '"puzzle" must be a string or an object, not 42'),
         ({"puzzle": "   "}, 400, "the puzzle is empty"),
         ({"puzzle": "." * 30_000}, 400, '"puzzle" is 30000 characters; at most 20000'),
         ({"puzzle": {"size": 9}}, 400, 'JSON puzzle has no "givens"'),
@@ -189,24 +189,6 @@ def test_a_search_past_the_deadline_answers_instead_of_hanging(db: Path) -> None
     assert data["complete"] is False and data["reason"] == "deadline" and data["count"] < 1_000_000
 
 
-def test_a_slow_library_call_gets_a_503_and_the_server_stays_responsive(
-    db: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def slow_rate(puzzle: object) -> dict:
-        time.sleep(2.0)
-        return {"level": "never"}
-
-    monkeypatch.setattr(shudu, "rate", slow_rate, raising=False)
-    client = TestClient(create_app(db, deadline=0.1))
-    assert client.get("/api/features").json()["features"]["rate"] is True
-    answer = client.post("/api/rate", json={"puzzle": PUZZLE})
-    assert answer.status_code == 503 and "ran past its 0.1 s deadline" in answer.json()["error"]
-    assert client.post("/api/solve", json={"puzzle": EASY}).json()["status"] == "unique"
-
-
-# --- help: hint, explain, rate, trace ---------------------------------------------------------------
-
-
 @pytest.mark.skipif(not features()["hint"], reason="this shudu has no hint yet")
 def test_a_hint_points_at_a_real_step(client: TestClient) -> None:
     solution = solution_of(EASY)
@@ -267,12 +249,35 @@ def test_absent_features_answer_501(client: TestClient, monkeypatch: pytest.Monk
 
 @pytest.mark.skipif(not features()["trace"], reason="this shudu has no enumeration trace yet")
 def test_the_search_trace_replays_to_the_solution(client: TestClient) -> None:
-    data = client.post("/api/trace", json={"puzzle": EASY[:-20] + "." * 20, "limit": 20_000}).json()
+    solved = solution_of(EASY)
+    start = "".join(str(d) for d in [0] * 45 + solved[45:])
+    data = client.post("/api/trace", json={"puzzle": start}).json()
+    letters = {kind: letter for kind, (letter, _) in data["fields"].items()}
     steps = data["steps"]
-    assert steps[0]["kind"] == "start" and len(steps[0]["candidates"]) == 81
+    assert steps[0][0] == letters["start"] and len(steps[0][1]) == 81
+    assert data["truncated"] is False, "the replay runs to the end of the search"
+    solutions = [s[1] for s in steps if s[0] == letters["solution"]]
+    assert solutions, "the search runs until it reaches a solution"
+    for grid in solutions:  # each a full grid that keeps the givens and breaks no rule
+        assert 0 not in grid and grid[45:] == solved[45:]
+        assert shudu.count("".join(map(str, grid)), 2) == 1
     short = client.post("/api/trace", json={"puzzle": EASY, "limit": 5}).json()
     assert len(short["steps"]) == 5 and short["truncated"] is True
     assert client.post("/api/trace", json={"puzzle": EASY, "limit": 10**9}).status_code == 400
+
+
+def test_new_puzzle_offers_only_kinds_the_generator_can_make(client: TestClient) -> None:
+    offered = client.get("/api/features").json()["offered"]
+    assert 4 not in offered["anti-king"], "4x4 anti-king has no solution"
+    assert 6 in offered["anti-king"] and offered["pyramid"] == [9, 25] and 6 not in offered["windoku"]
+    assert "jigsaw" in offered and 9 in offered["jigsaw"]
+    for variant, sizes in offered.items():
+        for size in sizes:
+            if size <= 9 and variant != "jigsaw":
+                empty = shudu.parse_puzzle(
+                    json.dumps({"size": size, "givens": "0" * size * size}), variant=variant
+                )
+                assert shudu.count(empty, 1) == 1, (variant, size)
 
 
 # --- new puzzles and the bank -----------------------------------------------------------------------
@@ -349,17 +354,50 @@ def test_a_request_the_generator_can_never_meet_gets_its_message(client: TestCli
     assert "no 4x4 puzzle is extreme" in answer.json()["error"]
 
 
-def test_a_generator_past_the_deadline_gets_a_503(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def out_of_time(**options: object) -> None:
-        raise GeneratorTimeout(f"no hard 9x9 standard puzzle found in {options['timeout']:g} s")
+def wait_for_new(client: TestClient, body: dict, polls: int = 1500) -> tuple[dict, list[dict]]:
+    """Ask /api/new until it answers a puzzle; the answer and the progress reports seen before."""
+    reports = []
+    for _ in range(polls):
+        answer = client.post("/api/new", json=body)
+        if answer.status_code == 200:
+            return answer.json(), reports
+        assert answer.status_code == 202, answer.text
+        reports.append(answer.json()["making"])
+        time.sleep(0.2)
+    raise AssertionError(f"no puzzle after {polls} asks: {reports[-1:]}")
 
-    monkeypatch.setattr(shudu, "generate", out_of_time)
-    client = TestClient(create_app(db, deadline=0.5))
-    answer = client.post("/api/new", json={"size": 9, "level": "hard"})
-    assert answer.status_code == 503 and "found in 0.5 s" in answer.json()["error"]
+
+def test_a_big_puzzle_is_made_in_the_background_with_progress_never_a_503(db: Path) -> None:
+    with TestClient(create_app(db)) as client:
+        first = client.post("/api/new", json={"size": 16})
+        assert first.status_code == 202  # 16x16 is never made within one request
+        data, reports = wait_for_new(client, {"size": 16})
+        assert data["source"] in ("generated", "bank")  # made, then put in the bank for this ask
+        check_new(data, 16, "standard")
+        assert reports and all(r["size"] == 16 and r["state"] == "making" for r in reports)
+        assert [r["seconds"] for r in reports] == sorted(r["seconds"] for r in reports)
+        assert bank_counts(client) == []  # made for this request, and served to it
+        assert client.app.state.api.maker.running() == []  # type: ignore[attr-defined]
 
 
-# --- saved games ------------------------------------------------------------------------------------
+def test_a_kind_that_overruns_the_deadline_is_made_in_the_background(db: Path) -> None:
+    with TestClient(create_app(db, deadline=0.01)) as client:
+        body = {"size": 9, "variant": "x", "level": "easy"}
+        first = client.post("/api/new", json=body)
+        assert first.status_code in (200, 202)  # in time only on a very fast machine
+        data, _ = wait_for_new(client, body)
+        assert data["level"] == "easy"
+        check_new(data, 9, "x")
+
+
+def test_too_many_makings_at_once_get_429(db: Path) -> None:
+    with TestClient(create_app(db, workers=1)) as client:
+        assert client.post("/api/new", json={"size": 25}).status_code == 202
+        refused = client.post("/api/new", json={"size": 16, "level": "easy"})
+        assert refused.status_code == 429 and "being made already" in refused.json()["error"]
+        assert refused.headers["Retry-After"] == "5"
+        again = client.post("/api/new", json={"size": 25})  # the same kind: its progress
+        assert again.status_code == 202 and again.json()["making"]["size"] == 25
 
 
 def test_a_game_is_created_saved_listed_and_survives_a_restart(client: TestClient, db: Path) -> None:
@@ -373,11 +411,11 @@ def test_a_game_is_created_saved_listed_and_survives_a_restart(client: TestClien
     corner = [[] for _ in range(81)]
     corner[1] = [1, 2]
     history = {"undo": [[{"cell": 0, "before": {"v": 0}, "after": {"v": solution[0]}}]], "redo": []}
-    body = {"entries": entries, "corner": corner, "history": history, "elapsed_ms": 4200}
+    body = {"version": 1, "entries": entries, "corner": corner, "history": history, "elapsed_ms": 4200}
     saved = client.put(f"/api/games/{game['id']}", json=body)
-    assert saved.status_code == 200 and saved.json()["filled"] == 19
+    assert saved.status_code == 200 and saved.json()["filled"] == 19 and saved.json()["version"] == 2
 
-    restarted = TestClient(create_app(db))  # a new server on the same file
+    restarted = TestClient(create_app(db), cookies=client.cookies)  # a new server on the same file
     listed = restarted.get("/api/games").json()["games"]
     assert [g["id"] for g in listed] == [game["id"]]
     loaded = restarted.get(f"/api/games/{game['id']}").json()
@@ -396,7 +434,13 @@ def test_a_game_is_created_saved_listed_and_survives_a_restart(client: TestClien
         ({"entries": [0] * 80}, '"entries" has 80 cells'),
         ({"entries": [0] * 80 + [10]}, '"entries": r9c9 holds 10; use 0 (empty) to 9'),
         ({"corner": [[]] * 80}, "corner marks list 80 cells"),
-        ({"history": {"undo": []}}, "history must be"),
+        ({"history": {"undo": []}}, '"history.redo" is missing'),
+        (
+            {"history": {"undo": [[{"cell": 81}]], "redo": []}},
+            "names cell 81; a 9x9 puzzle has cells 0 to 80",
+        ),
+        ({"history": {"undo": [], "redo": ["r1c1"]}}, '"history.redo.0" must be a list'),
+        ({"elapsed_ms": 2**63}, '"elapsed_ms" must be 0 to 3153600000000'),
         ({"elapsed_ms": "soon"}, '"elapsed_ms" must be a whole number'),
         ({"finished": "yes"}, '"finished" must be true or false'),
         ({"colour": "red"}, "unknown field 'colour'"),
@@ -404,7 +448,7 @@ def test_a_game_is_created_saved_listed_and_survives_a_restart(client: TestClien
 )
 def test_bad_saves_are_refused_and_change_nothing(client: TestClient, body: dict, message: str) -> None:
     game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
-    answer = client.put(f"/api/games/{game['id']}", json=body)
+    answer = client.put(f"/api/games/{game['id']}", json={"version": 1, **body})
     assert answer.status_code == 400 and message in answer.json()["error"]
     assert client.get(f"/api/games/{game['id']}").json()["entries"] == [0] * 81
 
@@ -412,6 +456,119 @@ def test_bad_saves_are_refused_and_change_nothing(client: TestClient, body: dict
 def test_missing_games_are_404(client: TestClient) -> None:
     assert client.get("/api/games/99").json()["error"] == "no saved game 99"
     assert client.get("/api/games/99").status_code == 404
-    assert client.put("/api/games/99", json={"elapsed_ms": 1}).status_code == 404
+    assert client.put("/api/games/99", json={"version": 1, "elapsed_ms": 1}).status_code == 404
     assert client.delete("/api/games/99").status_code == 404
-    assert client.get("/api/games/abc").status_code == 404
+    for bad in ("abc", "0", "-1", "99999999999999999999999", "%C2%B2", "1e3", "%20"):
+        answer = client.get(f"/api/games/{bad}")
+        assert answer.status_code == 404 and "error" in answer.json(), bad
+    assert client.put("/api/games/%C2%B2", json={"version": 1}).status_code == 404
+
+
+def test_a_save_names_its_version_and_a_stale_one_is_refused_with_409(client: TestClient) -> None:
+    game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
+    path = f"/api/games/{game['id']}"
+    missing = client.put(path, json={"elapsed_ms": 5})
+    assert missing.status_code == 400 and '"version" is missing' in missing.json()["error"]
+    entries = [0] * 81
+    entries[1] = 1
+    assert client.put(path, json={"version": 1, "entries": entries}).json()["version"] == 2
+    stale = client.put(path, json={"version": 1, "entries": [0] * 81})  # a second page, still on version 1
+    assert stale.status_code == 409
+    assert stale.json()["version"] == 2 and "reload" in stale.json()["error"]
+    assert client.get(path).json()["entries"] == entries  # the first page's move is kept
+
+
+def test_ids_are_not_reused_so_a_deleted_games_page_cannot_write_into_a_new_game(client: TestClient) -> None:
+    old = client.post("/api/games", json={"puzzle": PUZZLE}).json()
+    assert client.delete(f"/api/games/{old['id']}").status_code == 204
+    new = client.post("/api/games", json={"puzzle": PUZZLE}).json()
+    assert new["id"] != old["id"]
+    late = client.put(f"/api/games/{old['id']}", json={"version": 1, "elapsed_ms": 9})
+    assert late.status_code == 404
+    assert client.get(f"/api/games/{new['id']}").json()["elapsed_ms"] == 0
+
+
+def test_only_a_puzzle_with_one_solution_is_saved_as_a_game(client: TestClient) -> None:
+    several = client.post("/api/games", json={"puzzle": "." * 81})
+    assert several.status_code == 422 and "several solutions" in several.json()["error"]
+    none = client.post("/api/games", json={"puzzle": "12345678." + "........9" + "." * 63})
+    assert none.status_code == 422 and "no solution" in none.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+# --- players and the token -------------------------------------------------------------------------
+
+
+def test_each_player_sees_only_their_own_games(db: Path) -> None:
+    app = create_app(db)
+    alice, bob = TestClient(app), TestClient(app)
+    first = alice.get("/")
+    cookie = first.headers["set-cookie"]
+    assert "shudu_player=" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    game = alice.post("/api/games", json={"puzzle": PUZZLE}).json()
+    path = f"/api/games/{game['id']}"
+    assert [g["id"] for g in alice.get("/api/games").json()["games"]] == [game["id"]]
+    assert bob.get("/api/games").json()["games"] == []
+    for answer in (bob.get(path), bob.put(path, json={"version": 1, "elapsed_ms": 1}), bob.delete(path)):
+        assert answer.status_code == 404 and answer.json()["error"] == f"no saved game {game['id']}"
+    assert alice.get(path).json()["elapsed_ms"] == 0 and alice.get(path).json()["version"] == 1
+    assert "set-cookie" not in alice.get("/api/games").headers  # the key is kept, not renewed
+    forged = TestClient(app, cookies={"shudu_player": "x"})  # not a key the server would make
+    assert forged.get("/api/games").json()["games"] == []
+
+
+def test_a_token_keeps_out_whoever_lacks_it(db: Path) -> None:
+    app = create_app(db, token="s3cret-token")
+    stranger = TestClient(app)
+    for answer in (stranger.get("/"), stranger.get("/api/games"), stranger.get("/api/features")):
+        assert answer.status_code == 401 and "token" in answer.json()["error"]
+    assert TestClient(app, cookies={"shudu_token": "wrong-token"}).get("/api/games").status_code == 401
+    friend = TestClient(app)
+    page = friend.get("/?token=s3cret-token")
+    assert page.status_code == 200 and "shudu_token=s3cret-token" in page.headers["set-cookie"]
+    assert friend.get("/api/games").status_code == 200  # the cookie carries it from now on
+    bearer = TestClient(app, headers={"Authorization": "Bearer s3cret-token"})
+    assert bearer.get("/api/features").status_code == 200
+    with pytest.raises(ValueError, match="access token"):
+        create_app(db, token="a b")
+
+
+@pytest.mark.parametrize(
+    ("host", "warned"),
+    [("127.0.0.1", False), ("localhost", False), ("::1", False), ("0.0.0.0", True), ("192.168.1.4", True)],
+)
+def test_a_host_other_than_loopback_gets_a_warning(host: str, warned: bool) -> None:
+    warning = host_warning(host)
+    assert (warning is not None) == warned
+    if warning:
+        assert host in warning and "--token" in warning
+
+
+# --- hostile input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[" * 100_000, "nested more than"),
+        (b'{"puzzle": ' + b"[" * 40 + b"]" * 40 + b"}", "nested more than"),
+        (b'{"puzzle": "x", "limit": ' + b"7" * 5000 + b"}", "5000 digits"),
+        (b'{"limit": 1e999}', "too large"),
+        (b'{"limit": NaN}', "NaN is not a JSON number"),
+    ],
+)
+def test_hostile_bodies_get_a_400_not_a_500(client: TestClient, content: bytes, message: str) -> None:
+    for path in ("/api/solve", "/api/count", "/api/games"):
+        answer = client.post(path, content=content, headers={"content-type": "application/json"})
+        assert answer.status_code == 400 and message in answer.json()["error"], path
+
+
+def test_an_unforeseen_failure_answers_json(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(shudu, "solve", broken)
+    answer = TestClient(create_app(db), raise_server_exceptions=False).post(
+        "/api/solve", json={"puzzle": PUZZLE}
+    )
+    assert answer.status_code == 500 and "ZeroDivisionError" in answer.json()["error"]

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,9 +107,25 @@ def open_page(browser: object, url: str, **options: object) -> Page:
 
 
 def current_game(page: Page, url: str) -> dict:
+    """The page's game as the server holds it, asked with the page's own player cookie."""
     game_id = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
-    with urllib.request.urlopen(f"{url}api/games/{game_id}") as answer:
-        return json.load(answer)
+    answer = page.request.get(f"{url}api/games/{game_id}")
+    assert answer.ok, answer.text()
+    return answer.json()
+
+
+def wait_for_saved(page: Page, url: str, check: object, tries: int = 100) -> dict:
+    """The server's copy of the page's game once ``check(game)`` holds (polled, not timed)."""
+    for _ in range(tries):
+        game = current_game(page, url)
+        if check(game):  # type: ignore[operator]
+            return game
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the server's copy never matched: {game}")
+
+
+PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
 def solution_of(game: dict) -> list[int]:
@@ -161,9 +178,9 @@ def test_play_hint_solve_reload_and_resume(browser: object, server: str, shots: 
     cell(page, third).click()
     page.keyboard.press("Shift+Digit1")
     page.keyboard.press("Shift+Digit2")
-    page.keyboard.press("Control+Digit3")
+    page.keyboard.press(f"Control+Digit{solution[third]}")  # a centre mark is a candidate: a right one
     assert cell(page, third).locator(".corner span").count() == 2
-    assert cell(page, third).locator(".centre").inner_text() == "3"
+    assert cell(page, third).locator(".centre").inner_text() == str(solution[third])
 
     page.click("#check-button")
     page.wait_for_function("document.getElementById('message').textContent.includes('right so far')")
@@ -223,15 +240,10 @@ def test_enter_your_own_puzzle_with_validation_messages(browser: object, server:
 
 
 def test_every_row_is_as_tall_as_the_others_even_with_no_digit_in_it(browser: object, server: str) -> None:
-    request = urllib.request.Request(
-        server + "api/games",
-        data=json.dumps({"puzzle": "123456789" + "." * 72}).encode(),  # rows 2-9 hold no digit
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request) as answer:
-        game_id = json.load(answer)["id"]
-    page = open_page(browser, f"{server}#game={game_id}")
-    page.wait_for_function("document.querySelector('.cell[data-cell=\"0\"]').textContent.includes('1')")
+    full = "".join(str(d) for d in solution_of({"puzzle": {"json": {"size": 9, "givens": EASY}}}))
+    puzzle = full[:9] + "." * 9 + full[18:]  # row 2 holds no digit; each column still fixes its own
+    page = open_game(browser, server, puzzle)
+    page.wait_for_function(f"document.querySelector('.cell[data-cell=\"0\"]').textContent === '{full[0]}'")
     heights = page.evaluate(
         "[...document.querySelectorAll('.cell')].map(c => c.getBoundingClientRect().height)"
     )
@@ -277,3 +289,404 @@ def test_screenshots_of_a_6x6_a_pyramid_a_phone_and_dark_mode(
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sticks out sideways
     phone.screenshot(path=str(shots / "phone-dark-x.png"), full_page=True)
     assert page.errors == [] and phone.errors == []
+
+
+# --- saves that never lose or cross moves, and players ------------------------------------------
+
+
+def open_game(browser: object, url: str, puzzle: str = EASY, **options: object) -> Page:
+    """A page in a new browser playing a new game of ``puzzle`` (its own player, as a browser is);
+    ``variant`` goes with the puzzle, the rest to the browser context."""
+    body = {"puzzle": puzzle, **({"variant": options.pop("variant")} if "variant" in options else {})}
+    context = browser.new_context(viewport=options.pop("viewport", {"width": 1100, "height": 820}), **options)
+    assert context.request.get(url).ok  # the first visit: the server sets the player cookie
+    answer = context.request.post(url + "api/games", data=body)
+    assert answer.ok, answer.text()
+    game_id = answer.json()["id"]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(f"{url}#game={game_id}")
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def empty_cells(game: dict) -> list[int]:
+    return [i for i, g in enumerate(game["puzzle"]["givens"]) if not g]
+
+
+def test_a_reload_right_after_a_move_keeps_it(browser: object, server: str) -> None:
+    page = open_game(browser, server)
+    game = current_game(page, server)
+    a, b = empty_cells(game)[:2]
+    for trial in range(3):
+        cell(page, a).click()
+        page.keyboard.press(f"Shift+Digit{trial + 1}")
+        page.wait_for_timeout(300)
+        cell(page, b).click()
+        page.keyboard.press(f"Shift+Digit{trial + 1}")
+        page.reload()  # at once, while the save may still be on its way
+        page.wait_for_selector("body[data-ready]")
+        assert cell(page, b).locator(".corner span").count() == trial + 1, f"trial {trial}"
+        saved = wait_for_saved(page, server, lambda g, n=trial + 1: len(g["corner"][b]) == n)
+        assert saved["corner"][a] == saved["corner"][b] == list(range(1, trial + 2))
+    assert page.locator("#save-problem").is_hidden()
+    assert page.errors == []
+
+
+def test_two_pages_of_one_game_lose_nothing_and_the_stale_one_is_told(browser: object, server: str) -> None:
+    first = open_game(browser, server)
+    game = current_game(first, server)
+    second = first.context.new_page()  # the same browser, so the same player
+    second.errors = []
+    second.on("pageerror", lambda error: second.errors.append(str(error)))
+    second.goto(f"{server}#game={game['id']}")
+    second.wait_for_selector("body[data-ready]")
+    a, b = empty_cells(game)[:2]
+    cell(first, a).click()
+    first.keyboard.press("Shift+Digit4")
+    wait_for_saved(first, server, lambda g: g["corner"][a] == [4])
+    cell(second, b).click()
+    second.keyboard.press("Shift+Digit5")  # based on the version before the first page's move
+    second.wait_for_selector("#save-problem[data-kind=stale]")
+    assert "another page" in second.inner_text("#save-problem")
+    saved = current_game(first, server)
+    assert saved["corner"][a] == [4] and saved["corner"][b] == []  # the first page's move is kept
+    second.click("#save-reload")
+    second.wait_for_function(f"document.querySelector('.cell[data-cell=\"{a}\"] .corner span')")
+    assert second.locator("#save-problem").is_hidden()
+    cell(second, b).click()
+    second.keyboard.press("Shift+Digit5")  # now based on the latest: saved
+    saved = wait_for_saved(second, server, lambda g: g["corner"][b] == [5])
+    assert saved["corner"][a] == [4]
+    assert first.errors == second.errors == []
+
+
+def test_a_deleted_games_page_says_its_moves_are_not_saved(browser: object, server: str) -> None:
+    page = open_game(browser, server)
+    game = current_game(page, server)
+    assert page.request.delete(f"{server}api/games/{game['id']}").status == 204  # as from another page
+    newer = page.request.post(server + "api/games", data={"puzzle": EASY}).json()
+    assert newer["id"] != game["id"]  # ids are never reused
+    cell(page, empty_cells(game)[0]).click()
+    page.keyboard.press("Shift+Digit1")
+    page.wait_for_selector("#save-problem[data-kind=gone]")
+    assert "deleted" in page.inner_text("#save-problem")
+    untouched = page.request.get(f"{server}api/games/{newer['id']}").json()
+    assert untouched["version"] == 1 and all(m == [] for m in untouched["corner"])
+
+
+def test_each_browser_has_its_own_games(browser: object, server: str) -> None:
+    alice = open_game(browser, server)
+    game = current_game(alice, server)
+    cookies = {c["name"]: c for c in alice.context.cookies()}
+    assert cookies["shudu_player"]["httpOnly"] and cookies["shudu_player"]["sameSite"] == "Strict"
+    bob = open_game(browser, server, puzzle=PUZZLE)  # another browser, with a game of its own
+    bob.goto(f"{server}#game={game['id']}")  # given alice's address
+    bob.reload()
+    bob.wait_for_selector("body[data-ready]")
+    assert bob.evaluate("location.hash") != f"#game={game['id']}"  # not opened: not bob's
+    listed = bob.request.get(server + "api/games").json()["games"]
+    assert game["id"] not in [g["id"] for g in listed]
+    request = urllib.request.Request(f"{server}api/games/{game['id']}")  # raw HTTP, no cookie
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request)
+    assert refused.value.code == 404
+    assert alice.request.get(f"{server}api/games/{game['id']}").ok
+    assert alice.errors == bob.errors == []
+
+
+# --- every size legible ------------------------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+PYRAMID = "...8..7....1.42....65...1...49.......8.6........9...6.......4.......15..1........"
+
+
+def sixteen() -> str:
+    """A 16x16 puzzle with one solution, from the known-answer file."""
+    known = Path(__file__).parent / "data" / "known.txt"
+    return next(
+        line.split(":")[0] for line in known.read_text().splitlines() if len(line.split(":")[0]) == 256
+    )
+
+
+def font_px(page: Page, selector: str) -> float:
+    return float(
+        page.evaluate(f"parseFloat(getComputedStyle(document.querySelector({selector!r})).fontSize)")
+    )
+
+
+def test_16x16_pencil_marks_are_legible_and_a_phone_can_zoom(browser: object, server: str) -> None:
+    puzzle = sixteen()
+    page = open_game(browser, server, puzzle)
+    a, b = [i for i, ch in enumerate(puzzle) if ch == "."][:2]
+    cell(page, a).click()
+    page.keyboard.press("Shift+Digit1")
+    page.keyboard.press("Shift+Digit2")
+    cell(page, b).click()
+    page.keyboard.press("Control+Digit3")
+    assert font_px(page, f'.cell[data-cell="{a}"] .corner span') >= 9
+    assert font_px(page, f'.cell[data-cell="{b}"] .centre') >= 9
+    assert page.locator("#zoom-button").is_hidden()  # a desktop needs no zoom
+
+    phone = open_game(browser, server, puzzle, viewport=PHONE)
+    frame = phone.evaluate("document.getElementById('board-frame').getBoundingClientRect().width")
+    phone.click("#zoom-button")
+    board = phone.evaluate("document.getElementById('board').getBoundingClientRect().width")
+    assert board >= 1.9 * frame  # twice the size, scrolled within its frame
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.click("#zoom-button")
+    assert phone.evaluate("document.getElementById('board').getBoundingClientRect().width") <= frame
+    nine = open_game(browser, server, viewport=PHONE)
+    assert nine.locator("#zoom-button").is_hidden()  # a 9x9 fits a phone as it is
+    assert page.errors == phone.errors == nine.errors == []
+
+
+def shadow_spread(page: Page, index: int) -> float:
+    """The spread of a cell's inset box shadow in px (0 without one): a fill spreads over the cell."""
+    shadow = page.evaluate(
+        f"getComputedStyle(document.querySelector('.cell[data-cell=\"{index}\"]')).boxShadow"
+    )
+    if shadow == "none":
+        return 0.0
+    lengths = [float(x[:-2]) for x in shadow.split() if x.endswith("px")]
+    return lengths[3] if len(lengths) >= 4 else 0.0
+
+
+def test_the_selection_is_an_outline_and_region_tints_stay_whole(browser: object, server: str) -> None:
+    page = open_game(browser, server, PYRAMID, variant="pyramid")
+    tinted = page.evaluate(
+        "[...document.querySelectorAll('.cell[data-extra]')].map(c => Number(c.dataset.cell))"
+    )
+    chosen = next(i for i in tinted if PYRAMID[i] == ".")
+    region = cell(page, chosen).get_attribute("data-extra")
+    colour = "getComputedStyle(document.querySelector('.cell[data-cell=\"%d\"]')).backgroundColor"
+    before = page.evaluate(colour % chosen)
+    cell(page, chosen).click()
+    assert "selected" in (cell(page, chosen).get_attribute("class") or "")
+    assert page.evaluate(colour % chosen) == before  # the tint stays
+    assert 0 < shadow_spread(page, chosen) <= 4  # a ring, not a fill
+    cell_size = page.evaluate("document.querySelector('.cell').getBoundingClientRect().width")
+    assert cell_size > 20
+    same_region = [i for i in tinted if cell(page, i).get_attribute("data-extra") == region]
+    for i in same_region:  # in the selection's houses or not, the region reads as one colour
+        assert shadow_spread(page, i) <= 4, i
+    plain = next(
+        i for i in range(81) if i not in tinted and "house" in (cell(page, i).get_attribute("class") or "")
+    )
+    assert shadow_spread(page, plain) > 4  # an untinted cell of the houses is filled as before
+    assert page.errors == []
+
+
+@pytest.mark.skipif(not features()["hint"], reason="this version of shudu has no hint")
+def test_the_hint_text_shows_on_a_phone_without_scrolling(browser: object, server: str) -> None:
+    phone = open_game(browser, server, viewport=PHONE)
+    phone.click("#hint-button")
+    phone.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
+    phone.click("#hint-button")
+    phone.wait_for_function("!document.getElementById('hint-text').textContent.startsWith('Look at')")
+    phone.click("#hint-button")
+    phone.wait_for_selector("#hint-apply:not([hidden])")
+    phone.evaluate("window.scrollTo(0, 0)")
+    box = phone.evaluate(
+        "JSON.parse(JSON.stringify(document.getElementById('hint-text').getBoundingClientRect()))"
+    )
+    assert box["height"] > 0 and box["top"] >= 0 and box["bottom"] <= PHONE["height"], box
+    assert phone.errors == []
+
+
+@pytest.mark.skipif(not features()["explain"], reason="this version of shudu has no explain")
+def test_pressing_next_while_the_explanation_loads_sends_one_request(browser: object, server: str) -> None:
+    page = open_game(browser, server)
+    held = []
+    page.route("**/api/explain", lambda route: held.append(route))  # answered only when released
+    page.click("#explain-panel summary")
+    for _ in range(4):
+        page.click("#explain-next")
+    page.wait_for_function("document.getElementById('explain-text').textContent === 'Working…'")
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_function("document.getElementById('explain-count').textContent.startsWith('1 /')")
+    assert len(held) == 1
+    assert page.errors == []
+
+
+def test_a_slow_new_puzzle_shows_its_progress_until_it_is_made(browser: object, server: str) -> None:
+    page = open_page(browser, server)
+    asks = []
+
+    def answer(route: object) -> None:
+        asks.append(route)
+        if len(asks) <= 2:  # being made: progress, as the server reports it
+            making = {
+                "size": 9,
+                "variant": "standard",
+                "level": "easy",
+                "state": "making",
+                "grids": 40 * len(asks),
+                "rated": len(asks),
+                "seconds": 1.5 * len(asks),
+            }
+            route.fulfill(status=202, content_type="application/json", body=json.dumps({"making": making}))
+        else:
+            route.continue_()
+
+    page.route("**/api/new", answer)
+    page.click("#new-button")
+    page.select_option("#new-size", "9")
+    page.select_option("#new-variant", "standard")
+    page.select_option("#new-level", "easy")
+    page.click("#new-start")
+    page.wait_for_function(
+        "document.getElementById('new-progress').textContent.includes('80 grids tried, 2 rated')"
+    )
+    assert page.locator("#new-start").is_disabled()
+    page.wait_for_function("!document.getElementById('new-dialog').open")
+    assert len(asks) == 3 and page.inner_text("#new-error") == ""
+    assert page.inner_text("#title").startswith("9×9")
+    assert page.errors == []
+
+
+# --- the teaching view ------------------------------------------------------------------------------
+
+
+def technique_case(name: str) -> dict:
+    """A board from the technique file where ``name`` is the next step: puzzle, values, candidates."""
+    cases = json.loads((Path(__file__).parent / "data" / "logic_techniques.json").read_text())
+    return next(case for case in cases if case["technique"] == name)
+
+
+def peer_candidates(values: str) -> list[set[int]]:
+    """Each empty cell's candidates on a 9x9 grid: the digits no row, column or box peer holds."""
+    out = []
+    for i in range(81):
+        if values[i] != ".":
+            out.append(set())
+            continue
+        r, c = divmod(i, 9)
+        peers = {r * 9 + k for k in range(9)} | {k * 9 + c for k in range(9)}
+        peers |= {(r // 3 * 3 + a) * 9 + c // 3 * 3 + b for a in range(3) for b in range(3)}
+        out.append(set(range(1, 10)) - {int(values[p]) for p in peers if values[p] != "."})
+    return out
+
+
+def shown_candidates(page: Page, index: int) -> tuple[set[int], set[int], set[int]]:
+    """The candidates drawn in a cell: all shown, those struck, those placed."""
+    spans = cell(page, index).locator(".cands span")
+    shown, struck, placed = set(), set(), set()
+    for k in range(spans.count()):
+        span = spans.nth(k)
+        if span.inner_text():
+            shown.add(k + 1)
+        kind = span.get_attribute("class") or ""
+        if "out" in kind:
+            struck.add(k + 1)
+        if "in" in kind.split():
+            placed.add(k + 1)
+    return shown, struck, placed
+
+
+@pytest.mark.skipif(not features()["hint"], reason="this version of shudu has no hint")
+def test_a_chain_hint_draws_every_candidate_the_struck_ones_and_its_links(
+    browser: object, server: str, shots: Path
+) -> None:
+    case = technique_case("X-Chain")
+    puzzle, values = case["puzzle"], case["values"]
+    entries = [0 if puzzle[i] != "." or values[i] == "." else int(values[i]) for i in range(81)]
+    centre = [[int(d) for d in marks] for marks in case["candidates"]]
+    page = open_game(browser, server, puzzle)
+    game = current_game(page, server)
+    saved = page.request.put(
+        f"{server}api/games/{game['id']}",
+        data={"version": game["version"], "entries": entries, "centre": centre},
+    )
+    assert saved.ok, saved.text()
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    answer = page.request.post(
+        server + "api/hint", data={"puzzle": puzzle, "entries": entries, "pencil": centre, "level": "step"}
+    ).json()
+    step = answer["step"]
+    assert step["structure"]["type"] in ("chain", "loop")
+    page.click("#hint-button")
+    page.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
+    page.click("#hint-button")
+    page.wait_for_function("!document.getElementById('hint-text').textContent.startsWith('Look at')")
+    page.click("#hint-button")
+    page.wait_for_selector(".links line.link", state="attached")
+    empties = [i for i in range(81) if values[i] == "."]
+    removed = {(e["cell"], e["digit"]) for e in step["eliminations"]}
+    for i in empties:  # every candidate of the board at this moment, from the player's marks
+        shown, struck, _ = shown_candidates(page, i)
+        assert shown == set(centre[i]), i
+        assert struck == {d for (c, d) in removed if c == i}, i
+    links = step["structure"]["links"]
+    strong = sum(link["kind"] == "strong" for link in links)
+    assert page.locator(".links line.strong").count() == strong
+    assert page.locator(".links line.weak").count() == len(links) - strong
+    assert strong and len(links) - strong
+    dash = "getComputedStyle(document.querySelector('.links line.%s')).strokeDasharray"
+    assert page.evaluate(dash % "strong") == "none" and page.evaluate(dash % "weak") != "none"
+    rings = sum(len(node["cells"]) for node in step["structure"]["nodes"])
+    assert page.locator(".links circle.node").count() == rings
+    page.screenshot(path=str(shots / "teach-chain.png"))
+    page.click("#hint-apply")
+    assert page.locator(".links").count() == 0  # applied: the drawing goes with the hint
+    assert page.errors == []
+
+
+@pytest.mark.skipif(not features()["explain"], reason="this version of shudu has no explain")
+def test_each_explanation_step_draws_the_candidates_of_its_moment(browser: object, server: str) -> None:
+    page = open_game(browser, server, EASY)
+    page.click("#explain-panel summary")
+    page.wait_for_function("document.getElementById('explain-count').textContent.startsWith('1 /')")
+    steps = page.request.post(server + "api/explain", data={"puzzle": EASY}).json()["steps"]
+    values = list(EASY)
+    removed: set[tuple[int, int]] = set()  # candidates taken out by earlier steps
+    for index, step in enumerate(steps[:8]):
+        if index:
+            page.click("#explain-next")
+            page.wait_for_function(
+                f"document.getElementById('explain-count').textContent.startsWith('{index + 1} /')"
+            )
+        expected = peer_candidates("".join(values))
+        placed = {p["cell"]: p["digit"] for p in step["placements"]}
+        for i in range(81):
+            if values[i] != ".":
+                continue
+            shown, struck, put = shown_candidates(page, i)
+            assert shown == {d for d in expected[i] if (i, d) not in removed}, (index, i)
+            assert put == ({placed[i]} if i in placed else set())
+            assert struck == {e["digit"] for e in step["eliminations"] if e["cell"] == i}
+        for i, d in placed.items():
+            values[i] = str(d)
+        removed |= {(e["cell"], e["digit"]) for e in step["eliminations"]}
+    assert page.errors == []
+
+
+def test_show_candidates_fills_the_centre_marks_and_a_wrong_mark_is_named(
+    browser: object, server: str
+) -> None:
+    page = open_game(browser, server, EASY)
+    game = current_game(page, server)
+    page.click("#candidates-button")
+    expected = peer_candidates(EASY)
+    for i in [i for i in range(81) if EASY[i] == "."][:30]:
+        assert cell(page, i).locator(".centre").inner_text() == "".join(map(str, sorted(expected[i])))
+    saved = wait_for_saved(page, server, lambda g: any(g["centre"]))
+    assert [set(m) for m in saved["centre"]] == expected
+    page.click("#undo-button")
+    assert cell(page, next(i for i in range(81) if EASY[i] == ".")).locator(".centre").count() == 0
+    page.click("#redo-button")
+    if features()["hint"]:
+        solution = solution_of(game)
+        target = next(i for i in range(81) if EASY[i] == "." and len(expected[i]) > 1)
+        cell(page, target).click()
+        page.keyboard.press(f"Control+Digit{solution[target]}")  # take the right digit out of the marks
+        page.click("#hint-button")
+        page.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
+        name = f"r{target // 9 + 1}c{target % 9 + 1}"
+        assert f"pencil marks of {name}" in page.inner_text("#hint-text")
+        assert "wrong-marks" in (cell(page, target).get_attribute("class") or "")
+    assert page.errors == []

@@ -67,7 +67,7 @@ def test_bank_fill_adds_generated_puzzles_of_the_kind_asked_and_show_lists_them(
         (["--level", "impossible"], "unknown level 'impossible'"),
         (["--variant", "nope"], "unknown variant 'nope'"),
         (["--size", "6", "--variant", "pyramid"], "pyramid"),
-        (["--count", "-1"], "cannot make -1 puzzles"),
+        (["--count", "-1"], "--count must be a whole number from 1 to"),
     ],
 )
 def test_bank_fill_refuses_a_request_that_cannot_be_met(
@@ -101,3 +101,40 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch: pytest.Mo
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
     status, _, err = run("serve", "--port", "1")
     assert status == 2 and "pip install 'shudu[web]'" in err and "uvicorn" in err
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--token", "short"], "--token: the access token must be 8 to 200"),
+        (["--token", "has space in it"], "--token: the access token must be 8 to 200"),
+        (["--workers", "0"], "--workers must be a whole number from 1 to 64"),
+        (["--queue", "-1"], "--queue must be a whole number from 0 to 1000"),
+    ],
+)
+def test_serve_refuses_bad_options_before_it_starts(options: list[str], message: str) -> None:
+    status, out, err = run("serve", *options)
+    assert status == 2 and out == ""
+    assert err.startswith("shudu: ") and message in err and "Traceback" not in err
+
+
+def test_serve_passes_its_options_to_the_app_and_warns_off_loopback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install 'shudu[web]')")
+    import uvicorn
+
+    started: list[tuple[object, str, int]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: started.append((app, host, port)))
+    db = str(tmp_path / "games.sqlite3")
+    status, _, err = run("serve", "--db", db, "--workers", "3", "--queue", "5", "--token", "sesame-1234")
+    assert status == 0 and "serving on http://127.0.0.1:8000/" in err and "warning" not in err
+    app, host, port = started.pop()
+    pool = app.state.api.pool  # type: ignore[attr-defined]
+    assert (host, port, pool.size, pool.queue) == ("127.0.0.1", 8000, 3, 5)
+
+    status, _, err = run("serve", "--db", db, "--host", "0.0.0.0", "--port", "8123")
+    assert status == 0 and "warning: listening on 0.0.0.0" in err and "--token" in err
+    assert started.pop()[1:] == ("0.0.0.0", 8123)
+    status, _, err = run("serve", "--db", db, "--host", "::1")
+    assert status == 0 and "warning" not in err

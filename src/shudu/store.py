@@ -9,6 +9,11 @@ Puzzles are kept in their JSON form (``size``, ``box``, ``variant``, ``givens`` 
 size and variant fits one table. The store checks shapes (lengths, ranges); the caller checks
 that a puzzle parses. The bank is a stock of puzzles made ahead by the generator: each is
 served once, and its row stays (marked served) so that a later fill never brings it back.
+
+A game belongs to one player (a key the caller gives; the web app sets one per browser) and is
+seen only through that key. It carries a version: a save states the version it is based on and is
+refused (:class:`StaleGame`) when the game has changed since, so two writers never overwrite each
+other. Game ids come from ``AUTOINCREMENT`` and are never reused, even after a delete.
 """
 
 from __future__ import annotations
@@ -66,11 +71,53 @@ MIGRATIONS: tuple[str, ...] = (
     DELETE FROM bank WHERE source = 'shipped';
     DELETE FROM meta WHERE key = 'shipped-puzzles';
     """,
+    # 3: games belong to a player, carry a version (a save names the version it is based on), and
+    #    their ids are never reused (AUTOINCREMENT), so a stale page can never write into another game
+    """
+    CREATE TABLE games_v3 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        player TEXT NOT NULL DEFAULT '', -- the player's key; '' for games saved before players
+        version INTEGER NOT NULL DEFAULT 1,
+        puzzle TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        variant TEXT NOT NULL,
+        level TEXT,
+        entries TEXT NOT NULL,
+        corner TEXT NOT NULL,
+        centre TEXT NOT NULL,
+        history TEXT NOT NULL,
+        elapsed_ms INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    INSERT INTO games_v3 (id, puzzle, size, variant, level, entries, corner, centre, history, elapsed_ms,
+        finished, created, updated)
+        SELECT id, puzzle, size, variant, level, entries, corner, centre, history, elapsed_ms, finished,
+        created, updated FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_v3 RENAME TO games;
+    CREATE INDEX games_player ON games (player, updated DESC);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The most moves a game's undo and redo lists may hold together.
 MAX_HISTORY = 5000
+#: The longest time a game may record: 100 years of play, in milliseconds (SQLite holds 2^63).
+MAX_ELAPSED_MS = 100 * 365 * 24 * 3600 * 1000
+
+
+class MissingGame(StoreError):
+    """No saved game of that id belongs to this player."""
+
+
+class StaleGame(StoreError):
+    """A save based on an older version of the game than the one stored."""
+
+    def __init__(self, message: str, *, version: int) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 def default_path() -> Path:
@@ -97,6 +144,10 @@ class Game:
     finished: bool = False
     level: str | None = None
     id: int | None = None
+    #: the player the game belongs to ('' when saved without one)
+    player: str = ""
+    #: the stored version this game is based on: 1 when first saved, one more at each save
+    version: int = 0
     created: float = 0.0
     updated: float = 0.0
 
@@ -109,10 +160,14 @@ class Game:
         return str(self.puzzle.get("variant", "standard"))
 
     @classmethod
-    def new(cls, puzzle: dict[str, Any], *, level: str | None = None) -> Game:
+    def new(cls, puzzle: dict[str, Any], *, level: str | None = None, player: str = "") -> Game:
         """A fresh game of a puzzle given in its JSON form."""
         cells = int(puzzle["size"]) ** 2
-        return cls(puzzle, [0] * cells, [[] for _ in range(cells)], [[] for _ in range(cells)], level=level)
+        empty: tuple[list[list[int]], list[list[int]]] = (
+            [[] for _ in range(cells)],
+            [[] for _ in range(cells)],
+        )
+        return cls(puzzle, [0] * cells, *empty, level=level, player=player)
 
     def check(self) -> None:
         """Raise :class:`StoreError` unless every field has the shape its puzzle needs."""
@@ -138,9 +193,14 @@ class Game:
         moves = len(self.history["undo"]) + len(self.history["redo"])
         if moves > MAX_HISTORY:
             raise StoreError(f"history holds {moves} moves; at most {MAX_HISTORY} are kept")
-        if isinstance(self.elapsed_ms, bool) or not isinstance(self.elapsed_ms, int) or self.elapsed_ms < 0:
+        if (
+            isinstance(self.elapsed_ms, bool)
+            or not isinstance(self.elapsed_ms, int)
+            or not 0 <= self.elapsed_ms <= MAX_ELAPSED_MS
+        ):
             raise StoreError(
-                f"elapsed_ms must be a whole number of milliseconds ≥ 0, not {self.elapsed_ms!r}"
+                f"elapsed_ms must be a whole number of milliseconds from 0 to {MAX_ELAPSED_MS},"
+                f" not {self.elapsed_ms!r}"
             )
 
     def summary(self) -> dict[str, Any]:
@@ -149,6 +209,7 @@ class Game:
         filled = sum(1 for c in givens if c not in ".0") + sum(1 for d in self.entries if d)
         return {
             "id": self.id,
+            "version": self.version,
             "size": self.size,
             "variant": self.variant,
             "level": self.level,
@@ -266,7 +327,12 @@ class Store:
     # --- saved games --------------------------------------------------------------------
 
     def save_game(self, game: Game) -> Game:
-        """Insert a new game (``id`` None) or replace a saved one; return it with id and times set."""
+        """Insert a new game (``id`` None) or update a saved one; return it with id, version and times set.
+
+        An update is accepted only when ``game.version`` is the stored version (the save is based
+        on the latest state): otherwise :class:`StaleGame`, and nothing changes. A game of another
+        player, or one deleted, is :class:`MissingGame`.
+        """
         game.check()
         now = time.time()
         values = (
@@ -285,40 +351,62 @@ class Store:
             if game.id is None:
                 cursor = conn.execute(
                     "INSERT INTO games (puzzle, size, variant, level, entries, corner, centre, history,"
-                    " elapsed_ms, finished, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (*values, now, now),
+                    " elapsed_ms, finished, created, updated, player, version)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                    (*values, now, now, game.player),
                 )
                 game.id = cursor.lastrowid
                 game.created = now
+                game.version = 1
             else:
                 cursor = conn.execute(
                     "UPDATE games SET puzzle = ?, size = ?, variant = ?, level = ?, entries = ?, corner = ?,"
-                    " centre = ?, history = ?, elapsed_ms = ?, finished = ?, updated = ? WHERE id = ?",
-                    (*values, now, game.id),
+                    " centre = ?, history = ?, elapsed_ms = ?, finished = ?, updated = ?,"
+                    " version = version + 1 WHERE id = ? AND player = ? AND version = ?",
+                    (*values, now, game.id, game.player, game.version),
                 )
                 if cursor.rowcount == 0:
-                    raise StoreError(f"no saved game {game.id}")
+                    row = conn.execute(
+                        "SELECT version FROM games WHERE id = ? AND player = ?", (game.id, game.player)
+                    ).fetchone()
+                    if row is None:
+                        raise MissingGame(f"no saved game {game.id}")
+                    raise StaleGame(
+                        f"game {game.id} was saved elsewhere since (version {row[0]}, this save is based"
+                        f" on {game.version}); reload it to go on",
+                        version=int(row[0]),
+                    )
+                game.version += 1
         game.updated = now
         return game
 
-    def game(self, game_id: int) -> Game:
-        """The saved game ``game_id``; :class:`StoreError` if there is none."""
+    def game(self, game_id: int, player: str = "") -> Game:
+        """The saved game ``game_id`` of ``player``; :class:`MissingGame` if there is none."""
         with self._read() as conn:
-            row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute(
+                "SELECT * FROM games WHERE id = ? AND player = ?", (game_id, player)
+            ).fetchone()
         if row is None:
-            raise StoreError(f"no saved game {game_id}")
+            raise MissingGame(f"no saved game {game_id}")
         return _game(row)
 
-    def games(self, *, limit: int = 100) -> list[Game]:
-        """The saved games, most recently played first."""
+    def games(self, player: str = "", *, limit: int = 100) -> list[Game]:
+        """The saved games of ``player``, most recently played first."""
         with self._read() as conn:
-            rows = conn.execute("SELECT * FROM games ORDER BY updated DESC, id DESC LIMIT ?", (limit,))
+            rows = conn.execute(
+                "SELECT * FROM games WHERE player = ? ORDER BY updated DESC, id DESC LIMIT ?", (player, limit)
+            )
             return [_game(row) for row in rows]
 
-    def delete_game(self, game_id: int) -> None:
+    def delete_game(self, game_id: int, player: str = "") -> None:
         with self._write() as conn:
-            if conn.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
-                raise StoreError(f"no saved game {game_id}")
+            if conn.execute("DELETE FROM games WHERE id = ? AND player = ?", (game_id, player)).rowcount == 0:
+                raise MissingGame(f"no saved game {game_id}")
+
+    def claim_unowned(self, player: str) -> int:
+        """Give the games saved without a player (before players existed) to ``player``; how many."""
+        with self._write() as conn:
+            return int(conn.execute("UPDATE games SET player = ? WHERE player = ''", (player,)).rowcount)
 
     # --- the puzzle bank ----------------------------------------------------------------
 
@@ -384,6 +472,8 @@ def _game(row: sqlite3.Row) -> Game:
         finished=bool(row["finished"]),
         level=row["level"],
         id=row["id"],
+        player=row["player"],
+        version=row["version"],
         created=row["created"],
         updated=row["updated"],
     )

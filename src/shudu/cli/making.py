@@ -8,7 +8,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShuduError
-from ._common import Commands, Output, read_variant
+from ..notation import LEVELS, MAX_SIZE, MIN_SIZE
+from ._common import Commands, Output, count, read_variant, seconds
 
 if TYPE_CHECKING:
     from ..generator import Progress
@@ -87,10 +88,32 @@ def cmd_serve(args: argparse.Namespace, out: Output) -> None:
         raise ShuduError(
             f"the web page needs the web extra ({exc.name} is missing): pip install 'shudu[web]'"
         ) from None
-    from ..web import serve
+    from ..web import host_warning, serve
 
+    warning = host_warning(args.host)
+    if warning and args.token is None:
+        out.err.write(warning + "\n")
     out.note(f"serving on http://{args.host}:{args.port}/ (Ctrl+C stops)")
-    serve(args.host, args.port, args.db)
+    serve(
+        args.host,
+        args.port,
+        args.db,
+        token=args.token,
+        workers=args.workers,
+        queue=args.queue,
+        warn=False,
+    )
+
+
+def _token(text: str) -> str:
+    """An argparse ``type`` for ``--token``: 8 to 200 letters, digits or ``- _ . ~``."""
+    from ..web.players import check_token
+
+    try:
+        check_token(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--token: {exc}") from None
+    return text
 
 
 def cmd_bank(args: argparse.Namespace, out: Output) -> None:
@@ -146,6 +169,9 @@ def cmd_bank(args: argparse.Namespace, out: Output) -> None:
         out.answer(f"{size:>5}  {row['variant']:<12} {row['level']:<8} {row['puzzles']}")
 
 
+SIZE = count("--size", minimum=MIN_SIZE, maximum=MAX_SIZE)
+
+
 def register(commands: Commands) -> None:
     generate = commands.add(
         "generate",
@@ -155,7 +181,9 @@ def register(commands: Commands) -> None:
         "  shudu generate --variant jigsaw --clues 26-30 --seed 7",
         cmd_generate,
     )
-    generate.add_argument("--size", type=int, default=9, help="grid size (default: 9)")
+    generate.add_argument(
+        "--size", type=SIZE, default=9, help=f"grid size, {MIN_SIZE} to {MAX_SIZE} (default: 9)"
+    )
     generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2 for 6x6 with boxes of 3 rows")
     generate.add_argument(
         "--variant",
@@ -163,9 +191,7 @@ def register(commands: Commands) -> None:
         help="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
     )
     generate.add_argument("--layout", metavar="LABELS", help="jigsaw layout: n*n region labels, one per cell")
-    generate.add_argument(
-        "--level", choices=("easy", "medium", "hard", "unfair", "extreme"), help="difficulty level"
-    )
+    generate.add_argument("--level", choices=LEVELS, help="difficulty level")
     generate.add_argument("--se", metavar="MIN-MAX", help="Sudoku Explainer rating range, e.g. 6.6-7.2")
     generate.add_argument(
         "--technique", metavar="NAME", help="a technique the solving path must use, e.g. X-Wing"
@@ -179,10 +205,19 @@ def register(commands: Commands) -> None:
     )
     generate.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens, e.g. 25 or 24-28")
     generate.add_argument("--minimal", action="store_true", help="no given can be removed")
-    generate.add_argument("--count", type=int, default=1, help="how many puzzles (default: 1)")
-    generate.add_argument("--seed", type=int, help="random seed: the same seed gives the same puzzles")
     generate.add_argument(
-        "--timeout", type=float, metavar="SECONDS", help="stop after this long and report what was found"
+        "--count", type=count("--count", minimum=1), default=1, help="how many puzzles (default: 1)"
+    )
+    generate.add_argument(
+        "--seed",
+        type=count("--seed"),
+        help="random seed, a whole number from 0: the same seed gives the same puzzles",
+    )
+    generate.add_argument(
+        "--timeout",
+        type=seconds("--timeout"),
+        metavar="SECONDS",
+        help="stop after this long and report what was found",
     )
     generate.add_argument(
         "--format",
@@ -198,8 +233,31 @@ def register(commands: Commands) -> None:
         cmd_serve,
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    serve.add_argument(
+        "--port",
+        type=count("--port", minimum=1, maximum=65535),
+        default=8000,
+        help="port to listen on (default: 8000)",
+    )
     serve.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
+    serve.add_argument(
+        "--token",
+        type=_token,
+        help="let in only requests that carry this token (8 to 200 letters, digits or - _ . ~):"
+        " open the page once as /?token=TOKEN",
+    )
+    serve.add_argument(
+        "--workers",
+        type=count("--workers", minimum=1, maximum=64),
+        default=2,
+        help="worker processes for heavy work: hints, explanations, ratings, new puzzles (default: 2)",
+    )
+    serve.add_argument(
+        "--queue",
+        type=count("--queue", minimum=0, maximum=1000),
+        default=8,
+        help="heavy requests that may wait for a worker before more get 429 (default: 8)",
+    )
 
     bank = commands.add(
         "bank",
@@ -210,10 +268,18 @@ def register(commands: Commands) -> None:
     )
     bank.add_argument("action", choices=("show", "fill"), help="show the counts, or fill then show")
     bank.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
-    bank.add_argument("--size", type=int, default=9, help="grid size of new puzzles (default: 9)")
+    bank.add_argument("--size", type=SIZE, default=9, help="grid size of new puzzles (default: 9)")
     bank.add_argument("--variant", default="standard", help="variant of new puzzles (default: standard)")
     bank.add_argument("--level", default="medium", help="level of new puzzles (default: medium)")
-    bank.add_argument("--count", type=int, default=10, help="how many puzzles to make (default: 10)")
     bank.add_argument(
-        "--timeout", type=float, metavar="SECONDS", help="stop after this long, keeping what was made"
+        "--count",
+        type=count("--count", minimum=1),
+        default=10,
+        help="how many puzzles to make (default: 10)",
+    )
+    bank.add_argument(
+        "--timeout",
+        type=seconds("--timeout"),
+        metavar="SECONDS",
+        help="stop after this long, keeping what was made",
     )

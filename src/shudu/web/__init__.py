@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-__all__ = ["create_app", "serve"]
+__all__ = ["create_app", "host_warning", "serve"]
 
 
 def create_app(db: str | Path | None = None, **options: Any) -> Starlette:
@@ -24,8 +24,33 @@ def create_app(db: str | Path | None = None, **options: Any) -> Starlette:
     return make(db, **options)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str | Path | None = None) -> None:
-    """Run the app on uvicorn until interrupted."""
+def host_warning(host: str) -> str | None:
+    """The warning to print before listening on ``host``; None for a loopback address."""
+    from .players import host_warning as warning
+
+    return warning(host)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | Path | None = None,
+    *,
+    token: str | None = None,
+    workers: int = 2,
+    queue: int = 8,
+    warn: bool = True,
+) -> None:
+    """Run the app on uvicorn until interrupted (with ``token``, only for those who give it);
+    heavy work runs in ``workers`` processes, with at most ``queue`` requests waiting for one.
+    Without a token, a ``host`` other than loopback prints a warning (unless ``warn`` is false:
+    the caller has said it already)."""
+    import sys
+
     import uvicorn
 
-    uvicorn.run(create_app(db), host=host, port=port, log_level="info")
+    app = create_app(db, token=token, workers=workers, queue=queue)
+    warning = host_warning(host)
+    if warn and warning and token is None:
+        print(warning, file=sys.stderr)
+    uvicorn.run(app, host=host, port=port, log_level="info")

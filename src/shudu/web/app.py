@@ -1,25 +1,30 @@
 """The web app: the page, and a JSON API over the public ``shudu`` API and the store.
 
-Solver, logic and generator calls run in worker threads (at most ``workers`` at a time) under a
-deadline, so one heavy request never stalls the others; the library's own ``timeout`` stops the
-work itself where the function takes one. Features the library does not have yet (``rate``,
-``hint``, ``explain``, ``generate``, the enumeration trace) answer 501 and are listed as absent
-by ``/api/features``, which the page reads to show or hide its panels.
+Every request body is checked against its model (:mod:`shudu.web.models`), which also makes the
+OpenAPI document. Light work (parse, solve, count, saved games) runs in threads of its own;
+heavy work (rate, explain, hint, the search trace, generate) runs in worker processes
+(:mod:`shudu.web.workers`) under the request's deadline, killed if they overrun it, so heavy
+requests never hold up light ones and never leave a CPU busy. Features the library does not
+have yet answer 501 and are listed as absent by ``/api/features``.
 """
 
 from __future__ import annotations
 
-import inspect
-import itertools
+import contextlib
+import functools
 import json
-from collections.abc import Awaitable, Callable
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.to_thread
+from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -27,21 +32,45 @@ from starlette.staticfiles import StaticFiles
 
 import shudu
 
-from ..errors import StoreError
 from ..generator import GeneratorTimeout
-from ..store import Game, Store
-from . import openapi
-from .puzzles import BadRequest, describe, field, puzzle_json, read_entries, read_puzzle, step_json, to_plain
+from ..notation import LEVELS
+from ..store import Game, MissingGame, StaleGame, Store
+from . import jobs, models
+from .making import Maker, TooMany
+from .models import MAX_TRACE, answer, problem
+from .openapi import Operation, document
+from .players import Players, check_token
+from .puzzles import (
+    BadRequest,
+    describe,
+    field,
+    puzzle_json,
+    read_entries,
+    read_history,
+    read_pencil,
+    read_puzzle,
+    to_plain,
+)
+from .workers import Busy, Failed, Overrun, Pool
 
 STATIC = Path(__file__).parent / "static"
 #: The largest request body read, in bytes (a saved game of 25x25 with a long history fits).
 MAX_BODY = 512 * 1024
-LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
-HINT_LEVELS = ("vague", "technique", "step")
-#: The most enumeration steps one trace request returns.
-MAX_TRACE = 20_000
+#: The deepest nesting of lists and objects a request body may have.
+MAX_DEPTH = 32
+#: The most digits a number in a request body may have.
+MAX_DIGITS = 30
+#: The largest game id (SQLite's integer keys are 64-bit).
+MAX_ID = 2**63 - 1
+#: The sizes the page offers.
+SIZES = (4, 6, 8, 9, 10, 12, 16, 25)
+#: From this size on, a new puzzle not in the bank is made in the background at once (it takes
+#: longer than a request's deadline); smaller ones are tried within the deadline first.
+SLOW_SIZE = 16
 
 Handler = Callable[[Request], Awaitable[Response]]
+log = logging.getLogger(__name__)
+_call = jobs.call
 
 
 def features() -> dict[str, bool]:
@@ -61,34 +90,67 @@ def _trace_function() -> Callable[..., Any] | None:
     """The enumeration solver's step trace (paper 1)."""
     from shudu.solvers import enumeration
 
-    return enumeration.trace
+    return getattr(enumeration, "trace", None)
 
 
-def _call(function: Callable[..., Any], *args: Any, **options: Any) -> Any:
-    """``function(*args, **options)``, passing only the options its signature takes."""
+@functools.cache
+def offered() -> dict[str, list[int]]:
+    """For each variant the generator can make, the sizes it admits: those where the variant fits
+    the grid and an empty grid has a solution (4x4 anti-king has none). Jigsaw goes with standard:
+    the generator draws a random layout."""
+    kinds: dict[str, list[int]] = {}
+    for variant in shudu.variants.names():
+        if variant in ("custom", "jigsaw"):
+            continue
+        sizes = []
+        for size in SIZES:
+            try:
+                empty = shudu.parse_puzzle(
+                    json.dumps({"size": size, "givens": "0" * size * size}), variant=variant
+                )
+                found = shudu.count(empty, 1, node_limit=5_000)
+            except shudu.errors.SearchTimeout:
+                found = 1  # not shown impossible: the generator may yet make one
+            except shudu.ShuduError:
+                continue  # the variant does not fit this size
+            if found:
+                sizes.append(size)
+        if sizes:
+            kinds[variant] = sizes
+    if "jigsaw" in shudu.variants.names() and "standard" in kinds:
+        kinds["jigsaw"] = list(kinds["standard"])
+    return kinds
+
+
+def validate(model: type[models.Model], body: dict[str, Any]) -> Any:
+    """``body`` checked against ``model``; a 400 naming the first thing wrong."""
     try:
-        params = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return function(*args, **options)
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return function(*args, **options)
-    return function(*args, **{k: v for k, v in options.items() if k in params})
+        return model.model_validate(body)
+    except ValidationError as exc:
+        message, name = problem(exc, model)
+        raise BadRequest(message, field=name or None) from None
+
+
+def ok(model: type[BaseModel], data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(answer(model, data), status)  # type: ignore[arg-type]
 
 
 class Api:
-    """The handlers, sharing one store, one worker limit and one deadline."""
+    """The handlers, sharing one store, one deadline, light threads and heavy worker processes."""
 
-    def __init__(self, store: Store, *, deadline: float, workers: int) -> None:
+    def __init__(self, store: Store, *, deadline: float, workers: int, queue: int, grace: float) -> None:
         self.store = store
         self.deadline = deadline
-        self.limiter = anyio.CapacityLimiter(workers)
+        self.light = anyio.CapacityLimiter(4)
+        self.pool = Pool(workers, queue=queue, grace=grace)
+        self.maker = Maker(store, limit=workers)
 
     async def run(self, function: Callable[..., Any], *args: Any, **options: Any) -> Any:
-        """Call the library off the event loop; 503 once the deadline has passed."""
+        """A light library call, in a light thread, off the event loop; 503 past the deadline."""
         try:
             with anyio.fail_after(self.deadline + 1.0):
                 return await anyio.to_thread.run_sync(
-                    lambda: _call(function, *args, **options), abandon_on_cancel=True, limiter=self.limiter
+                    lambda: _call(function, *args, **options), abandon_on_cancel=True, limiter=self.light
                 )
         except TimeoutError:
             raise BadRequest(
@@ -96,142 +158,152 @@ class Api:
                 status=503,
             ) from None
 
+    async def heavy(self, job: Callable[..., Any], *args: Any) -> Any:
+        """A heavy job in a worker process: 429 when too many wait, 503 past the deadline."""
+        try:
+            return await self.pool.run(self.deadline, job, *args)
+        except Busy as exc:
+            raise BadRequest(str(exc), status=429, retry_after=exc.retry_after) from None
+        except Overrun:
+            raise BadRequest(
+                f"the request ran past its {self.deadline:g} s deadline and was stopped;"
+                " try a smaller or easier puzzle",
+                status=503,
+            ) from None
+        except Failed as exc:
+            payload = dict(exc.payload)
+            raise BadRequest(
+                str(payload.pop("error")), status=int(payload.pop("status", 400)), **payload
+            ) from None
+
     # --- about the library --------------------------------------------------------------
 
     async def get_features(self, request: Request) -> Response:
-        return JSONResponse(
+        kinds = await anyio.to_thread.run_sync(offered, limiter=self.light)
+        return ok(
+            models.Features,
             {
                 "version": shudu.__version__,
                 "features": features(),
                 "variants": shudu.variants.names(),
-                "sizes": [4, 6, 8, 9, 10, 12, 16, 25],
+                "sizes": list(SIZES),
                 "levels": list(LEVELS),
+                "offered": kinds,
                 "algorithms": list(shudu.solvers.available()),
                 "bank": self.store.bank_counts(),
-            }
+            },
         )
 
     async def get_openapi(self, request: Request) -> Response:
-        return JSONResponse(openapi.document(shudu.__version__))
+        return JSONResponse(document(shudu.__version__, OPERATIONS))
 
     # --- puzzles ------------------------------------------------------------------------
 
     async def parse(self, request: Request) -> Response:
-        puzzle = read_puzzle(await read_json(request))
-        return JSONResponse({"puzzle": describe(puzzle)})
+        puzzle = read_puzzle(await read_body(request, models.PuzzleRequest))
+        return ok(models.Parsed, {"puzzle": describe(puzzle)})
 
     async def solve(self, request: Request) -> Response:
-        body = await read_json(request)
+        body = await read_body(request, models.SolveRequest)
         puzzle = read_puzzle(body)
         algorithm = field(body, "algorithm", str, "auto")
         result = await self.run(shudu.solve, puzzle, algorithm=algorithm, timeout=self.deadline)
-        return JSONResponse(
+        return ok(
+            models.Solved,
             {
                 "status": result.status,
                 "solution": list(result.solution.cells) if result.solution else None,
                 "algorithm": result.algorithm,
                 "stats": to_plain(result.stats),
-            }
+            },
         )
 
     async def count(self, request: Request) -> Response:
-        body = await read_json(request)
+        body = await read_body(request, models.CountRequest)
         puzzle = read_puzzle(body)
         limit = field(body, "limit", int, 1000)
-        if not 1 <= limit <= 1_000_000:
-            raise BadRequest(f'"limit" must be 1 to 1000000, not {limit}', field="limit")
         try:
             found = await self.run(shudu.count, puzzle, limit, timeout=self.deadline)
         except shudu.errors.SearchTimeout as exc:
-            return JSONResponse({"count": exc.found, "complete": False, "reason": "deadline"})
-        return JSONResponse({"count": found, "complete": found < limit, "reason": None})
+            return ok(models.Counted, {"count": exc.found, "complete": False, "reason": "deadline"})
+        return ok(models.Counted, {"count": found, "complete": found < limit, "reason": None})
 
     async def hint(self, request: Request) -> Response:
         """The next step from the player's entries, at a level of detail; or the wrong entries."""
-        hint = self._feature("hint")
-        body = await read_json(request)
+        self._feature("hint")
+        body = await read_body(request, models.HintRequest)
         puzzle = read_puzzle(body)
         entries = read_entries(body, puzzle)
         level = field(body, "level", str, "step")
-        if level not in HINT_LEVELS:
-            raise BadRequest(f"unknown hint level {level!r}; levels: {', '.join(HINT_LEVELS)}", field="level")
-        result = await self.run(shudu.solve, puzzle, timeout=self.deadline)
-        if result.solution is None:
-            raise BadRequest(f"no hint: the puzzle has {_status_words(result.status)}", status=422)
-        mistakes = [i for i, d in enumerate(entries) if d and d != result.solution.cells[i]]
-        if mistakes:
-            names = ", ".join(puzzle.geometry.cell_name(i) for i in mistakes[:5])
-            text = f"{'this entry is' if len(mistakes) == 1 else 'these entries are'} wrong: {names}"
-            return JSONResponse(
-                {"level": level, "text": text, "mistakes": mistakes, "step": None, "solved": False}
-            )
-        board = {
-            **puzzle_json(puzzle),
-            "entries": [0 if g else e for g, e in zip(puzzle.cells, entries, strict=True)],
-        }
-        found = await self.run(hint, board, level=level)
-        step = getattr(found, "step", found)
-        return JSONResponse(
-            {
-                "level": level,
-                "text": str(getattr(found, "text", "") or (step.explanation if step else "")),
-                "mistakes": [],
-                "step": None if step is None else step_json(step, puzzle.size),
-                "solved": bool(getattr(found, "solved", False)),
-            }
-        )
+        pencil = read_pencil(body, puzzle)
+        found = await self.heavy(jobs.hint, puzzle_json(puzzle), entries, level, self.deadline, pencil)
+        return ok(models.Hinted, found)
 
     async def explain(self, request: Request) -> Response:
-        explain = self._feature("explain")
-        puzzle = read_puzzle(await read_json(request))
-        explanation = await self.run(explain, puzzle, timeout=self.deadline)
-        steps = getattr(explanation, "steps", explanation)
-        data = to_plain(explanation) if hasattr(explanation, "steps") else {}
-        if not isinstance(data, dict):
-            data = {}
-        data["steps"] = [step_json(step, puzzle.size) for step in steps]
-        return JSONResponse(data)
+        self._feature("explain")
+        puzzle = read_puzzle(await read_body(request, models.PuzzleRequest))
+        return ok(models.Explained, await self.heavy(jobs.explain, puzzle_json(puzzle), self.deadline))
 
     async def rate(self, request: Request) -> Response:
-        rate = self._feature("rate")
-        puzzle = read_puzzle(await read_json(request))
-        rating = await self.run(rate, puzzle, timeout=self.deadline)
-        data = to_plain(rating)
-        return JSONResponse(data if isinstance(data, dict) else {"rating": data})
+        self._feature("rate")
+        puzzle = read_puzzle(await read_body(request, models.PuzzleRequest))
+        return ok(models.Rated, await self.heavy(jobs.rate, puzzle_json(puzzle), self.deadline))
 
     async def trace(self, request: Request) -> Response:
-        trace = self._feature("trace")
-        body = await read_json(request)
+        self._feature("trace")
+        body = await read_body(request, models.TraceRequest)
         puzzle = read_puzzle(body)
-        limit = field(body, "limit", int, 5000)
-        if not 1 <= limit <= MAX_TRACE:
-            raise BadRequest(f'"limit" must be 1 to {MAX_TRACE} steps, not {limit}', field="limit")
-
-        def steps() -> list[Any]:
-            return [to_plain(s) for s in itertools.islice(_call(trace, puzzle, limit=1), limit + 1)]
-
-        found = await self.run(steps)
-        return JSONResponse({"steps": found[:limit], "truncated": len(found) > limit})
+        limit = field(body, "limit", int, MAX_TRACE)
+        return ok(models.Traced, await self.heavy(jobs.trace, puzzle_json(puzzle), limit))
 
     async def generate(self, request: Request) -> Response:
-        return await self._generate(*_kind(await read_json(request)))
+        return await self._generate(*_kind(await read_body(request, models.KindRequest)))
 
     async def _generate(self, size: int, variant: str, level: str | None) -> Response:
-        """A puzzle made now, rated even when no level is asked, so the answer names its level."""
-        generate = self._feature("generate")
-        made = await self.run(
-            generate, size=size, variant=variant, level=level, timeout=self.deadline, rate=True
-        )
-        return JSONResponse({"puzzle": describe(made.puzzle), "level": made.level, "source": "generated"})
+        self._feature("generate")
+        return ok(models.NewPuzzle, await self.heavy(jobs.generate, size, variant, level, self.deadline))
 
     async def new(self, request: Request) -> Response:
         """A new puzzle: from the bank when it holds one of that kind, else generated on demand."""
-        size, variant, level = _kind(await read_json(request))
-        banked = await anyio.to_thread.run_sync(self.store.take_from_bank, size, variant, level)
-        if banked is None:
-            return await self._generate(size, variant, level)
-        puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
-        return JSONResponse({"puzzle": describe(puzzle), "level": banked.level, "source": "bank"})
+        size, variant, level = _kind(await read_body(request, models.KindRequest))
+        banked = await anyio.to_thread.run_sync(
+            self.store.take_from_bank, size, variant, level, limiter=self.light
+        )
+        if banked is not None:
+            puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
+            return ok(models.NewPuzzle, {"puzzle": describe(puzzle), "level": banked.level, "source": "bank"})
+        kind = (size, variant, level)
+        if size < SLOW_SIZE and not self.maker.underway(kind):
+            try:
+                return await self._generate(size, variant, level)
+            except BadRequest as exc:
+                if exc.status != 503:
+                    raise  # past the deadline: made in the background instead
+        return await self._making(kind)
+
+    async def _making(self, kind: tuple[int, str, str | None]) -> Response:
+        """202 with the progress of the background making of ``kind``; the puzzle once made."""
+        self._feature("generate")
+        for _ in range(3):
+            try:
+                report = await anyio.to_thread.run_sync(self.maker.ask, kind, limiter=self.light)
+            except TooMany as exc:
+                raise BadRequest(str(exc), status=429, retry_after=5) from None
+            if report is not None:
+                if report["state"] == "failed":
+                    error = dict(report.get("error") or {})
+                    raise BadRequest(
+                        str(error.pop("error", "the puzzle could not be made")),
+                        status=int(error.pop("status", 500)),
+                        **{k: v for k, v in error.items() if k in ("kind", "line", "column", "cells")},
+                    )
+                return ok(models.Making, {"making": report}, status=202)
+            banked = await anyio.to_thread.run_sync(self.store.take_from_bank, *kind, limiter=self.light)
+            if banked is not None:  # made: served to whoever asks first
+                puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
+                answer = {"puzzle": describe(puzzle), "level": banked.level, "source": "generated"}
+                return ok(models.NewPuzzle, answer)
+        raise BadRequest("the puzzles made for this kind were taken by other players; ask again", status=429)
 
     def _feature(self, name: str) -> Callable[..., Any]:
         function = _trace_function() if name == "trace" else getattr(shudu, name, None)
@@ -242,29 +314,50 @@ class Api:
     # --- saved games --------------------------------------------------------------------
 
     async def list_games(self, request: Request) -> Response:
-        return JSONResponse({"games": [g.summary() for g in self.store.games()]})
+        player = _player(request)
+        games = await anyio.to_thread.run_sync(self._games_of, player, limiter=self.light)
+        return ok(models.Games, {"games": [g.summary() for g in games]})
+
+    def _games_of(self, player: str) -> list[Game]:
+        self.store.claim_unowned(player)  # games saved before there were players go to the first to look
+        return self.store.games(player)
 
     async def create_game(self, request: Request) -> Response:
-        body = await read_json(request)
+        body = await read_body(request, models.NewGameRequest)
         puzzle = read_puzzle(body)
         level = field(body, "level", str)
-        game = Game.new(puzzle_json(puzzle), level=level)
-        await anyio.to_thread.run_sync(self.store.save_game, game)
-        return JSONResponse(self._game_json(game, puzzle), status_code=201)
+        if level is not None and level not in LEVELS:
+            raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
+        found = await self.run(shudu.count, puzzle, 2, timeout=self.deadline)
+        if found != 1:
+            raise BadRequest(
+                f"only a puzzle with exactly one solution can be played; this one has {_count_words(found)}",
+                status=422,
+                field="puzzle",
+            )
+        game = Game.new(puzzle_json(puzzle), level=level, player=_player(request))
+        await anyio.to_thread.run_sync(self.store.save_game, game, limiter=self.light)
+        return ok(models.SavedGame, self._game_json(game, puzzle), status=201)
 
     async def get_game(self, request: Request) -> Response:
-        game = self.store.game(_game_id(request))
-        return JSONResponse(self._game_json(game, shudu.parse_puzzle(json.dumps(game.puzzle))))
+        game = await anyio.to_thread.run_sync(
+            self.store.game, _game_id(request), _player(request), limiter=self.light
+        )
+        return ok(models.SavedGame, self._game_json(game, shudu.parse_puzzle(json.dumps(game.puzzle))))
 
     async def save_game(self, request: Request) -> Response:
-        game = self.store.game(_game_id(request))
-        body = await read_json(request)
+        """Save a game's state, based on the ``version`` the page last loaded or saved (409 if stale)."""
+        game_id = _game_id(request)
+        body = await read_body(request, models.SaveRequest)
+        game = await anyio.to_thread.run_sync(self.store.game, game_id, _player(request), limiter=self.light)
         puzzle = shudu.parse_puzzle(json.dumps(game.puzzle))
-        unknown = set(body) - {"entries", "corner", "centre", "history", "elapsed_ms", "finished"}
-        if unknown:
+        version = field(body, "version", int)
+        if version is None:
             raise BadRequest(
-                f"unknown field {sorted(unknown)[0]!r} in a saved game", field=sorted(unknown)[0]
+                '"version" is missing: send the version of the game this save is based on', field="version"
             )
+        if version != game.version:
+            return _stale(game.id, version, game.version)
         if "entries" in body:
             game.entries = read_entries(body, puzzle)
             given = next(
@@ -275,14 +368,19 @@ class Api:
                 raise BadRequest(f'"entries": {name} is a given and cannot hold an entry', field="entries")
         game.corner = field(body, "corner", list, game.corner)
         game.centre = field(body, "centre", list, game.centre)
-        game.history = field(body, "history", dict, game.history)
+        game.history = read_history(body, puzzle) or game.history
         game.elapsed_ms = field(body, "elapsed_ms", int, game.elapsed_ms)
         game.finished = field(body, "finished", bool, game.finished)
-        await anyio.to_thread.run_sync(self.store.save_game, game)
-        return JSONResponse(game.summary())
+        try:
+            await anyio.to_thread.run_sync(self.store.save_game, game, limiter=self.light)
+        except StaleGame as exc:  # another save landed between the read and the write
+            return _stale(game_id, version, exc.version)
+        return ok(models.Summary, game.summary())
 
     async def delete_game(self, request: Request) -> Response:
-        self.store.delete_game(_game_id(request))
+        await anyio.to_thread.run_sync(
+            self.store.delete_game, _game_id(request), _player(request), limiter=self.light
+        )
         return Response(status_code=204)
 
     @staticmethod
@@ -290,10 +388,125 @@ class Api:
         return {**game.to_json(), "puzzle": describe(puzzle)}
 
 
-def _status_words(status: str) -> str:
-    return {"none": "no solution", "multiple": "several solutions", "timeout": "no answer in time"}.get(
-        status, status
+_GAME_ERRORS = ("400", "401", "404", "413", "503")
+OPERATIONS = [
+    Operation(
+        "/api/features",
+        "GET",
+        "which optional parts of the library are present",
+        answer=models.Features,
+        errors=("401",),
+    ),
+    Operation(
+        "/api/parse",
+        "POST",
+        "parse and validate a puzzle; describe it for drawing",
+        models.PuzzleRequest,
+        models.Parsed,
+    ),
+    Operation(
+        "/api/solve",
+        "POST",
+        "solve: status unique/multiple/none/timeout and the first solution",
+        models.SolveRequest,
+        models.Solved,
+    ),
+    Operation("/api/count", "POST", "count solutions up to a limit", models.CountRequest, models.Counted),
+    Operation(
+        "/api/hint",
+        "POST",
+        "the next logical step from the player's entries (or the wrong entries)",
+        models.HintRequest,
+        models.Hinted,
+        errors=("400", "401", "413", "422", "429", "501", "503"),
+    ),
+    Operation(
+        "/api/explain",
+        "POST",
+        "the whole solution, step by step",
+        models.PuzzleRequest,
+        models.Explained,
+        errors=("400", "401", "413", "429", "501", "503"),
+    ),
+    Operation(
+        "/api/rate",
+        "POST",
+        "the difficulty of a puzzle",
+        models.PuzzleRequest,
+        models.Rated,
+        errors=("400", "401", "413", "429", "501", "503"),
+    ),
+    Operation(
+        "/api/trace",
+        "POST",
+        "the enumeration solver's search, step by step, compact",
+        models.TraceRequest,
+        models.Traced,
+        errors=("400", "401", "413", "429", "501", "503"),
+    ),
+    Operation(
+        "/api/generate",
+        "POST",
+        "generate a new puzzle",
+        models.KindRequest,
+        models.NewPuzzle,
+        errors=("400", "401", "413", "429", "501", "503"),
+    ),
+    Operation(
+        "/api/new",
+        "POST",
+        "a new puzzle from the bank, else generated; with its rated level. A slow kind answers 202"
+        " with the progress of its making in the background: ask again until it answers 200",
+        models.KindRequest,
+        models.NewPuzzle,
+        errors=("400", "401", "413", "429", "500", "501", "503"),
+        more=((202, models.Making),),
+    ),
+    Operation(
+        "/api/games",
+        "GET",
+        "the player's saved games, most recent first",
+        answer=models.Games,
+        errors=("401",),
+    ),
+    Operation(
+        "/api/games",
+        "POST",
+        "start a game",
+        models.NewGameRequest,
+        models.SavedGame,
+        201,
+        errors=("400", "401", "413", "422", "503"),
+    ),
+    Operation("/api/games/{game_id}", "GET", "a saved game", answer=models.SavedGame, errors=("401", "404")),
+    Operation(
+        "/api/games/{game_id}",
+        "PUT",
+        "save the player's progress, based on a version",
+        models.SaveRequest,
+        models.Summary,
+        errors=(*_GAME_ERRORS, "409"),
+    ),
+    Operation("/api/games/{game_id}", "DELETE", "delete a saved game", status=204, errors=("401", "404")),
+]
+
+
+def _player(request: Request) -> str:
+    return str(request.state.player)
+
+
+def _stale(game_id: int | None, based_on: int, version: int) -> JSONResponse:
+    return _error(
+        f"game {game_id} was changed in another page or tab since this one loaded it (this save is based"
+        f" on version {based_on}, the saved game is at {version}); reload it to go on",
+        409,
+        kind="StaleGame",
+        version=version,
     )
+
+
+def _count_words(found: int) -> str:
+    return "no solution" if found == 0 else "several solutions"
 
 
 def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
@@ -308,11 +521,58 @@ def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
     return size, variant, level
 
 
+_ID = re.compile(r"[0-9]{1,19}")
+
+
 def _game_id(request: Request) -> int:
-    raw = request.path_params["game_id"]
-    if not raw.isdigit():
-        raise BadRequest(f"game id {raw!r} is not a number", status=404)
+    """The game id in the path: a whole number 1 to 2^63-1 (404 for anything else)."""
+    raw = str(request.path_params["game_id"])
+    if not _ID.fullmatch(raw) or not 1 <= int(raw) <= MAX_ID:
+        raise BadRequest(f"no saved game {raw[:30]!r}: a game id is a whole number 1 to {MAX_ID}", status=404)
     return int(raw)
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(rb"[\[{\]}]")
+
+
+def _check_depth(raw: bytes) -> None:
+    """Refuse a body nested deeper than :data:`MAX_DEPTH` (the JSON parser recurses per level)."""
+    depth = 0
+    for match in _BRACKET.finditer(_STRING.sub(b'""', raw)):
+        depth += 1 if match.group() in b"[{" else -1
+        if depth > MAX_DEPTH:
+            raise BadRequest(f"the body is nested more than {MAX_DEPTH} lists or objects deep")
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BadRequest(
+            f"a number in the body has {len(text.lstrip('-'))} digits; at most {MAX_DIGITS} are read"
+        )
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS:
+        raise BadRequest(
+            f"a number in the body is {len(text)} characters long; at most {2 * MAX_DIGITS} are read"
+        )
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise BadRequest(f"the number {text[:20]} in the body is too large")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise BadRequest(f"{name} is not a JSON number")
+
+
+async def read_body(request: Request, model: type[models.Model]) -> dict[str, Any]:
+    """The request body, a JSON object checked against ``model``."""
+    body = await read_json(request)
+    validate(model, body)
+    return body
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -329,8 +589,11 @@ async def read_json(request: Request) -> dict[str, Any]:
     raw = b"".join(chunks)
     if not raw.strip():
         raise BadRequest("the request has no body; send a JSON object")
+    _check_depth(raw)
     try:
-        body = json.loads(raw.decode("utf-8"))
+        body = json.loads(
+            raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant
+        )
     except UnicodeDecodeError:
         raise BadRequest("the request body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -348,14 +611,19 @@ def _error(message: str, status: int, **details: Any) -> JSONResponse:
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, BadRequest)
-    return _error(exc.message, exc.status, **exc.details)
+    details = dict(exc.details)
+    retry_after = details.pop("retry_after", None)
+    response = _error(exc.message, exc.status, **details)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 async def _shudu_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, shudu.ShuduError)
-    if isinstance(exc, StoreError) and exc.message.startswith("no saved game"):
+    if isinstance(exc, MissingGame):
         status = 404
-    elif isinstance(exc, GeneratorTimeout):
+    elif isinstance(exc, GeneratorTimeout | shudu.errors.SearchTimeout):
         status = 503  # a request that may be met, but not within the deadline
     else:
         status = 400
@@ -365,7 +633,7 @@ async def _shudu_error(request: Request, exc: Exception) -> Response:
         kind=type(exc).__name__,
         line=exc.line,
         column=getattr(exc, "column", None),
-        cells=list(getattr(exc, "cells", ()) or ()) or None,
+        cells=[str(c) for c in getattr(exc, "cells", ()) or ()] or None,
     )
 
 
@@ -378,39 +646,81 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _error(messages.get(exc.status_code, exc.detail), exc.status_code)
 
 
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    """Anything not foreseen: logged, and answered with JSON rather than a bare page."""
+    log.exception("unexpected error in %s %s", request.method, request.url.path)
+    return _error(f"the server failed on this request ({type(exc).__name__}); it has been logged", 500)
+
+
+#: The handler of each operation, by path and method.
+HANDLERS = {
+    ("/api/features", "GET"): "get_features",
+    ("/api/parse", "POST"): "parse",
+    ("/api/solve", "POST"): "solve",
+    ("/api/count", "POST"): "count",
+    ("/api/hint", "POST"): "hint",
+    ("/api/explain", "POST"): "explain",
+    ("/api/rate", "POST"): "rate",
+    ("/api/trace", "POST"): "trace",
+    ("/api/generate", "POST"): "generate",
+    ("/api/new", "POST"): "new",
+    ("/api/games", "GET"): "list_games",
+    ("/api/games", "POST"): "create_game",
+    ("/api/games/{game_id}", "GET"): "get_game",
+    ("/api/games/{game_id}", "PUT"): "save_game",
+    ("/api/games/{game_id}", "DELETE"): "delete_game",
+}
+
+
 def create_app(
-    db: str | Path | None = None, *, deadline: float = 10.0, workers: int = 2, store: Store | None = None
+    db: str | Path | None = None,
+    *,
+    deadline: float = 10.0,
+    workers: int = 2,
+    queue: int = 8,
+    grace: float = 1.0,
+    store: Store | None = None,
+    token: str | None = None,
 ) -> Starlette:
-    """The app, saving to the SQLite file ``db`` (default: under the user's data directory)."""
+    """The app, saving to the SQLite file ``db`` (default: under the user's data directory).
+
+    Heavy requests run in ``workers`` processes under ``deadline`` seconds (a worker still busy
+    ``grace`` seconds later is killed and replaced); when ``queue`` of them wait already, one more
+    gets 429. Each browser is a player with its own games (a cookie); with ``token`` set, every
+    request must carry it (``?token=`` once, then a cookie; or ``Authorization: Bearer``), else 401.
+    """
+    check_token(token)
     store = store or Store(db)
-    api = Api(store, deadline=deadline, workers=workers)
+    api = Api(store, deadline=deadline, workers=workers, queue=queue, grace=grace)
     routes = [
         Route("/", lambda request: FileResponse(STATIC / "index.html"), methods=["GET"]),
-        Route("/api/features", api.get_features, methods=["GET"]),
         Route("/api/openapi.json", api.get_openapi, methods=["GET"]),
-        Route("/api/parse", api.parse, methods=["POST"]),
-        Route("/api/solve", api.solve, methods=["POST"]),
-        Route("/api/count", api.count, methods=["POST"]),
-        Route("/api/hint", api.hint, methods=["POST"]),
-        Route("/api/explain", api.explain, methods=["POST"]),
-        Route("/api/rate", api.rate, methods=["POST"]),
-        Route("/api/trace", api.trace, methods=["POST"]),
-        Route("/api/generate", api.generate, methods=["POST"]),
-        Route("/api/new", api.new, methods=["POST"]),
-        Route("/api/games", api.list_games, methods=["GET"]),
-        Route("/api/games", api.create_game, methods=["POST"]),
-        Route("/api/games/{game_id}", api.get_game, methods=["GET"]),
-        Route("/api/games/{game_id}", api.save_game, methods=["PUT"]),
-        Route("/api/games/{game_id}", api.delete_game, methods=["DELETE"]),
+        *(
+            Route(op.path, getattr(api, HANDLERS[op.path, op.method]), methods=[op.method])
+            for op in OPERATIONS
+        ),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            api.pool.close()
+            api.maker.close()
+
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(Players, token=token)],
         exception_handlers={
             BadRequest: _bad_request,
             shudu.ShuduError: _shudu_error,
             HTTPException: _http_error,
+            Exception: _unexpected,
         },
+        lifespan=lifespan,
     )
     app.state.store = store
+    app.state.api = api
     return app

@@ -1,145 +1,112 @@
-"""The OpenAPI description of the web API, served at ``/api/openapi.json``."""
+"""The OpenAPI 3.1 document of the web API, made from its models and its table of operations."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-_PUZZLE_FIELDS: dict[str, Any] = {
-    "puzzle": {
-        "description": "the puzzle: text in any format of docs/formats.md (line, grid block, JSON), "
-        "or a JSON puzzle object",
-        "oneOf": [{"type": "string", "maxLength": 20000}, {"type": "object"}],
-    },
-    "variant": {"type": "string", "description": "variant name, parts joined by + (x, pyramid, …)"},
-    "box": {"type": "string", "description": "box shape RxC, e.g. 2x3"},
-    "layout": {"type": "string", "description": "jigsaw layout: n*n region labels"},
-    "regions": {"type": "array", "items": {"type": "array"}, "description": "custom extra regions"},
-}
-_ENTRIES = {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "n*n digits, 0 empty"}
-_KIND = {
-    "size": {"type": "integer", "minimum": 4, "maximum": 25, "default": 9},
-    "variant": {"type": "string", "default": "standard"},
-    "level": {"type": "string", "enum": ["easy", "medium", "hard", "unfair", "extreme"]},
-}
-_GAME_STATE = {
-    "entries": _ENTRIES,
-    "corner": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
-    "centre": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
-    "history": {
-        "type": "object",
-        "properties": {"undo": {"type": "array"}, "redo": {"type": "array"}},
-        "required": ["undo", "redo"],
-    },
-    "elapsed_ms": {"type": "integer", "minimum": 0},
-    "finished": {"type": "boolean"},
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from .models import Error
+
+#: What every operation may answer besides success (see docs/web.md).
+ERRORS = {
+    "400": "bad input: a bad puzzle or field, or a request the generator can never meet",
+    "401": "the server needs its access token",
+    "404": "no such game (or another player's)",
+    "409": "a save based on an older version of the game",
+    "413": "a body over the size limit",
+    "422": "a puzzle without exactly one solution where one is needed",
+    "429": "too many heavy requests wait already; try again after Retry-After seconds",
+    "501": "a feature this version of shudu lacks",
+    "500": "the server failed on this request (it is logged)",
+    "503": "the request ran past its deadline",
 }
 
 
-def _body(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = list(required)
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
+@dataclass(frozen=True)
+class Operation:
+    """One method on one path: what it takes and what it answers."""
+
+    path: str
+    method: str
+    summary: str
+    request: type[BaseModel] | None = None
+    answer: type[BaseModel] | None = None
+    status: int = 200
+    errors: tuple[str, ...] = field(default=("400", "401", "413", "501", "503"))
+    #: Other successful answers, by status: e.g. 202 while a new puzzle is still being made.
+    more: tuple[tuple[int, type[BaseModel]], ...] = ()
 
 
-def _operation(summary: str, body: dict[str, Any] | None = None, *, ok: str = "200") -> dict[str, Any]:
-    operation: dict[str, Any] = {
-        "summary": summary,
-        "responses": {
-            ok: {"description": "success", "content": {"application/json": {"schema": {"type": "object"}}}},
-            "4XX": {"$ref": "#/components/responses/Error"},
-        },
-    }
-    if body is not None:
-        operation["requestBody"] = body
-    return operation
+def document(version: str, operations: list[Operation]) -> dict[str, Any]:
+    """The OpenAPI 3.1 document for ``operations``."""
+    models: dict[type[BaseModel], None] = {Error: None}
+    for op in operations:
+        for model in (op.request, op.answer):
+            if model is not None:
+                models[model] = None
+        for _, model in op.more:
+            models[model] = None
+    keyed = [(m, "validation") for m in models] + [(m, "serialization") for m in models]
+    refs, schemas = models_json_schema(keyed, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
 
+    def ref(model: type[BaseModel], mode: str) -> dict[str, Any]:
+        return dict(refs[(model, mode)])  # type: ignore[index]
 
-def document(version: str) -> dict[str, Any]:
-    """The OpenAPI 3.1 document."""
-    puzzle = _body(_PUZZLE_FIELDS, ("puzzle",))
-    game_id = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}]
+    paths: dict[str, dict[str, Any]] = {}
+    for op in operations:
+        item = paths.setdefault(op.path, {})
+        if "{game_id}" in op.path:
+            item["parameters"] = [
+                {
+                    "name": "game_id",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                }
+            ]
+        responses: dict[str, Any] = {}
+        if op.answer is None:
+            responses[str(op.status)] = {"description": "done"}
+        else:
+            responses[str(op.status)] = {
+                "description": "success",
+                "content": {"application/json": {"schema": ref(op.answer, "serialization")}},
+            }
+        for status, model in op.more:
+            responses[str(status)] = {
+                "description": "accepted: not ready yet",
+                "content": {"application/json": {"schema": ref(model, "serialization")}},
+            }
+        for code in op.errors:
+            responses[code] = {"$ref": "#/components/responses/Error"}
+        operation: dict[str, Any] = {"summary": op.summary, "responses": responses}
+        if op.request is not None:
+            operation["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": ref(op.request, "validation")}},
+            }
+        item[op.method.lower()] = operation
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "shudu",
             "version": version,
             "description": "Solve, count, rate and play sudoku puzzles of every size and variant. "
-            "Bad input gets a 4xx answer {error: message}; 501 means the feature is not in this version; "
-            "503 means the request ran past its deadline.",
+            "Every error is a JSON object {error: message, ...} with a 4xx or 5xx status: "
+            + "; ".join(f"{code} {why}" for code, why in ERRORS.items())
+            + ".",
         },
-        "paths": {
-            "/api/features": {"get": _operation("which optional parts of the library are present")},
-            "/api/parse": {
-                "post": _operation("parse and validate a puzzle; describe it for drawing", puzzle)
-            },
-            "/api/solve": {
-                "post": _operation(
-                    "solve: status unique/multiple/none/timeout and the first solution",
-                    _body({**_PUZZLE_FIELDS, "algorithm": {"type": "string"}}, ("puzzle",)),
-                )
-            },
-            "/api/count": {
-                "post": _operation(
-                    "count solutions up to a limit",
-                    _body({**_PUZZLE_FIELDS, "limit": {"type": "integer", "default": 1000}}, ("puzzle",)),
-                )
-            },
-            "/api/hint": {
-                "post": _operation(
-                    "the next logical step from the player's entries (or the wrong entries)",
-                    _body({**_PUZZLE_FIELDS, "entries": _ENTRIES}, ("puzzle",)),
-                )
-            },
-            "/api/explain": {"post": _operation("the whole solution, step by step", puzzle)},
-            "/api/rate": {"post": _operation("the difficulty of a puzzle", puzzle)},
-            "/api/trace": {
-                "post": _operation(
-                    "the enumeration solver's search, step by step",
-                    _body({**_PUZZLE_FIELDS, "limit": {"type": "integer", "default": 5000}}, ("puzzle",)),
-                )
-            },
-            "/api/generate": {"post": _operation("generate a new puzzle", _body(_KIND))},
-            "/api/new": {
-                "post": _operation(
-                    "a new puzzle from the bank, else generated; with its rated level", _body(_KIND)
-                )
-            },
-            "/api/games": {
-                "get": _operation("saved games, most recent first"),
-                "post": _operation(
-                    "start a game",
-                    _body({**_PUZZLE_FIELDS, "level": {"type": "string"}}, ("puzzle",)),
-                    ok="201",
-                ),
-            },
-            "/api/games/{game_id}": {
-                "parameters": game_id,
-                "get": _operation("a saved game"),
-                "put": _operation("save the player's progress", _body(_GAME_STATE)),
-                "delete": _operation("delete a saved game", ok="204"),
-            },
-        },
+        "paths": paths,
         "components": {
+            "schemas": schemas.get("$defs", {}),
             "responses": {
                 "Error": {
-                    "description": "bad input, missing game, body too large, absent feature",
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "properties": {
-                                    "error": {"type": "string"},
-                                    "field": {"type": "string"},
-                                    "line": {"type": "integer"},
-                                    "column": {"type": "integer"},
-                                    "cells": {"type": "array", "items": {"type": "string"}},
-                                },
-                                "required": ["error"],
-                            }
-                        }
-                    },
+                    "description": "what is wrong, in words, with details where they help",
+                    "content": {"application/json": {"schema": ref(Error, "serialization")}},
                 }
-            }
+            },
         },
     }

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import shudu
+from shudu.formats import to_json
+from shudu.notation import digit_char
 
 #: The longest puzzle text accepted (a 25x25 grid block with decoration fits easily).
 MAX_PUZZLE_TEXT = 20_000
@@ -90,15 +92,61 @@ def read_entries(body: Mapping[str, Any], puzzle: shudu.Puzzle) -> list[int]:
     return entries
 
 
+def read_pencil(body: Mapping[str, Any], puzzle: shudu.Puzzle) -> list[list[int]] | None:
+    """The player's candidate marks (``pencil``: n·n lists of digits, [] for a cell without
+    marks); None when absent."""
+    n = puzzle.size
+    pencil: list[Any] | None = field(body, "pencil", list)
+    if pencil is None:
+        return None
+    if len(pencil) != n * n:
+        raise BadRequest(f'"pencil" has {len(pencil)} cells; a {n}x{n} puzzle needs {n * n}', field="pencil")
+    for i, marks in enumerate(pencil):
+        if not isinstance(marks, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= n for d in marks
+        ):
+            cell = puzzle.geometry.cell_name(i)
+            raise BadRequest(
+                f'"pencil": {cell} holds {json.dumps(marks)[:40]}; use a list of digits 1 to {n}',
+                field="pencil",
+            )
+    return pencil
+
+
+def read_history(body: Mapping[str, Any], puzzle: shudu.Puzzle) -> dict[str, list[Any]] | None:
+    """The undo and redo lists of a saved game, each move a list of ``{"cell": i, ...}`` changes
+    naming a real cell; None when absent."""
+    history: dict[str, list[Any]] | None = field(body, "history", dict)
+    if history is None:
+        return None
+    cells = puzzle.size * puzzle.size
+    if set(history) != {"undo", "redo"}:
+        raise BadRequest('"history" must be {"undo": [...], "redo": [...]}', field="history")
+    for side in ("undo", "redo"):
+        moves = history[side]
+        if not isinstance(moves, list):
+            raise BadRequest(f'"history.{side}" must be a list of moves', field="history")
+        for k, move in enumerate(moves):
+            changes = move if isinstance(move, list) else None
+            if changes is None or not all(isinstance(c, dict) for c in changes):
+                raise BadRequest(
+                    f'"history.{side}" move {k + 1} must be a list of changes {{"cell", "before", "after"}}',
+                    field="history",
+                )
+            for change in changes:
+                cell = change.get("cell")
+                if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < cells:
+                    raise BadRequest(
+                        f'"history.{side}" move {k + 1} names cell {json.dumps(cell)[:30]};'
+                        f" a {puzzle.size}x{puzzle.size} puzzle has cells 0 to {cells - 1}",
+                        field="history",
+                    )
+    return history
+
+
 def puzzle_json(board: shudu.Puzzle | shudu.Grid) -> dict[str, Any]:
     """The JSON form of docs/formats.md: enough to rebuild the puzzle."""
-    out: dict[str, Any] = {"size": board.size}
-    if board.box is not None:
-        out["box"] = list(board.box)
-    if not board.variant.is_standard:
-        out.update(board.variant.to_json())
-    out["givens"] = board.to_string()
-    return out
+    return to_json(board)
 
 
 def describe(puzzle: shudu.Puzzle) -> dict[str, Any]:
@@ -124,18 +172,13 @@ def describe(puzzle: shudu.Puzzle) -> dict[str, Any]:
         "description": geo.variant.description,
         "givens": list(puzzle.cells),
         "clues": puzzle.clues,
-        "digits": [shudu_digit(d) for d in range(1, n + 1)],
+        "digits": [digit_char(d) for d in range(1, n + 1)],
         "region": region,
         "jigsaw": geo.variant.layout is not None,
         "extras": extras,
         "houses": [{"name": h.name, "cells": list(h.cells)} for h in geo.houses],
         "links": [list(links) for links in geo.links] if any(geo.links) else None,
     }
-
-
-def shudu_digit(digit: int) -> str:
-    """The character of a digit: 1-9, then A-Z."""
-    return "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[digit - 1]
 
 
 def to_plain(value: Any) -> Any:
@@ -182,4 +225,24 @@ def step_json(step: Any, size: int) -> dict[str, Any]:
                 items.append({"cell": index, "digit": digit})
         data[key] = items
     data["cells"] = [i for i in (cell_index(c, size) for c in data.get("cells") or []) if i is not None]
+    structure = data.get("structure")
+    if isinstance(structure, dict):
+        _index_structure(structure, size)
     return data
+
+
+def _index_structure(structure: dict[str, Any], size: int) -> None:
+    """Give a chain's nodes and a net's lines their cells as indices too (``at``), for drawing."""
+    for link in structure.get("links") or []:
+        for end in (link.get("from"), link.get("to")):
+            if isinstance(end, dict):
+                end["at"] = [
+                    i for i in (cell_index(c, size) for c in end.get("cells") or []) if i is not None
+                ]
+    for node in structure.get("nodes") or []:
+        if isinstance(node, dict):
+            node["at"] = [i for i in (cell_index(c, size) for c in node.get("cells") or []) if i is not None]
+    for branch in structure.get("branches") or []:
+        for line in branch.get("lines") or [] if isinstance(branch, dict) else []:
+            if isinstance(line, dict):
+                line["at"] = cell_index(line.get("cell"), size)

@@ -31,12 +31,26 @@ export async function api(path, body = undefined, method = undefined) {
   return data;
 }
 
-// Save without waiting, and even while the page is closing.
-export function saveSoon(path, body) {
-  return fetch(path, {
-    method: "PUT",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-    keepalive: true,
-  });
+// Save a game's state, based on a version; never throws. Answers {status, data}: status 0 when the
+// server cannot be reached. A save that fits the browser's keepalive allowance (64 KiB) outlives
+// the page (a reload or a close); a larger one waits in localStorage instead (see app.js).
+export async function putGame(id, body) {
+  const text = JSON.stringify(body);
+  try {
+    const response = await fetch(`/api/games/${id}`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json" },
+      body: text,
+      keepalive: text.length < 60000,
+    });
+    let data = {};
+    try {
+      data = await response.json();
+    } catch (error) {
+      data = { error: `the server answered ${response.status} without JSON` };
+    }
+    return { status: response.status, data };
+  } catch (error) {
+    return { status: 0, data: { error: "the server cannot be reached" } };
+  }
 }

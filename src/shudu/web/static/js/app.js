@@ -1,6 +1,6 @@
 // The page: wires the board, the controls, the dialogs and the API together.
 
-import { api, saveSoon } from "./api.js";
+import { api, putGame } from "./api.js";
 import { Board } from "./board.js";
 import { Game } from "./game.js";
 import { Replay } from "./replay.js";
@@ -13,12 +13,16 @@ const page = {
   selected: [],
   mode: "digit",
   wrong: new Set(),
+  badMarks: new Set(), // cells whose pencil marks leave out their digit (from a hint)
   step: null, // a hint or explanation step drawn on the grid
   replay: null, // {values, candidates, …} while the explanation or the search is shown
   hint: null, // {data, level}
   explain: null, // {steps, index}
+  explaining: null, // the explanation request in flight
   trace: null, // Replay of the enumeration
-  saveTimer: null,
+  saving: null, // the save in flight (a promise), one at a time
+  dirty: false, // moves made since the last save that reached the server
+  saveStopped: null, // why saving stopped: "stale" (another page saved) or "gone" (deleted)
   lastTick: 0,
 };
 
@@ -32,6 +36,7 @@ function render() {
     game: page.game,
     selected: page.replay ? [] : page.selected,
     wrong: page.wrong,
+    badMarks: page.badMarks,
     step: page.step,
     replay: page.replay,
   });
@@ -89,24 +94,47 @@ function buildPad(puzzle) {
 
 function show(saved) {
   closeHelp();
+  saved = withPending(saved);
   const game = new Game(saved.puzzle, saved);
   page.game = game;
   page.selected = [];
   page.wrong = new Set();
   board.setPuzzle(saved.puzzle);
+  zoom(false);
+  $("zoom-button").hidden = saved.puzzle.size < 16;
   buildPad(saved.puzzle);
   $("title").textContent = title(saved.puzzle, saved.level);
   $("rating").hidden = true;
   history.replaceState(null, "", `#game=${saved.id}`);
   localStorage.setItem("shudu-last-game", saved.id);
   say(game.finished ? "This puzzle is finished." : "", game.finished ? "done" : "");
+  page.dirty = Boolean(saved.pending);
+  page.saveStopped = null;
+  saveProblem(null);
+  if (page.dirty) saveLater();
   showTime();
   render();
   if (page.features.rate) rate();
 }
 
+// A move kept in localStorage may be based on a save that was still on its way when the page went
+// away (a reload right after a move): wait a moment for that save to land before using the move.
+function pendingAhead(saved) {
+  try {
+    const raw = localStorage.getItem(pendingKey(saved.id));
+    return Boolean(raw) && JSON.parse(raw).base > saved.version;
+  } catch (error) {
+    return false;
+  }
+}
+
 async function openGame(id) {
-  show(await api(`/api/games/${id}`));
+  let saved = await api(`/api/games/${id}`);
+  for (let tries = 0; tries < 15 && pendingAhead(saved); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    saved = await api(`/api/games/${id}`);
+  }
+  show(saved);
 }
 
 async function startGame(puzzleJson, level = null) {
@@ -114,18 +142,129 @@ async function startGame(puzzleJson, level = null) {
   $("board").focus({ preventScroll: true });
 }
 
+// A kind that takes long to make (16x16, 25x25, or a hard one on a busy server) is made in the
+// background: the server answers 202 with its progress, and the page asks again until it is made.
+let making = 0; // bumped to stop waiting for a puzzle being made
+
 async function newPuzzle(size, variant, level) {
-  const found = await api("/api/new", { size, variant, level });
+  const waiting = ++making;
+  const progress = $("new-progress");
+  let found = await api("/api/new", { size, variant, level });
+  try {
+    while (found.making) {
+      const m = found.making;
+      const done = m.rated ? `, ${m.rated} rated` : "";
+      progress.textContent = `Making a ${m.size}×${m.size} ${m.level || ""} puzzle: ${m.grids} grids tried${done}, ${Math.round(m.seconds)} s…`.replace("  ", " ");
+      progress.hidden = false;
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      if (waiting !== making) return false;
+      found = await api("/api/new", { size, variant, level });
+    }
+  } finally {
+    progress.hidden = true;
+  }
   await startGame(found.puzzle.json, found.level);
+  return true;
 }
 
-function saveLater(now = false) {
+// Big grids on a phone: the board at twice the width, scrolled in its frame.
+function zoom(on) {
+  $("board-frame").classList.toggle("zoomed", on);
+  $("zoom-button").setAttribute("aria-pressed", String(on));
+  $("zoom-button").textContent = on ? "Zoom out" : "Zoom in";
+}
+
+// --- saving ----------------------------------------------------------------------------------
+//
+// Every save names the version of the game it is based on; the server refuses (409) a save based
+// on an older version, so two pages never overwrite each other. One save is in flight at a time.
+// Until a move reaches the server it also waits in localStorage, so a reload or a crash that
+// beats the save brings it back: a pending state is used only while the server still holds the
+// version it was based on.
+
+const pendingKey = (id) => `shudu-pending-${id}`;
+
+function keepPending(game) {
+  const base = game.version + (page.saving ? 1 : 0); // an answered save in flight moves the version on
+  try {
+    localStorage.setItem(pendingKey(game.id), JSON.stringify({ base, state: game.toSave() }));
+  } catch (error) {
+    /* storage full or refused: the server copy is still there */
+  }
+}
+
+function withPending(saved) {
+  const raw = localStorage.getItem(pendingKey(saved.id));
+  if (!raw) return saved;
+  localStorage.removeItem(pendingKey(saved.id));
+  try {
+    const { base, state } = JSON.parse(raw);
+    if (base !== saved.version) return saved; // the server has moved on (that save landed, or another page's)
+    return {
+      ...saved,
+      ...state,
+      history: state.history,
+      elapsed_ms: Math.max(state.elapsed_ms, saved.elapsed_ms),
+      pending: true,
+    };
+  } catch (error) {
+    return saved;
+  }
+}
+
+function saveProblem(kind, text = "") {
+  page.saveStopped = kind === "stale" || kind === "gone" ? kind : null;
+  const box = $("save-problem");
+  box.hidden = !kind;
+  box.dataset.kind = kind || "";
+  $("save-problem-text").textContent = text;
+  $("save-reload").hidden = kind !== "stale";
+}
+
+async function saveNow(closing = false) {
   const game = page.game;
-  if (!game || game.id === null) return;
-  clearTimeout(page.saveTimer);
-  const run = () => saveSoon(`/api/games/${game.id}`, game.toSave()).catch(() => say("could not save", "bad"));
-  if (now) run();
-  else page.saveTimer = setTimeout(run, 300);
+  if (!game || game.id === null || page.saveStopped) return;
+  if (page.saving) {
+    if (!closing) return; // the save in flight is followed by another when it ends
+    // the page is closing: send the latest now, based on the version the save in flight will make
+    putGame(game.id, { version: game.version + 1, ...game.toSave() });
+    return;
+  }
+  page.dirty = false;
+  const sent = game.toSave();
+  page.saving = putGame(game.id, { version: game.version, ...sent });
+  const { status, data } = await page.saving;
+  page.saving = null;
+  if (page.game !== game) return;
+  if (status === 200) {
+    game.version = data.version;
+    if (page.dirty) saveNow();
+    else {
+      localStorage.removeItem(pendingKey(game.id));
+      saveProblem(null);
+    }
+  } else if (status === 409) {
+    localStorage.removeItem(pendingKey(game.id));
+    saveProblem(
+      "stale",
+      "This game was changed in another page or tab, so the moves made here are not saved. Reload it to go on from the saved game.",
+    );
+  } else if (status === 404) {
+    localStorage.removeItem(pendingKey(game.id));
+    saveProblem("gone", "This game was deleted (or is not yours), so the moves made here are not saved.");
+  } else {
+    page.dirty = true; // tried again at the next move or within 15 s
+    saveProblem("failed", `Could not save: ${data.error || `error ${status}`}. Trying again.`);
+  }
+}
+
+// Save the game's latest state; ``closing`` when the page is going away (no later save follows).
+function saveLater(closing = false) {
+  const game = page.game;
+  if (!game || game.id === null || page.saveStopped) return;
+  page.dirty = true;
+  keepPending(game);
+  saveNow(closing);
 }
 
 async function solution() {
@@ -172,6 +311,7 @@ function move(dr, dc) {
 function changed() {
   const game = page.game;
   page.wrong = new Set();
+  page.badMarks = new Set();
   page.step = null;
   page.hint = null;
   $("hint-text").textContent = "";
@@ -200,7 +340,7 @@ async function finish(byShudu = false) {
   tick();
   say(byShudu ? "Solved by shudu." : `Solved in ${$("timer").textContent}. Well done!`, "done");
   render();
-  saveLater(true);
+  saveLater();
 }
 
 function input(digit, mode) {
@@ -220,6 +360,29 @@ function undo() {
 
 function redo() {
   if (page.game && !page.replay && page.game.redo()) changed();
+}
+
+// Fill every empty cell's centre marks with its candidates (one move: one undo takes them back).
+function fillCandidates() {
+  const game = page.game;
+  if (!game || page.replay) return;
+  const values = game.entries.map((e, cell) => game.value(cell));
+  const masks = candidatesAt(values);
+  const changes = [];
+  masks.forEach((mask, cell) => {
+    if (values[cell]) return;
+    const digits = [];
+    for (let d = 1; d <= game.size; d++) if (mask & (1 << d)) digits.push(d);
+    if (digits.join() === game.centre[cell].join() && !game.corner[cell].length) return;
+    const before = game.state(cell);
+    game.centre[cell] = digits;
+    game.corner[cell] = [];
+    changes.push({ cell, before, after: game.state(cell) });
+  });
+  if (!changes.length) return;
+  game.undoStack.push(changes);
+  game.redoStack = [];
+  changed();
 }
 
 async function check() {
@@ -269,7 +432,48 @@ async function solveAll() {
 
 // --- hints and the explanation ---------------------------------------------------------------
 
-function drawStep(step) {
+// The candidates of every empty cell (bit d for digit d): no digit a peer holds, and, where
+// ``marks`` gives a cell some, only those; ``removed`` (a Map cell → digits) takes more away.
+function candidatesAt(values, marks = null, removed = null) {
+  const game = page.game;
+  const n = game.size;
+  const all = ((1 << n) - 1) << 1;
+  return values.map((value, cell) => {
+    if (value) return 0;
+    let mask = all;
+    for (const peer of game.peers[cell]) if (values[peer]) mask &= ~(1 << values[peer]);
+    if (marks && marks[cell].length) mask &= marks[cell].reduce((m, d) => m | (1 << d), 0);
+    for (const d of (removed && removed.get(cell)) || []) mask &= ~(1 << d);
+    return mask;
+  });
+}
+
+// The links of a step's structure: a chain's or loop's links, or a net's implications (each line
+// from the lines it follows from: solid where the candidate is set, dashed where it is removed).
+function stepLinks(structure) {
+  if (!structure) return null;
+  const node = (end) => ({ at: end.at || [], digit: (end.digits || [end.digit])[0], on: end.on });
+  if (structure.type === "net") {
+    const edges = [];
+    const nodes = [];
+    for (const branch of structure.branches || []) {
+      const lines = branch.lines || [];
+      const ends = lines.map((line) => ({ at: Number.isInteger(line.at) ? [line.at] : [], digit: line.digit, on: line.on }));
+      ends.forEach((end, k) => {
+        if (!end.at.length) return;
+        nodes.push(end);
+        for (const b of lines[k].because || []) {
+          if (ends[b] && ends[b].at.length) edges.push({ from: ends[b], to: end, kind: end.on ? "strong" : "weak" });
+        }
+      });
+    }
+    return { edges, nodes };
+  }
+  const edges = (structure.links || []).map((link) => ({ from: node(link.from), to: node(link.to), kind: link.kind }));
+  return { edges, nodes: (structure.nodes || []).map(node) };
+}
+
+function drawStep(step, candidates = null) {
   const puzzle = page.game.puzzle;
   const area = new Set();
   for (const name of step.houses || []) {
@@ -283,6 +487,8 @@ function drawStep(step) {
     area,
     placements: new Map(step.placements.map(({ cell, digit }) => [cell, digit])),
     eliminations,
+    candidates,
+    links: candidates ? stepLinks(step.structure) : null,
   };
 }
 
@@ -293,13 +499,22 @@ async function hint() {
   const game = page.game;
   const level = page.hint ? Math.min(page.hint.level + 1, 3) : 1;
   let data;
+  const request = { puzzle: game.puzzle.json, entries: game.entries, level: HINT_LEVELS[level - 1] };
+  if (game.centre.some((marks) => marks.length)) request.pencil = game.centre; // centre marks are candidates
   try {
-    data = await api("/api/hint", { puzzle: game.puzzle.json, entries: game.entries, level: HINT_LEVELS[level - 1] });
+    data = await api("/api/hint", request);
   } catch (error) {
     $("hint-text").textContent = error.message;
     return;
   }
   const text = data.text ? data.text[0].toUpperCase() + data.text.slice(1) : "";
+  if (data.mistakes.length && data.marks) {
+    page.badMarks = new Set(data.mistakes);
+    page.hint = null;
+    $("hint-text").textContent = `${text}. Fix the marks first.`;
+    render();
+    return;
+  }
   if (data.mistakes.length) {
     page.wrong = new Set(data.mistakes);
     page.hint = null;
@@ -320,7 +535,10 @@ async function hint() {
     const area = drawn.area.size ? new Set(page.game.puzzle.houses.find((h) => h.name === data.step.houses[0]).cells) : drawn.cells;
     page.step = { ...none, area, cells: new Set() };
   } else if (level === 2) page.step = { ...drawn, ...none };
-  else page.step = drawn;
+  else {
+    const values = game.entries.map((e, cell) => game.value(cell));
+    page.step = drawStep(data.step, candidatesAt(values, game.centre));
+  }
   const more = level < 3 ? " (Hint again for more.)" : "";
   $("hint-text").textContent = `${text}.${more}`.replace("..", ".");
   $("hint-apply").hidden = level < 3 || !(data.step.placements.length || data.step.eliminations.length);
@@ -348,25 +566,38 @@ function applyHint() {
   changed();
 }
 
-async function explain() {
+// One request at a time: pressing ▶ (or opening the panel) while the explanation loads waits for it.
+function explain() {
+  if (page.explaining) return page.explaining;
   const game = page.game;
   $("explain-text").textContent = "Working…";
-  try {
-    const data = await api("/api/explain", { puzzle: game.puzzle.json });
-    page.explain = { steps: data.steps, index: 0 };
-    showExplain();
-  } catch (error) {
-    $("explain-text").textContent = error.message;
-  }
+  page.explaining = (async () => {
+    try {
+      const data = await api("/api/explain", { puzzle: game.puzzle.json });
+      if (page.game !== game) return;
+      page.explain = { steps: data.steps, index: 0 };
+      showExplain();
+    } catch (error) {
+      $("explain-text").textContent = error.message;
+    } finally {
+      page.explaining = null;
+    }
+  })();
+  return page.explaining;
 }
 
 function showExplain() {
   const { steps, index } = page.explain;
+  // the board as the step finds it: every earlier step's digits placed and candidates removed
   const values = [...page.game.givens];
-  for (const step of steps.slice(0, index)) for (const { cell, digit } of step.placements) values[cell] = digit;
+  const removed = new Map();
+  for (const earlier of steps.slice(0, index)) {
+    for (const { cell, digit } of earlier.placements) values[cell] = digit;
+    for (const { cell, digit } of earlier.eliminations) removed.set(cell, [...(removed.get(cell) || []), digit]);
+  }
   const step = steps[index];
   page.replay = { values };
-  page.step = step ? drawStep(step) : null;
+  page.step = step ? drawStep(step, candidatesAt(values, null, removed)) : null;
   $("explain-count").textContent = steps.length ? `${index + 1} / ${steps.length}` : "0 / 0";
   $("explain-text").textContent = step ? step.explanation : "No steps: the puzzle is solved or beyond the logic engine.";
   render();
@@ -392,7 +623,15 @@ async function trace() {
   const game = page.game;
   $("trace-text").textContent = "Searching…";
   try {
-    const data = await api("/api/trace", { puzzle: game.puzzle.json, limit: 5000 });
+    const data = await api("/api/trace", { puzzle: game.puzzle.json });
+    // Each step comes compact, [letter, field, …]; data.fields names the fields of each kind.
+    const kinds = Object.entries(data.fields || {}).map(([kind, [letter, names]]) => [letter, kind, names]);
+    const byLetter = Object.fromEntries(kinds.map(([letter, kind, names]) => [letter, { kind, names }]));
+    data.steps = data.steps.map((step) => {
+      if (!Array.isArray(step)) return step;
+      const { kind, names } = byLetter[step[0]] || { kind: step[0], names: [] };
+      return Object.fromEntries([["kind", kind], ...names.map((name, i) => [name, step[i + 1]])]);
+    });
     page.trace = new Replay(game, data.steps, data.truncated, (view, text, index) => {
       page.replay = view;
       page.step = null;
@@ -421,13 +660,23 @@ function fillSelect(select, options, value) {
   if (value !== undefined) select.value = value;
 }
 
+// New puzzle offers only what the generator can make: each variant with the sizes it admits
+// (from /api/features "offered"); changing the variant narrows the sizes.
+function fillSizes() {
+  const f = page.features;
+  const sizes = (f.offered && f.offered[$("new-variant").value]) || f.sizes;
+  const keep = Number($("new-size").value) || (page.game ? page.game.size : 9);
+  fillSelect($("new-size"), sizes.map((n) => [n, `${n}×${n}`]), sizes.includes(keep) ? keep : sizes.includes(9) ? 9 : sizes[0]);
+}
+
 function openNewDialog() {
   const f = page.features;
-  const sizes = f.sizes.map((n) => [n, `${n}×${n}`]);
-  fillSelect($("new-size"), sizes, page.game ? page.game.size : 9);
-  const variants = Object.keys(f.variants).filter((name) => !["jigsaw", "custom"].includes(name));
+  const variants = Object.keys(f.offered || f.variants).filter((name) => name !== "custom");
   fillSelect($("new-variant"), variants.map((v) => [v, v]), page.game ? page.game.puzzle.variant : "standard");
   if (!variants.includes($("new-variant").value)) $("new-variant").value = "standard";
+  $("new-size").value = page.game ? page.game.size : 9;
+  fillSizes();
+  $("new-variant").onchange = fillSizes;
   fillSelect($("new-level"), [["", "any"], ...f.levels.map((l) => [l, l])], "");
   fillSelect($("own-variant"), Object.keys(f.variants).map((v) => [v, v]), "standard");
   $("new-error").textContent = "";
@@ -567,22 +816,31 @@ function wire() {
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
   on("theme-button", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
   on("erase-button", erase);
+  on("zoom-button", () => zoom(!$("board-frame").classList.contains("zoomed")));
   on("undo-button", undo);
   on("redo-button", redo);
   on("check-button", check);
+  on("candidates-button", fillCandidates);
   on("hint-button", hint);
   on("hint-apply", applyHint);
   on("reveal-button", reveal);
   on("solve-button", solveAll);
   on("games-close", () => $("games-dialog").close());
-  on("new-cancel", () => $("new-dialog").close());
+  on("new-cancel", () => {
+    making++; // stop waiting for a puzzle being made
+    $("new-dialog").close();
+  });
+  $("new-dialog").addEventListener("close", () => making++);
   on("new-start", async () => {
     const level = $("new-level").value || null;
+    $("new-start").disabled = true;
+    $("new-error").textContent = "";
     try {
-      await newPuzzle(Number($("new-size").value), $("new-variant").value, level);
-      $("new-dialog").close();
+      if (await newPuzzle(Number($("new-size").value), $("new-variant").value, level)) $("new-dialog").close();
     } catch (error) {
       $("new-error").textContent = error.message;
+    } finally {
+      $("new-start").disabled = false;
     }
   });
   on("own-play", async () => {
@@ -630,9 +888,10 @@ function wire() {
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", () => {
     tick();
-    if (document.visibilityState === "hidden") saveLater(true);
+    if (document.visibilityState === "hidden" && page.dirty) saveLater();
   });
-  window.addEventListener("pagehide", () => saveLater(true));
+  window.addEventListener("pagehide", () => page.dirty && saveLater(true));
+  on("save-reload", () => page.game && openGame(page.game.id).catch((error) => say(error.message, "bad")));
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
     if (id && (!page.game || String(page.game.id) !== id)) openGame(id).catch((error) => say(error.message, "bad"));
@@ -642,6 +901,7 @@ function wire() {
   }, 1000);
   setInterval(() => {
     if (page.game && !page.game.finished && document.visibilityState === "visible") saveLater();
+    else if (page.dirty) saveNow();
   }, 15000);
 }
 

@@ -22,9 +22,11 @@ export class Board {
     this.side = Math.ceil(Math.sqrt(n));
     this.element.style.setProperty("--n", n);
     this.element.style.setProperty("--side", this.side);
+    this.element.dataset.n = n;
     this.element.setAttribute("aria-rowcount", n);
     this.element.setAttribute("aria-colcount", n);
     this.element.replaceChildren();
+    this.links = null;
     const shade = new Array(n * n).fill(null);
     puzzle.extras
       .filter((extra) => !extra.diagonal)
@@ -81,7 +83,8 @@ export class Board {
     }
   }
 
-  // view: {game, selected: [cells], wrong: Set, step: {cells, area, placements, eliminations},
+  // view: {game, selected: [cells], wrong: Set, badMarks: Set,
+  //        step: {cells, area, placements, eliminations, candidates?, links?},
   //        replay: {values, candidates?, cell?, bad?, emptied?}} — a replay (the explanation or the
   //        search) shows its own digits instead of the player's.
   render(view) {
@@ -113,10 +116,16 @@ export class Board {
         if (conflicts.has(i)) classes.push("conflict");
         if (wrong.has(i)) classes.push("wrong");
       }
+      if (view.badMarks && view.badMarks.has(i)) classes.push("wrong-marks");
       if (step) {
         if (step.area.has(i)) classes.push("area");
         if (step.cells.has(i)) classes.push("step");
-        if (!value && step.placements.has(i) && !step.eliminations.has(i)) {
+        if (!value && step.candidates) {
+          // the teaching view: every candidate of the cell, the removed ones struck, the placed one marked
+          const out = (step.eliminations.get(i) || []).reduce((m, d) => m | (1 << d), 0);
+          const put = step.placements.has(i) ? 1 << step.placements.get(i) : 0;
+          cands = { show: step.candidates[i] | out | put, out, in: put };
+        } else if (!value && step.placements.has(i) && !step.eliminations.has(i)) {
           classes.push("placing");
           value = step.placements.get(i);
         } else if (!value && (step.placements.has(i) || step.eliminations.has(i))) {
@@ -131,6 +140,61 @@ export class Board {
       cell.setAttribute("aria-label", this.describe(game, i, value));
       cell.replaceChildren(...this.content(game, i, value, cands, Boolean(replay)));
     }
+    this.drawLinks(step && step.candidates ? step.links : null);
+  }
+
+  // Where candidate ``digit`` of ``cell`` is drawn, in board units (a cell is 1 by 1).
+  spot(cell, digit) {
+    const n = this.puzzle.size;
+    const side = this.side;
+    const k = digit - 1;
+    return [(cell % n) + 0.04 + (0.92 * ((k % side) + 0.5)) / side, Math.floor(cell / n) + 0.04 + (0.92 * (Math.floor(k / side) + 0.5)) / side];
+  }
+
+  // A node (one or more cells, one digit) at the middle of its candidates.
+  centre(node) {
+    const points = node.at.map((cell) => this.spot(cell, node.digit));
+    return [points.reduce((t, p) => t + p[0], 0) / points.length, points.reduce((t, p) => t + p[1], 0) / points.length];
+  }
+
+  // The links of a chain, loop or net between candidates: strong solid, weak dashed, each node ringed.
+  drawLinks(links) {
+    if (this.links) this.links.remove();
+    this.links = null;
+    if (!links || !links.edges.length && !links.nodes.length) return;
+    const n = this.puzzle.size;
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", "overlay links");
+    svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
+    svg.setAttribute("aria-hidden", "true");
+    const r = 0.46 / this.side;
+    for (const edge of links.edges) {
+      const [x1, y1] = this.centre(edge.from);
+      const [x2, y2] = this.centre(edge.to);
+      const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const [dx, dy] = [((x2 - x1) / length) * r, ((y2 - y1) / length) * r];
+      const line = document.createElementNS(ns, "line");
+      line.setAttribute("class", `link ${edge.kind === "strong" ? "strong" : "weak"}`);
+      line.setAttribute("x1", x1 + dx);
+      line.setAttribute("y1", y1 + dy);
+      line.setAttribute("x2", x2 - dx);
+      line.setAttribute("y2", y2 - dy);
+      svg.append(line);
+    }
+    for (const node of links.nodes) {
+      for (const cell of node.at) {
+        const [x, y] = this.spot(cell, node.digit);
+        const ring = document.createElementNS(ns, "circle");
+        ring.setAttribute("class", `node ${node.on === false ? "off" : node.on ? "on" : ""}`.trim());
+        ring.setAttribute("cx", x);
+        ring.setAttribute("cy", y);
+        ring.setAttribute("r", r);
+        svg.append(ring);
+      }
+    }
+    this.element.append(svg);
+    this.links = svg;
   }
 
   describe(game, cell, value) {
@@ -179,7 +243,7 @@ export class Board {
     const centre = [...game.centre[cell], ...corner.slice(CORNERS.length)];
     if (centre.length) {
       const box = span("centre", centre.map((d) => digits[d - 1]).join(""));
-      if (centre.length > 4) box.style.fontSize = `${Math.max(0.18, 1.3 / centre.length)}em`;
+      if (centre.length > 4) box.style.fontSize = `max(7px, ${Math.max(0.18, 1.3 / centre.length)}em)`;
       parts.push(box);
     }
     return parts;

@@ -21,6 +21,7 @@ export class Game {
     const n2 = puzzle.size * puzzle.size;
     this.puzzle = puzzle;
     this.id = saved ? saved.id : null;
+    this.version = saved ? saved.version : 0; // the saved version this state is based on
     this.level = saved ? saved.level : null;
     this.givens = puzzle.givens;
     this.entries = saved ? [...saved.entries] : new Array(n2).fill(0);

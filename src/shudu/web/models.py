@@ -1,0 +1,310 @@
+"""The web API's requests and answers, declared once: validated here, documented from here.
+
+Every request body is checked against its model before a handler sees it (strictly: no
+coercion, so ``"9"`` is not a size); every answer is built through its model, so what the
+server sends is what ``/api/openapi.json`` (made from these models) says it sends.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..notation import HintLevel, Level
+from .puzzles import MAX_PUZZLE_TEXT
+
+#: The longest a saved game may have run: a hundred years, in milliseconds.
+MAX_ELAPSED_MS = 100 * 365 * 24 * 3600 * 1000
+#: The most enumeration steps one trace request returns.
+MAX_TRACE = 200_000
+
+Name = Annotated[str, Field(max_length=200)]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class Answer(BaseModel):
+    """An answer: its fields are as declared; a library result may add fields of its own."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# --- requests ------------------------------------------------------------------------------------
+
+
+class PuzzleRequest(Model):
+    """A puzzle in any text format of docs/formats.md, or its JSON object, with its variant."""
+
+    puzzle: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | dict[str, Any] | None = Field(
+        None, description="puzzle text (line, grid block, JSON) or a JSON puzzle object"
+    )
+    variant: Name | None = Field(None, description="variant name, parts joined by + (x, pyramid, …)")
+    box: Annotated[str, Field(max_length=20)] | None = Field(None, description="box shape RxC, e.g. 2x3")
+    layout: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | list[int | Name] | None = Field(
+        None, description="jigsaw layout: n*n region labels"
+    )
+    regions: list[list[int]] | None = Field(None, description="custom extra regions, lists of cells")
+
+
+class SolveRequest(PuzzleRequest):
+    algorithm: Name = "auto"
+
+
+class CountRequest(PuzzleRequest):
+    limit: Annotated[int, Field(ge=1, le=1_000_000)] = 1000
+
+
+class HintRequest(PuzzleRequest):
+    entries: list[int] | None = Field(None, description="the player's n*n digits, 0 empty")
+    level: HintLevel = "step"
+    pencil: list[list[int]] | None = Field(
+        None, description="the player's candidate marks: n*n lists of digits, [] for a cell without marks"
+    )
+
+
+class TraceRequest(PuzzleRequest):
+    limit: Annotated[int, Field(ge=1, le=MAX_TRACE)] = MAX_TRACE
+
+
+class KindRequest(Model):
+    size: Annotated[int, Field(ge=4, le=25)] = 9
+    variant: Name = "standard"
+    level: Level | None = None
+
+
+class NewGameRequest(PuzzleRequest):
+    level: Level | None = None
+
+
+class History(Model):
+    model_config = ConfigDict(strict=True, extra="forbid")
+    undo: list[list[dict[str, Any]]]
+    redo: list[list[dict[str, Any]]]
+
+
+class SaveRequest(Model):
+    """A game's state, based on the ``version`` the page last loaded or saved."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    version: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
+    entries: list[int] | None = None
+    corner: list[list[int]] | None = None
+    centre: list[list[int]] | None = None
+    history: History | None = None
+    elapsed_ms: Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS)] | None = None
+    finished: bool | None = None
+
+
+# --- answers -------------------------------------------------------------------------------------
+
+
+class Error(Answer):
+    error: str
+    kind: str | None = None
+    field: str | None = None
+    line: int | None = None
+    column: int | None = None
+    cells: list[str | int] | None = None
+    version: int | None = None
+
+
+class Features(Answer):
+    version: str
+    features: dict[str, bool]
+    variants: dict[str, str]
+    sizes: list[int]
+    levels: list[str]
+    offered: dict[str, list[int]] = Field(description="for each variant, the sizes New puzzle offers")
+    algorithms: list[str]
+    bank: list[dict[str, Any]] | dict[str, Any]
+
+
+class Described(Answer):
+    """A puzzle with what the page needs to draw it."""
+
+    json_: dict[str, Any] = Field(alias="json")
+    size: int
+    box: list[int] | None
+    variant: str
+    givens: list[int]
+    region: list[int]
+    jigsaw: bool
+    extras: list[dict[str, Any]]
+    houses: list[dict[str, Any]]
+    links: list[list[int]] | None
+
+
+class Parsed(Answer):
+    puzzle: Described
+
+
+class Solved(Answer):
+    status: str
+    solution: list[int] | None
+    algorithm: str | None
+    stats: Any
+
+
+class Counted(Answer):
+    count: int
+    complete: bool
+    reason: str | None
+
+
+class Step(Answer):
+    explanation: str
+    technique: str
+    cells: list[int]
+    placements: list[dict[str, int]]
+    eliminations: list[dict[str, int]]
+
+
+class Hinted(Answer):
+    level: str
+    text: str
+    mistakes: list[int]
+    marks: bool = Field(False, description="the mistake is in the pencil marks of the cell named")
+    step: Step | None
+    solved: bool
+
+
+class Explained(Answer):
+    steps: list[Step]
+
+
+class Rated(Answer):
+    pass
+
+
+class Traced(Answer):
+    steps: list[Any] = Field(description="the search's steps, compact (see docs/web.md)")
+    truncated: bool
+
+
+class NewPuzzle(Answer):
+    puzzle: Described
+    level: str | None
+    source: Literal["bank", "generated"]
+
+
+class Making(Answer):
+    """A new puzzle still being made in the background: ask again for it, or for more progress."""
+
+    making: dict[str, Any] = Field(
+        description="size, variant, level, state (making), grids tried, rated, seconds so far"
+    )
+
+
+class Summary(Answer):
+    id: int
+    version: int
+    size: int
+    variant: str
+    level: str | None
+    elapsed_ms: int
+    finished: bool
+
+
+class Games(Answer):
+    games: list[Summary]
+
+
+class SavedGame(Summary):
+    puzzle: Described
+    entries: list[int]
+
+
+# --- checking ------------------------------------------------------------------------------------
+
+M = TypeVar("M", bound=BaseModel)
+_KINDS = {
+    "string_type": "a string",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+}
+
+
+def problem(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
+    """The first thing wrong, as a sentence, and the top-level field it is in."""
+    error = exc.errors(include_url=False)[0]
+    loc = [
+        str(p) for p in error["loc"] if not str(p).startswith(("str", "int", "list", "dict", "constrained"))
+    ]
+    top = loc[0] if loc else ""
+    where = '"' + ".".join(loc) + '"' if loc else "the body"
+    shown = json.dumps(error.get("input"), default=str)[:60]
+    kind = error["type"]
+    info = model.model_fields.get(top)
+    if kind == "extra_forbidden":
+        return (
+            f"unknown field {top!r} in a saved game" if model is SaveRequest else f"unknown field {top!r}",
+            top,
+        )
+    if kind in ("greater_than_equal", "less_than_equal") and info is not None and len(loc) == 1:
+        low, high = _bounds(info.annotation, info.metadata)
+        return f"{where} must be {low} to {high}, not {shown}", top
+    if kind in _KINDS or kind.endswith("_type"):
+        expected = _expected(info.annotation) if info is not None and len(loc) == 1 else None
+        return f"{where} must be {expected or _KINDS.get(kind, kind)}, not {shown}", top
+    if kind == "literal_error":
+        expected = str((error.get("ctx") or {}).get("expected", ""))
+        what = f"hint {top}" if model is HintRequest else top
+        return f"unknown {what} {error.get('input')!r}; {what}s: {expected}", top
+    if kind in ("string_too_long", "too_long"):
+        size = len(error.get("input") or ())
+        most = (error.get("ctx") or {}).get("max_length")
+        unit = "characters" if kind == "string_too_long" else "items"
+        return f"{where} is {size} {unit}; at most {most} are read", top
+    if kind == "missing":
+        return f"{where} is missing", top
+    return f"{where}: {error['msg']}", top
+
+
+def _expected(annotation: Any) -> str | None:
+    text = str(annotation)
+    words = []
+    for name, word in (
+        ("str", "a string"),
+        ("dict", "an object"),
+        ("list", "a list"),
+        ("int", "a whole number"),
+    ):
+        if name in text:
+            words.append(word)
+    if "bool" in text:
+        return "true or false"
+    return " or ".join(dict.fromkeys(words)) or None
+
+
+def _bounds(annotation: Any, metadata: list[Any]) -> tuple[Any, Any]:
+    found: dict[str, Any] = {}
+    items = [*metadata, *_nested_metadata(annotation)]
+    for item in [*items, *(m for i in items for m in getattr(i, "metadata", ()) or ())]:
+        for key in ("ge", "le"):
+            if getattr(item, key, None) is not None:
+                found.setdefault(key, getattr(item, key))
+    return found.get("ge"), found.get("le")
+
+
+def _nested_metadata(annotation: Any) -> list[Any]:
+    out: list[Any] = []
+    for arg in getattr(annotation, "__args__", ()) or ():
+        out.extend(getattr(arg, "__metadata__", ()) or ())
+        out.extend(_nested_metadata(arg))
+    for item in getattr(annotation, "__metadata__", ()) or ():
+        out.append(item)
+    return out
+
+
+def answer(model: type[Answer], data: Any) -> dict[str, Any]:
+    """``data`` checked against ``model``, as JSON data (a mismatch is a bug, not bad input)."""
+    result: dict[str, Any] = model.model_validate(data).model_dump(mode="json", by_alias=True)
+    return result

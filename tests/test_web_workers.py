@@ -1,0 +1,84 @@
+"""Heavy work in worker processes: a deadline stops it, light work never waits for it, a full
+queue answers 429."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'shudu[web]')")
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from shudu.web import create_app
+from shudu.web.jobs import spin
+from shudu.web.workers import alive
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def spinning_app(db: Path, **options: Any) -> TestClient:
+    """The app with one more heavy route, /spin, that busies a worker past any deadline."""
+    app = create_app(db, **options)
+    api = app.state.api
+
+    async def busy(request: Request) -> Response:
+        seconds = float(request.query_params.get("seconds", "60"))
+        await api.heavy(spin, seconds)
+        return JSONResponse({"done": True})
+
+    app.router.routes.append(Route("/spin", busy, methods=["POST"]))
+    return TestClient(app)
+
+
+def wait_for(condition: Any) -> None:
+    """Wait until ``condition()`` holds (the event loop and the workers move on meanwhile)."""
+    done = threading.Event()
+    while not condition():
+        done.wait(0.01)
+
+
+def test_a_heavy_job_past_its_deadline_answers_503_and_its_worker_is_killed(tmp_path: Path) -> None:
+    client = spinning_app(tmp_path / "w.sqlite3", deadline=0.2, grace=0.2, workers=1)
+    pool = client.app.state.api.pool  # type: ignore[attr-defined]
+    with client:
+        first = client.post("/spin?seconds=0.01")
+        assert first.status_code == 200
+        [pid] = pool.pids
+        answer = client.post("/spin?seconds=600")
+        assert answer.status_code == 503 and "deadline" in answer.json()["error"]
+        assert not alive(pid), "the worker that overran is gone"
+        assert pool.pids == [] and pool.started == 1
+        again = client.post("/spin?seconds=0.01")  # a fresh worker takes the next job
+        assert again.status_code == 200 and pool.started == 2 and pool.pids and pool.pids != [pid]
+    assert all(not alive(p) for p in pool.pids)
+
+
+def test_light_requests_are_answered_while_heavy_ones_run(tmp_path: Path) -> None:
+    client = spinning_app(tmp_path / "w.sqlite3", deadline=30, grace=0.5, workers=1, queue=2)
+    pool = client.app.state.api.pool  # type: ignore[attr-defined]
+    with client:
+        heavy = [threading.Thread(target=client.post, args=("/spin?seconds=30",)) for _ in range(3)]
+        for thread in heavy:
+            thread.start()
+        wait_for(lambda: len(pool.busy) == 1 and pool.waiting == 2)
+        for _ in range(5):
+            solved = client.post("/api/parse", json={"puzzle": EASY})
+            assert solved.status_code == 200
+            games = client.get("/api/games")
+            assert games.status_code == 200
+        assert len(pool.busy) == 1 and pool.waiting == 2, "the heavy ones were still running"
+        refused = client.post("/spin?seconds=1")
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert "busy" in refused.json()["error"]
+        busy_pids = pool.pids
+        pool.close()  # as when the server shuts down: the running job is stopped, and answered
+        for thread in heavy:
+            thread.join(60)
+    assert busy_pids and all(not alive(p) for p in busy_pids)
