@@ -15,27 +15,10 @@ from typing import Self
 
 from .errors import ConflictError, ParseError
 from .geometry import Box, Geometry, default_box, parse_box
-from .notation import (
-    DIGITS,
-    MAX_SIZE,
-    MIN_SIZE,
-    char_digit,
-    digit_char,
-    digit_range,
-)
+from .notation import MAX_SIZE, MIN_SIZE, digit_char
 from .variants import Cell, Variant, VariantLike, resolve_variant
 
-__all__ = [
-    # The notation's names, re-exported for the modules that still import them from here.
-    "DIGITS",
-    "Grid",
-    "Puzzle",
-    "VariantLike",
-    "char_digit",
-    "digit_char",
-    "digit_range",
-    "size_from_cells",
-]
+__all__ = ["Grid", "Puzzle", "size_from_cells"]
 
 
 def size_from_cells(count: int) -> int:

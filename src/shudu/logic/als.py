@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..geometry import Geometry
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node
 from .grid import CandidateGrid, bits, digits_of

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node
 from .grid import CandidateGrid, bits

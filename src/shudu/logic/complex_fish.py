@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .budget import checkpoint
 from .grid import CandidateGrid, CellSet, bits
 from .step import Step, distinct, make_step

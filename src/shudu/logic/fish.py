@@ -13,7 +13,7 @@ import itertools
 from collections.abc import Iterator
 from itertools import combinations
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .complex_fish import iter_siamese_fish
 from .grid import CandidateGrid, bits
 from .memo import remembered

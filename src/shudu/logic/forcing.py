@@ -10,7 +10,7 @@ nothing, a trial by search settles one cell ("Brute Force"), so the path always 
 
 from __future__ import annotations
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Branch, Net
 from .grid import CandidateGrid, bits

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .chain import Branch, Implication
 from .grid import CandidateGrid, bits
 from .propagate import Rule

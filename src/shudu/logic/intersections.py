@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .grid import CandidateGrid, bits
 from .step import Step, make_step
 

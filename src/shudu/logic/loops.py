@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 
 from ..geometry import Geometry
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node
 from .chains import MAX_LINKS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .grid import CandidateGrid, bits
 from .step import Step, distinct, make_step
 

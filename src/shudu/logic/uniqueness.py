@@ -15,7 +15,7 @@ from functools import cache
 from itertools import combinations
 
 from ..geometry import Geometry
-from ..puzzle import digit_char
+from ..notation import digit_char
 from ..variants import Cell
 from .grid import CandidateGrid, and_list, bits, digits_of, tables
 from .step import Step, digit_list, distinct, make_step

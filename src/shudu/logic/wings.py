@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..puzzle import digit_char
+from ..notation import digit_char
 from .grid import CandidateGrid, bits, digits_of
 from .patterns import strong_links
 from .step import Step, make_step

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..puzzle import Puzzle, digit_char
-from ..variants import cell_name
+from ..notation import cell_name, digit_char
+from ..puzzle import Puzzle
 from . import register
 from .base import UNLIMITED, Budget, Solver, Stats
 

@@ -517,7 +517,7 @@ def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
         raise BadRequest(f'"size" must be 4 to 25, not {size}', field="size")
     if level is not None and level not in LEVELS:
         raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
-    shudu.variants.get(variant, size)  # a precise error for an unknown or ill-fitting variant
+    shudu.variants.resolve_variant(variant, size)  # a precise error for an unknown or ill-fitting variant
     return size, variant, level
 
 
