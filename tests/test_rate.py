@@ -222,3 +222,11 @@ def test_16x16_puzzles_solved_by_subsets_are_not_extreme() -> None:
         rating = shudu.rate(line)
         assert rating.se < 4
         assert rating.level in ("easy", "medium", "hard")
+
+
+def test_a_hidden_pair_in_a_row_and_a_box_is_direct_in_either() -> None:
+    # Sudoku Explainer rates this 17-clue puzzle 2.0: its hardest step is a hidden pair, hidden
+    # in a box as well as in a line, after which a hidden single appears in the box. The subset
+    # is listed once; the direct form must still look in every house where it is hidden.
+    rating = shudu.rate("................12..3.45.........3.....6....1..7..........784...1...4...96.2.....")
+    assert (rating.se, rating.hardest) == (2.0, "Direct hidden pair")

@@ -229,9 +229,15 @@ def _direct(find_all: Callable[[CandidateGrid], Iterable[Step]], name: str, *, s
 def _single_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Step | None:
     """A hidden single that ``step`` made: of its digit in a house it eliminated from (an
     intersection), or of another digit in its own house (a hidden subset)."""
-    names = {h.name: i for i, h in enumerate(grid.geometry.houses)}
     if subset:
-        houses = [names[step.houses[0]]]
+        # every house where the subset is hidden (its digits have no place there outside its
+        # cells): a subset listed once may be hidden in a row and in a box at the same time
+        cells = sum(1 << c for c in step.cells)
+        houses = [
+            h
+            for h, hbits in enumerate(grid.t.house_bits)
+            if hbits & cells == cells and all(not grid.where[d - 1] & hbits & ~cells for d in step.digits)
+        ]
     else:
         houses = sorted({h for c, _ in step.eliminations for h in grid.geometry.cell_houses[c]})
     for h in houses:

@@ -8,7 +8,7 @@ from .scene import RenderError
 def svg_to_png(svg: str, *, scale: float = 1.0) -> bytes:
     """The PNG of an SVG document; needs cairosvg (``pip install 'shudu[render]'``)."""
     try:
-        import cairosvg  # type: ignore[import-untyped]
+        import cairosvg
     except ImportError:
         raise RenderError("PNG output needs cairosvg: pip install 'shudu[render]' (or write .svg)") from None
     except OSError as exc:  # cairosvg is there but the cairo library is not
