@@ -74,7 +74,7 @@ def test_library_line_deletes_candidates() -> None:
     ("text", "words"),
     [
         (" ".join(["123"] * 80 + ["12x"]), "r9c9"),
-        (":0000:1:123:::", "81 cells"),
+        (":0000:1:123:::", "a HoDoKu line has 81"),
         (":0000:1:" + "." * 81 + ":9x9::", "436"),
         (" ".join(["1", "1"] + ["23"] * 79), "r1c2"),
     ],

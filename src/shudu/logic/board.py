@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import solvers
 from ..errors import ParseError, VariantError
-from ..formats import as_puzzle, parse_json
+from ..formats import as_puzzle, parse_hodoku, parse_json, parse_pm
 from ..notation import char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
 from ..variants import parse_cell
@@ -185,62 +185,22 @@ def _candidate_tokens(text: str) -> list[str] | None:
 
 
 def parse_candidate_grid(tokens: list[str] | str) -> Board:
-    """A board from n·n cells of candidate digits (one digit: a given)."""
+    """A board from n·n cells of candidate digits (one digit: a given), read by
+    :func:`shudu.formats.parse_pm`."""
     if isinstance(tokens, str):
         found = _candidate_tokens(tokens)
         if found is None:
             raise ParseError("a candidate grid needs n·n cells of digits (81 for 9x9), some with several")
         tokens = found
-    n = round(len(tokens) ** 0.5)
-    cells: list[int] = []
-    masks: list[int] = []
-    for i, token in enumerate(tokens):
-        mask = 0
-        for char in token:
-            digit = char_digit(char, n)
-            if not digit:
-                raise ParseError(
-                    f"r{i // n + 1}c{i % n + 1}: {char!r} is not a digit of a {n}x{n} grid",
-                    column=i + 1,
-                    char=char,
-                )
-            mask |= 1 << (digit - 1)
-        single = mask.bit_count() == 1
-        cells.append(mask.bit_length() if single else 0)
-        masks.append(0 if single else mask)
-    puzzle = Puzzle(cells)
-    return _checked(Board(puzzle, (0,) * len(cells), tuple(masks)))
+    doc = parse_pm(" ".join(tokens))
+    return _checked(Board(doc.puzzle, doc.entries, doc.candidates))
 
 
 def parse_library_board(line: str) -> Board:
-    """The board of a HoDoKu library line ``:code:candidates:givens:deleted:…`` (9x9)."""
-    fields = line.strip().split(":")
-    if len(fields) < 5 or fields[0]:
-        raise ParseError("a library line reads ':code:candidates:givens:deleted:eliminations:placements:'")
-    givens_text, deleted_text = fields[3], fields[4]
-    givens: list[int] = []
-    entries: list[int] = []
-    plus = False
-    for char in givens_text:
-        if char == "+":
-            plus = True
-            continue
-        digit = 0 if char in ".0" else char_digit(char, 9)
-        if digit is None:
-            raise ParseError(f"the givens of a library line hold {char!r}, not a digit", char=char)
-        givens.append(0 if plus else digit)
-        entries.append(digit if plus else 0)
-        plus = False
-    if len(givens) != 81:
-        raise ParseError(f"the givens of a library line must have 81 cells, not {len(givens)}")
-    puzzle = Puzzle(givens)
-    full = CandidateGrid.from_values(puzzle.geometry, [g or e for g, e in zip(givens, entries, strict=True)])
-    masks = list(full.cands)
-    for token in deleted_text.split():
-        cell_digit = parse_candidate(token)
-        cell, digit = cell_digit
-        masks[cell] &= ~(1 << (digit - 1))
-    return _checked(Board(puzzle, tuple(entries), tuple(masks)))
+    """The board of a HoDoKu library line ``:code:candidates:givens:deleted:…`` (9x9), read by
+    :func:`shudu.formats.parse_hodoku`: its ``+`` digits stay the player's entries."""
+    doc = parse_hodoku(line)
+    return _checked(Board(doc.puzzle, doc.entries, doc.candidates))
 
 
 def parse_candidate(token: str) -> tuple[int, int]:
