@@ -9,8 +9,10 @@ wait for a worker; one more is refused with :class:`Busy` (the app answers 429).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -75,6 +77,8 @@ class Worker:
         self.process.start()
         child.close()
         self.fresh = True
+        self._closing = threading.Lock()
+        self._killed = False
 
     def ready(self) -> None:
         """Wait until the process has started and imported what it needs."""
@@ -89,9 +93,17 @@ class Worker:
         return self.process.pid
 
     def kill(self) -> None:
+        """Stop the process and close the pipe, once: the pool's job and its shutdown may both
+        come here at the same time, from different threads."""
+        with self._closing:
+            if self._killed:
+                return
+            self._killed = True
         self.process.kill()
         self.process.join(5)
-        self.conn.close()
+        # a thread left polling the pipe may have seen it closed already
+        with contextlib.suppress(OSError):
+            self.conn.close()
 
 
 class Pool:
