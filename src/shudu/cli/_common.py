@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, NoReturn, TextIO
 from ..errors import OptionError, ShuduError, check_count, check_seconds
 from ..formats import Entry, parse_puzzle, read_puzzles
 from ..geometry import parse_box
-from ..notation import Exit
+from ..notation import LEVELS, Exit
 from ..variants import VariantLike
 
 #: Kept for callers of the former names; :class:`shudu.notation.Exit` is the table.
@@ -240,3 +240,33 @@ def add_format(parser: argparse.ArgumentParser, *forms: str) -> None:
     """A ``--format`` option choosing among ``forms``; the first is the default."""
     default = forms[0]
     parser.add_argument("--format", choices=forms, default=default, help=f"output form (default: {default})")
+
+
+def add_targets(parser: argparse.ArgumentParser) -> None:
+    """The options that say what puzzles to make (``generate``, ``batch generate``)."""
+    parser.add_argument("--level", choices=LEVELS, help="difficulty level")
+    parser.add_argument("--se", metavar="MIN-MAX", help="Sudoku Explainer rating range, e.g. 6.6-7.2")
+    parser.add_argument(
+        "--technique", metavar="NAME", help="a technique the solving path must use, e.g. X-Wing"
+    )
+    parser.add_argument(
+        "--symmetry",
+        default="none",
+        metavar="NAME",
+        help="symmetry of the givens: none, rot180, rot90, mirror, flip, diagonal, antidiagonal, "
+        "biaxial, bidiagonal, dihedral (default: none)",
+    )
+    parser.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens, e.g. 25 or 24-28")
+    parser.add_argument("--minimal", action="store_true", help="no given can be removed")
+
+
+def targets(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of :func:`add_targets`, as ``shudu.generate`` takes them."""
+    return {
+        "level": args.level,
+        "se": args.se,
+        "technique": args.technique,
+        "symmetry": args.symmetry,
+        "clues": args.clues,
+        "minimal": args.minimal,
+    }

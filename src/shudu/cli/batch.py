@@ -12,8 +12,7 @@ from typing import Any
 from ..batch import COMMANDS, Job, Spec, Summary, count_lines, form_of, read_items, run_job, work_folder
 from ..errors import OptionError
 from ..geometry import parse_box
-from ..notation import LEVELS
-from ._common import Commands, Output, Parser, count, read_variant, seconds
+from ._common import Commands, Output, Parser, add_targets, count, read_variant, seconds, targets
 
 _HELP = {
     "solve": "solve every puzzle of a file: status and solution",
@@ -41,12 +40,7 @@ def _spec(args: argparse.Namespace) -> Spec:
             size=args.size,
             box=args.box,
             variant=variant,
-            level=args.level,
-            se=args.se,
-            technique=args.technique,
-            symmetry=args.symmetry,
-            clues=args.clues,
-            minimal=args.minimal,
+            **targets(args),
             count=args.count,
             seed=_seed(args),
         )
@@ -244,9 +238,4 @@ def register(commands: Commands) -> None:
             parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2")
             parser.add_argument("--variant", metavar="NAME|FILE", help="variant name or a JSON file")
             parser.add_argument("--layout", metavar="LABELS", help="jigsaw layout")
-            parser.add_argument("--level", choices=LEVELS, help="difficulty level")
-            parser.add_argument("--se", metavar="MIN-MAX", help="SE rating range, e.g. 6.6-7.2")
-            parser.add_argument("--technique", metavar="NAME", help="a technique the path must use")
-            parser.add_argument("--symmetry", default="none", metavar="NAME", help="symmetry of the givens")
-            parser.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens")
-            parser.add_argument("--minimal", action="store_true", help="no given can be removed")
+            add_targets(parser)

@@ -8,8 +8,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShuduError
-from ..notation import LEVELS, MAX_SIZE, MIN_SIZE
-from ._common import Commands, Output, count, read_variant, seconds
+from ..notation import MAX_SIZE, MIN_SIZE
+from ._common import Commands, Output, add_targets, count, read_variant, seconds, targets
 
 if TYPE_CHECKING:
     from ..generator import Progress
@@ -53,12 +53,7 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
             size=args.size,
             box=args.box,
             variant=read_variant(args),
-            level=args.level,
-            se=args.se,
-            technique=args.technique,
-            symmetry=args.symmetry,
-            clues=args.clues,
-            minimal=args.minimal,
+            **targets(args),
             seed=args.seed,
             timeout=args.timeout,
             rate=as_json,
@@ -191,20 +186,7 @@ def register(commands: Commands) -> None:
         help="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
     )
     generate.add_argument("--layout", metavar="LABELS", help="jigsaw layout: n*n region labels, one per cell")
-    generate.add_argument("--level", choices=LEVELS, help="difficulty level")
-    generate.add_argument("--se", metavar="MIN-MAX", help="Sudoku Explainer rating range, e.g. 6.6-7.2")
-    generate.add_argument(
-        "--technique", metavar="NAME", help="a technique the solving path must use, e.g. X-Wing"
-    )
-    generate.add_argument(
-        "--symmetry",
-        default="none",
-        metavar="NAME",
-        help="symmetry of the givens: none, rot180, rot90, mirror, flip, diagonal, antidiagonal, "
-        "biaxial, bidiagonal, dihedral (default: none)",
-    )
-    generate.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens, e.g. 25 or 24-28")
-    generate.add_argument("--minimal", action="store_true", help="no given can be removed")
+    add_targets(generate)
     generate.add_argument(
         "--count", type=count("--count", minimum=1), default=1, help="how many puzzles (default: 1)"
     )
