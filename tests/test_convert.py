@@ -11,18 +11,23 @@ import pytest
 
 from shudu.cli import printing
 from shudu.cli._common import Commands, Output, Parser
-from shudu.errors import ParseError, ShapeError, ShuduError
+from shudu.errors import EmptyInputError, ParseError, ShapeError, ShuduError
 from shudu.formats import (
     FORMATS,
     Document,
     detect_format,
+    format_sdm,
     lz_compress_base64,
     lz_decompress_base64,
     parse_hodoku,
     parse_pm,
     parse_puzzle,
+    parse_sdm,
     read_document,
+    read_puzzles,
+    split_documents,
     write_document,
+    write_documents,
 )
 
 PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -196,3 +201,107 @@ def test_cli_convert_reports_bad_input() -> None:
     assert out.bad_input and isinstance(out.err, io.StringIO) and "has 2 cells" in out.err.getvalue()
     with pytest.raises(ShuduError, match="give a puzzle"):
         run(["convert", "--to", "line"])
+
+
+# A .sdm file written for these tests: SadMan's one puzzle a line, 0 for an empty cell.
+SDM = (
+    "800000000003600000070090200050007000000045700000100030001000068008500010090000400\n"
+    "000198005100060000705002000020907000000003020000001900000000004000500010500000000\n"
+    "000000000100000040000000098001007053907650000603020900209000000000500000004200800\n"
+)
+SDM_PUZZLES = [parse_puzzle(line) for line in SDM.split()]
+
+
+def test_sdm_reads_and_writes_every_puzzle() -> None:
+    docs = parse_sdm(SDM)
+    assert [doc.puzzle for doc in docs] == SDM_PUZZLES
+    assert format_sdm(docs) == SDM.strip().replace("0", ".")
+    with pytest.raises(ParseError, match=r"line 2: .*'x'"):
+        parse_sdm(PUZZLE + "\n" + "x" + PUZZLE[1:] + "\n")
+    with pytest.raises(ShapeError, match="sdm holds standard 9x9"):
+        format_sdm([Document(parse_puzzle("1" + "." * 15))])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_sdm_file_converts_to_every_format_and_back(fmt: str, tmp_path: Path) -> None:
+    source = tmp_path / "three.sdm"
+    source.write_text(SDM)
+    middle = tmp_path / f"three.{fmt}"
+    out = run(["convert", "-i", str(source), "--to", fmt, "-o", str(middle)])
+    assert not out.bad_input
+    text = middle.read_text()
+    assert [read_document(piece).puzzle for _, piece in split_documents(text)] == SDM_PUZZLES
+    back = tmp_path / "back.sdm"
+    out = run(["convert", "-i", str(middle), "--to", "sdk", "-o", str(back)])
+    assert not out.bad_input
+    assert back.read_text() == SDM.replace("0", ".")
+
+
+def test_several_puzzles_of_each_format_split_where_they_were_joined() -> None:
+    docs = [Document(p) for p in SDM_PUZZLES]
+    for fmt in FORMATS:
+        joined = write_documents(docs, fmt)
+        pieces = split_documents(joined)
+        assert len(pieces) == 3, fmt
+        assert [read_document(text, fmt).puzzle for _, text in pieces] == SDM_PUZZLES, fmt
+    # .sdk holds one puzzle: several go out as .sdm lines unless refused
+    assert write_documents(docs, "sdk") == format_sdm(docs)
+    assert write_documents(docs[:1], "sdk", sdm=True) == SDM_PUZZLES[0].to_string()
+    with pytest.raises(ShapeError, match=r"write several as \.sdm"):
+        write_documents(docs, "sdk", sdm=False)
+
+
+def test_split_documents_keeps_one_puzzle_whole() -> None:
+    assert split_documents(SDK) == [(1, SDK)]
+    assert split_documents(SS) == [(1, SS)]
+    pretty = json.dumps({"givens": PUZZLE, "variant": "x"}, indent=2)
+    assert split_documents(pretty) == [(1, pretty)]
+    big = "\n".join("." * 16 for _ in range(16))  # a 16x16 grid, not sixteen 4x4 puzzles
+    assert split_documents(big) == [(1, big)]
+    assert read_document(big).puzzle.geometry.size == 16
+    # two .sdk puzzles with their metadata, and a comment block that is no puzzle
+    two = "# two puzzles\n\n" + SDK + "\n" + SDK.replace("A test puzzle", "Another")
+    pieces = split_documents(two)
+    assert [n for n, _ in pieces] == [3, 15]
+    assert [read_document(t).title for _, t in pieces] == ["A test puzzle", "Another"]
+    with pytest.raises(EmptyInputError):
+        split_documents("# only a comment\n\n")
+
+
+def test_a_hodoku_library_reads_one_puzzle_a_line() -> None:
+    other = HODOKU.replace(":0100:5:8", ":0000::1").replace(":512 513:", ":")
+    library = f"# a library\n#\n{HODOKU}\n{other}\n"
+    pieces = split_documents(library)
+    assert [n for n, _ in pieces] == [3, 4]
+    docs = [read_document(text) for _, text in pieces]
+    assert docs[0].candidates is not None and docs[1].candidates is None
+    assert write_documents(docs, "hodoku").splitlines() == [
+        write_document(read_document(HODOKU), "hodoku"),
+        write_document(read_document(other), "hodoku"),
+    ]
+
+
+def test_cli_convert_reports_a_bad_puzzle_of_a_file_by_its_line(tmp_path: Path) -> None:
+    source = tmp_path / "bad.sdm"
+    lines = SDM.split()
+    source.write_text(f"{lines[0]}\n\n{lines[1][:-1]}\n{lines[2]}\n")
+    out = run(["convert", "-i", str(source), "--to", "line"])
+    assert out.bad_input and isinstance(out.err, io.StringIO) and isinstance(out.out, io.StringIO)
+    assert out.err.getvalue().startswith("shudu: line 3: ")
+    assert out.out.getvalue().split() == [SDM_PUZZLES[0].to_string(), SDM_PUZZLES[2].to_string()]
+
+
+def test_a_sdm_file_is_read_wherever_puzzles_are_read(tmp_path: Path) -> None:
+    from shudu.batch import read_items
+
+    source = tmp_path / "three.sdm"
+    source.write_text("# a comment line\n" + SDM.replace("\n", "\r\n"))
+    with source.open("rb") as stream:
+        entries = list(read_puzzles(stream))
+    assert [(e.line, e.puzzle) for e in entries] == [
+        (2, SDM_PUZZLES[0]),
+        (3, SDM_PUZZLES[1]),
+        (4, SDM_PUZZLES[2]),
+    ]
+    items = list(read_items(str(source), defer=False))
+    assert [(item.line, item.puzzle) for item in items] == [(e.line, e.puzzle) for e in entries]

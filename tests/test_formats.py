@@ -255,3 +255,33 @@ def test_read_puzzles_bom_before_a_grid_block() -> None:
     block = "\ufeff" + format_grid(parse_puzzle(INKALA)) + "\n"
     (entry,) = read_puzzles(io.BytesIO(block.encode()))
     assert entry.puzzle == parse_puzzle(INKALA)
+
+
+def test_the_package_keeps_every_name_its_importers_use() -> None:
+    import shudu.formats as formats
+
+    used = [
+        "DECORATION",
+        "FORMATS",
+        "Document",
+        "Entry",
+        "PuzzleLike",
+        "as_puzzle",
+        "decode_line",
+        "detect_format",
+        "format_grid",
+        "lz_compress_base64",
+        "lz_decompress_base64",
+        "parse_block",
+        "parse_grid",
+        "parse_hodoku",
+        "parse_json",
+        "parse_pm",
+        "parse_puzzle",
+        "read_document",
+        "read_puzzles",
+        "to_json",
+        "write_document",
+    ]
+    assert set(used) <= set(formats.__all__)
+    assert all(getattr(formats, name) is not None for name in formats.__all__)

@@ -1,4 +1,5 @@
-"""What a batch job found: counts by status and level, the SE histogram, errors and time."""
+"""What a batch job found: counts by status and level, the SE histogram, errors and time; and the
+tallies its plot draws (SE ratings by level, seconds per data set)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ class Summary:
     #: the first few errors, with where they were
     errors: list[str] = field(default_factory=list)
     work_seconds: float = 0.0
+    #: the data set of a record without a ``file`` (the input's name), for the time histograms
+    source: str = "input"
+    #: SE ratings to a tenth, by level (``no level`` when a record has none)
+    ratings: dict[str, Counter[float]] = field(default_factory=dict)
+    #: seconds per puzzle to two significant digits, by data set (the input file); invalid
+    #: puzzles are left out
+    times: dict[str, Counter[float]] = field(default_factory=dict)
 
     def add(self, records: list[dict[str, Any]]) -> None:
         for record in records:
@@ -30,8 +38,16 @@ class Summary:
             self.statuses[str(record.get("status"))] += 1
             if record.get("level"):
                 self.levels[str(record["level"])] += 1
-            if isinstance(record.get("se"), (int, float)):
-                self.se[math.floor(record["se"])] += 1
+            se = record.get("se")
+            if isinstance(se, (int, float)) and not isinstance(se, bool):
+                self.se[math.floor(se)] += 1
+                level = str(record.get("level") or "no level")
+                self.ratings.setdefault(level, Counter())[round(se, 1)] += 1
+            seconds = record.get("seconds")
+            timed = isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+            if timed and record.get("status") != "invalid":
+                name = str(record.get("file") or self.source)
+                self.times.setdefault(name, Counter())[float(f"{seconds:.2g}")] += 1
             if record.get("error") and len(self.errors) < 10:
                 where = f"{record['file']}: " if record.get("file") else ""
                 if "line" in record:
@@ -64,3 +80,10 @@ class Summary:
                 bar = "#" * max(1, round(40 * self.se[point] / most))
                 text.append(f"SE {point}.0-{point}.9 {self.se[point]:>8} {bar}")
         return text
+
+    def plot(self, path: str, *, title: str = "") -> None:
+        """Draw the SE ratings by level and the seconds per data set to ``path`` (.svg or .png;
+        needs matplotlib, the extra ``plot``)."""
+        from ..render.plots import plot_histograms
+
+        plot_histograms(path, ratings=self.ratings, times=self.times, title=title)

@@ -7,10 +7,11 @@ import argparse
 import importlib
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 from ..batch import COMMANDS, Job, Spec, Summary, count_lines, form_of, read_items, run_job, work_folder
-from ..errors import OptionError
+from ..errors import OptionError, ShuduError
 from ..geometry import parse_box
 from ._common import Commands, Output, Parser, add_targets, count, read_variant, seconds, targets
 
@@ -96,6 +97,8 @@ def cmd_batch(args: argparse.Namespace, out: Output) -> None:
     if args.dask is None and args.jobs == 0:
         raise OptionError("--jobs must be at least 1", option="--jobs", value=0)
     spec = _spec(args)
+    if args.plot:
+        _check_plot(args)
     with_file = False
     work: Any
     if command == "generate":
@@ -125,6 +128,7 @@ def cmd_batch(args: argparse.Namespace, out: Output) -> None:
         timing=args.timing,
         with_file=with_file,
         progress=bar,
+        summary=Summary(source=_source_name(args)),
     )
     try:
         summary = run_job(job, work)
@@ -136,6 +140,37 @@ def cmd_batch(args: argparse.Namespace, out: Output) -> None:
         out.note(f"{summary.invalid - len(summary.errors)} more invalid; see the output")
     for line in summary.lines(timing=args.timing):
         out.note(line)
+    if args.plot:
+        try:
+            summary.plot(args.plot, title=f"shudu batch {command}: {_source_name(args)}")
+        except ShuduError as exc:
+            out.problem(str(exc))
+        else:
+            out.note(f"wrote {args.plot}")
+
+
+def _check_plot(args: argparse.Namespace) -> None:
+    """Refuse a --plot that cannot be drawn before the work starts, not after."""
+    from ..render.plots import check_plot_path, require_matplotlib
+
+    check_plot_path(args.plot)
+    require_matplotlib()
+    if args.batch_command in ("solve", "count") and not args.timing:
+        raise OptionError(
+            f"--plot draws SE ratings and times; {args.batch_command} has only times, "
+            "which --no-timing leaves out",
+            option="--plot",
+            value=args.plot,
+        )
+
+
+def _source_name(args: argparse.Namespace) -> str:
+    """The input's name in the plot: its file name, stdin, or what was generated."""
+    if args.batch_command == "generate":
+        return f"{args.count} generated"
+    if args.input in (None, "-"):
+        return "stdin"
+    return Path(args.input).name or str(args.input)
 
 
 def _common(parser: argparse.ArgumentParser, command: str) -> None:
@@ -179,6 +214,12 @@ def _common(parser: argparse.ArgumentParser, command: str) -> None:
         dest="timing",
         action="store_false",
         help="leave the seconds out of the records and the summary, so runs compare byte for byte",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="at the end, draw the SE ratings by level and the seconds per input file to FILE.svg "
+        "or FILE.png (needs the plot extra: matplotlib)",
     )
     parser.add_argument(
         "--timeout",

@@ -77,8 +77,9 @@ def cmd_render(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_convert(args: argparse.Namespace, out: Output) -> None:
-    from ..formats import read_document, write_document
+    from ..formats import document_separator, format_sdm, read_document, split_documents, write_document
 
+    pieces: list[tuple[int | None, str]]
     if args.input:
         source = args.input
         try:
@@ -86,25 +87,32 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> None:
         except OSError as exc:
             raise ShuduError(f"cannot read {source}: {exc.strerror}") from None
         try:
-            texts = [raw.decode("utf-8-sig")]
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             line = raw.count(b"\n", 0, exc.start) + 1
             raise ShuduError(
                 f"line {line}: {source} is not UTF-8 text (byte 0x{raw[exc.start]:02x})"
             ) from None
+        # a file may hold several puzzles (a .sdm file, HoDoKu library lines, blocks): each is
+        # read and written; a file of one puzzle keeps the messages of one puzzle
+        found = split_documents(text)
+        pieces = [(number if len(found) > 1 else None, piece) for number, piece in found]
     elif args.puzzles:
-        texts = list(args.puzzles)
+        pieces = [(number, text) for number, text in enumerate(args.puzzles, start=1)]
+        if len(pieces) == 1:
+            pieces = [(None, pieces[0][1])]
     else:
         raise ShuduError("give a puzzle, or -i FILE ('-' for standard input)")
+    as_sdm = args.to == "sdk" and (len(pieces) > 1 or args.output.lower().endswith(".sdm"))
     written = []
-    for number, text in enumerate(texts, start=1):
+    for number, text in pieces:
         try:
-            doc = read_document(text, args.source_format)
-            written.append(write_document(doc, args.to))
+            doc = read_document(text, args.source_format, line=number)
+            written.append(format_sdm([doc]) if as_sdm else write_document(doc, args.to))
         except ShuduError as exc:
-            out.problem(str(exc if exc.line is not None or len(texts) == 1 else exc.at_line(number)))
+            out.problem(str(exc if exc.line is not None or number is None else exc.at_line(number)))
     if written:
-        _write(args.output, "\n".join(written) + "\n", out)
+        _write(args.output, document_separator(args.to).join(written) + "\n", out)
 
 
 def _either(choices: Iterable[object]) -> str:
@@ -202,7 +210,9 @@ def register(commands: Commands) -> None:
         cmd_convert,
     )
     convert.add_argument("puzzles", nargs="*", metavar="PUZZLE", help="puzzles as text (each one argument)")
-    convert.add_argument("-i", "--input", metavar="FILE", help="read one puzzle from FILE ('-' = stdin)")
+    convert.add_argument(
+        "-i", "--input", metavar="FILE", help="read the puzzles of FILE, in any one format ('-' = stdin)"
+    )
     convert.add_argument("--to", required=True, choices=FORMATS, help="the format to write")
     convert.add_argument(
         "--from", dest="source_format", choices=FORMATS, help="the format to read (default: detected)"

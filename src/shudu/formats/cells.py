@@ -1,0 +1,111 @@
+"""The digits of text: a run of cell characters, a line, a grid block; the size from their count.
+
+The one place the readers of every format turn characters into cells. Every error says where
+(line, position, cell) and what is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from ..errors import EmptyInputError, ParseError, ShuduError
+from ..geometry import Box
+from ..notation import cell_name, char_digit, digit_range
+from ..puzzle import _Board, size_from_cells
+from ..variants import VariantLike
+
+B = TypeVar("B", bound=_Board)
+
+#: Characters a grid block may use as decoration between cells.
+DECORATION = " \t|+-"
+
+
+def run_cells(text: str, *, line: int | None, offset: int = 0) -> tuple[int, ...]:
+    """Digits of a run of cell characters, with the size taken from their count."""
+    size = size_from_cells_at(len(text), line)
+    cells = []
+    for i, char in enumerate(text):
+        digit = char_digit(char, size)
+        if digit is None:
+            raise ParseError(
+                f"character {char!r} at position {offset + i + 1} ({cell_name(i, size)}) is not a digit "
+                f"of a {size}x{size} puzzle (use {digit_range(size)}, or . or 0 for empty)",
+                line=line,
+                column=offset + i + 1,
+                char=char,
+            )
+        cells.append(digit)
+    return tuple(cells)
+
+
+def size_from_cells_at(count: int, line: int | None) -> int:
+    try:
+        return size_from_cells(count)
+    except ParseError as exc:
+        raise exc.at_line(line) if line is not None else exc from None
+
+
+def line_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
+    """The digits of a one-line puzzle (surrounding whitespace ignored)."""
+    stripped = text.strip()
+    if not stripped:
+        raise EmptyInputError("empty puzzle", line=line)
+    return run_cells(stripped, line=line, offset=len(text) - len(text.lstrip()))
+
+
+def build_board(
+    kind: type[B],
+    cells: tuple[int, ...],
+    box: Box | str | None,
+    variant: VariantLike,
+    line: int | None,
+) -> B:
+    try:
+        return kind(cells, box=box, variant=variant)
+    except ShuduError as exc:
+        raise exc.at_line(line) if line is not None else exc from None
+
+
+def block_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
+    """The digits of a grid block: rows on lines, any of `` |+-`` decoration, ``.0_`` empty.
+
+    Lines starting with ``#`` (such as the region map :func:`format_grid` writes) are skipped.
+    """
+    rows: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=(line or 1)):
+        if raw.lstrip().startswith("#"):
+            continue
+        row = "".join(c for c in raw if c not in DECORATION).replace("_", ".")
+        if row:
+            rows.append((number, row))
+    if not rows:
+        raise EmptyInputError("no grid rows found", line=line)
+    total = sum(len(r) for _, r in rows)
+    size = size_from_cells_at(total, line)
+    if len(rows) not in (1, size):
+        raise ParseError(f"the grid has {len(rows)} rows; a {size}x{size} grid needs {size}", line=line)
+    cells: list[int] = []
+    for r, (number, row) in enumerate(rows):
+        if len(rows) > 1 and len(row) != size:
+            raise ParseError(f"grid row {r + 1} has {len(row)} cells; expected {size}", line=number)
+        for i, char in enumerate(row):
+            digit = char_digit(char, size)
+            if digit is None:
+                cell = cell_name(len(cells), size)
+                raise ParseError(
+                    f"character {char!r} in grid row {r + 1} ({cell}) is not a digit of a {size}x{size} "
+                    f"puzzle (use {digit_range(size)}, or . 0 _ for empty)",
+                    line=number,
+                    column=i + 1,
+                    char=char,
+                )
+            cells.append(digit)
+    return tuple(cells)
+
+
+def text_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
+    """The digits of a one-line puzzle or a grid block, whichever ``text`` is."""
+    stripped = text.strip()
+    if "\n" in stripped or any(c in stripped for c in DECORATION):
+        return block_cells(text, line=line)
+    return line_cells(text, line=line)

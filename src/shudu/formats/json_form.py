@@ -1,0 +1,127 @@
+"""shudu's JSON form of a puzzle: the box shape, the variant, extra regions, a jigsaw layout."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, overload
+
+from ..errors import ParseError, ShapeError, ShuduError
+from ..geometry import Box, parse_box
+from ..puzzle import Puzzle, _Board, size_from_cells
+from ..variants import VariantLike, resolve_variant
+from .cells import B, block_cells, text_cells
+
+#: Fields the JSON form reads; the others listed may appear (in shudu's own output) and are ignored.
+_JSON_FIELDS = {"size", "box", "variant", "givens", "puzzle", "regions", "layout"}
+_JSON_IGNORED = {
+    "line",
+    "solution",
+    "status",
+    "error",
+    "count",
+    "level",
+    "score",
+    "se",
+    "hardest",
+    "clues",
+    "seed",
+    "name",
+    "entries",
+    "pencil",
+}
+
+
+@overload
+def parse_json(
+    data: str | dict[str, Any],
+    *,
+    box: Box | str | None = ...,
+    variant: VariantLike = ...,
+    line: int | None = ...,
+) -> Puzzle: ...
+@overload
+def parse_json(
+    data: str | dict[str, Any],
+    *,
+    box: Box | str | None = ...,
+    variant: VariantLike = ...,
+    line: int | None = ...,
+    kind: type[B],
+) -> B: ...
+def parse_json(
+    data: str | dict[str, Any],
+    *,
+    box: Box | str | None = None,
+    variant: VariantLike = None,
+    line: int | None = None,
+    kind: type[_Board] = Puzzle,
+) -> _Board:
+    """A puzzle from the JSON form ``{"size", "box", "variant", "givens", "regions", "layout"}``.
+
+    ``box`` and ``variant`` are the defaults for fields the JSON leaves out.
+    """
+    try:
+        return _parse_json(data, box, variant, line, kind)
+    except ShuduError as exc:
+        raise exc.at_line(line) if line is not None else exc from None
+
+
+def _parse_json(
+    data: str | dict[str, Any],
+    box: Box | str | None,
+    variant: VariantLike,
+    line: int | None,
+    kind: type[B],
+) -> B:
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", column=exc.colno) from None
+    if not isinstance(data, dict):
+        raise ParseError('a JSON puzzle must be an object with at least "givens"')
+    unknown = set(data) - _JSON_FIELDS - _JSON_IGNORED
+    if unknown:
+        raise ParseError(
+            f"unknown JSON field {sorted(unknown)[0]!r}; known: {', '.join(sorted(_JSON_FIELDS))}"
+        )
+    givens = data.get("givens", data.get("puzzle"))
+    if givens is None:
+        raise ParseError('JSON puzzle has no "givens"')
+    if isinstance(givens, str):
+        cells = text_cells(givens)
+    elif isinstance(givens, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in givens):
+        cells = tuple(givens)
+    elif isinstance(givens, list) and all(isinstance(v, str) for v in givens):
+        cells = block_cells("\n".join(givens))
+    else:
+        raise ParseError('"givens" must be a string of cells, a list of digits or a list of row strings')
+    size = size_from_cells(len(cells))
+    if "size" in data and data["size"] != size:
+        raise ParseError(f'"size" is {data["size"]!r} but the givens have {len(cells)} cells ({size}x{size})')
+    if "box" in data:
+        raw = data["box"]
+        if isinstance(raw, str):
+            box = parse_box(raw)
+        elif isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw):
+            box = (raw[0], raw[1])
+        else:
+            raise ShapeError(f'"box" must be [rows, columns] or "RxC", not {raw!r}')
+    if any(k in data for k in ("variant", "regions", "layout")):
+        fields = dict(data)
+        if "variant" not in fields and isinstance(variant, str):
+            fields["variant"] = variant
+        variant = resolve_variant(fields, size)
+    return kind(cells, box=box, variant=variant)
+
+
+def to_json(board: _Board) -> dict[str, Any]:
+    """The JSON form: enough to rebuild the board with :func:`parse_json`."""
+    geo = board.geometry
+    out: dict[str, Any] = {"size": geo.size}
+    if geo.box is not None:
+        out["box"] = list(geo.box)
+    if not geo.variant.is_standard:
+        out.update(geo.variant.to_json())
+    out["givens"] = board.to_string()
+    return out

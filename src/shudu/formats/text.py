@@ -1,0 +1,146 @@
+"""shudu's own text forms: one line and a grid block, read and written; any one puzzle read by its look."""
+
+from __future__ import annotations
+
+from typing import overload
+
+from ..geometry import Box
+from ..notation import digit_char
+from ..puzzle import Grid, Puzzle, _Board
+from ..variants import VariantLike
+from .cells import B, block_cells, build_board, line_cells, text_cells
+from .json_form import parse_json
+
+
+def parse_line(
+    text: str,
+    *,
+    box: Box | str | None = None,
+    variant: VariantLike = None,
+    line: int | None = None,
+    kind: type[B] = Puzzle,  # type: ignore[assignment]
+) -> B:
+    """A puzzle from one line of n·n characters: ``1-9`` then ``A-Z``, ``.`` or ``0`` for empty."""
+    return build_board(kind, line_cells(text, line=line), box, variant, line)
+
+
+def parse_block(
+    text: str,
+    *,
+    box: Box | str | None = None,
+    variant: VariantLike = None,
+    line: int | None = None,
+    kind: type[B] = Puzzle,  # type: ignore[assignment]
+) -> B:
+    """A puzzle drawn as rows on lines (see :func:`block_cells`)."""
+    return build_board(kind, block_cells(text, line=line), box, variant, line)
+
+
+@overload
+def parse_puzzle(
+    text: str, *, box: Box | str | None = ..., variant: VariantLike = ..., line: int | None = ...
+) -> Puzzle: ...
+@overload
+def parse_puzzle(
+    text: str,
+    *,
+    box: Box | str | None = ...,
+    variant: VariantLike = ...,
+    line: int | None = ...,
+    kind: type[B],
+) -> B: ...
+def parse_puzzle(
+    text: str,
+    *,
+    box: Box | str | None = None,
+    variant: VariantLike = None,
+    line: int | None = None,
+    kind: type[_Board] = Puzzle,
+) -> _Board:
+    """Any one puzzle: JSON if it starts with ``{``, a grid block if it spans lines or has decoration,
+    else one line."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        return parse_json(stripped, box=box, variant=variant, line=line, kind=kind)
+    return build_board(kind, text_cells(text, line=line), box, variant, line)
+
+
+def parse_grid(
+    text: str, *, box: Box | str | None = None, variant: VariantLike = None, line: int | None = None
+) -> Grid:
+    """A :class:`Grid` (a solution or a player's work) from any text format, as :func:`parse_puzzle`."""
+    return parse_puzzle(text, box=box, variant=variant, line=line, kind=Grid)
+
+
+#: What the API takes as a puzzle: a Puzzle, or text in any format of docs/formats.md.
+PuzzleLike = Puzzle | str
+
+
+def as_puzzle(puzzle: PuzzleLike, *, box: Box | str | None = None, variant: VariantLike = None) -> Puzzle:
+    """The Puzzle a puzzle-like argument stands for: a Puzzle as it is, or text in any format.
+
+    ``box`` and ``variant`` apply to text only (a Puzzle already carries its shape).
+    """
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if isinstance(puzzle, str):
+        return parse_puzzle(puzzle, box=box, variant=variant)
+    raise TypeError(f"expected a Puzzle or puzzle text, not {type(puzzle).__name__}")
+
+
+def format_line(board: _Board) -> str:
+    """The one-line form."""
+    return board.to_string()
+
+
+def format_grid(board: _Board) -> str:
+    """A drawn grid with box lines; extra regions and jigsaw regions as ``#`` map lines below."""
+    geo = board.geometry
+    n = geo.size
+    box_rows, box_cols = geo.box or (n, n)
+    lines = []
+    for r in range(n):
+        if r and r % box_rows == 0:
+            lines.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
+        groups = [
+            " ".join(digit_char(board.cells[r * n + c]) for c in range(start, start + box_cols))
+            for start in range(0, n, box_cols)
+        ]
+        lines.append(" | ".join(groups))
+    maps = region_map(board)
+    if maps:
+        lines.extend(maps)
+    return "\n".join(lines)
+
+
+def region_map(board: _Board) -> list[str]:
+    """``#`` lines that draw the jigsaw regions and extra regions (letters; ``*`` where two overlap)."""
+    geo = board.geometry
+    n = geo.size
+    out: list[str] = []
+    if geo.variant.layout is not None:
+        out.append("# jigsaw regions:")
+        for r in range(n):
+            out.append("# " + " ".join(digit_char(geo.variant.layout[r * n + c] + 1) for c in range(n)))
+    extras = [h for h in geo.houses if h.kind == "extra"]
+    if extras:
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        marks = ["."] * (n * n)
+        for i, house in enumerate(extras):
+            for cell in house.cells:
+                marks[cell] = letters[i % 26] if marks[cell] == "." else "*"
+        legend = ", ".join(f"{letters[i % 26]} = {h.name}" for i, h in enumerate(extras))
+        out.append(f"# extra regions: {legend}")
+        for r in range(n):
+            out.append("# " + " ".join(marks[r * n : (r + 1) * n]))
+    if geo.variant.anti_knight or geo.variant.anti_king:
+        rules = [
+            name
+            for name, on in (
+                ("anti-knight", geo.variant.anti_knight),
+                ("anti-king", geo.variant.anti_king),
+            )
+            if on
+        ]
+        out.append(f"# rules: {', '.join(rules)}")
+    return out
