@@ -1,5 +1,6 @@
 """Batch throughput: ``shudu batch`` solve, rate and generate on 1 and 2 local processes and on a
-2-worker Dask LocalCluster, beside the single-process API in the same run.
+2-worker Dask LocalCluster, beside the single-process API in the same run; and ``shudu bank
+fill`` (generate into SQLite) the same three ways.
 
 Every configuration gets the same puzzles (and the same seeds): a puzzle's work does not depend
 on what ran before it (the engine keeps nothing between calls). Prints puzzles/s, the ratio to
@@ -7,12 +8,13 @@ the API, and the Dask overhead per worker, with the load average: on a shared ma
 the two-process figures mean little when the load is above the core count.
 Targets (docs/scaling.md): >= 1.8x on 2 workers for rating; Dask overhead <= 10% per worker.
 
-    python benchmarks/batch.py [--solve N] [--rate N] [--generate N] [--no-dask]
+    python benchmarks/batch.py [--solve N] [--rate N] [--generate N] [--bank N] [--no-dask]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -24,6 +26,8 @@ from typing import Any
 
 import shudu
 from shudu.batch import Item, Job, Spec
+from shudu.batch.bank import export, fill, import_records
+from shudu.store import Store
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 RATE_OPTIONS = {"timeout": None, "node_limit": None, "box": None, "variant": None, "allow_multiple": False}
@@ -66,6 +70,7 @@ def main() -> None:
     parser.add_argument("--solve", type=int, default=20000, help="puzzles to solve (default 20000)")
     parser.add_argument("--rate", type=int, default=300, help="puzzles to rate (default 300)")
     parser.add_argument("--generate", type=int, default=24, help="puzzles to generate (default 24)")
+    parser.add_argument("--bank", type=int, default=5000, help="puzzles to import and export (default 5000)")
     parser.add_argument("--no-dask", action="store_true", help="leave out the Dask LocalCluster")
     args = parser.parse_args()
     dask = not args.no_dask
@@ -148,6 +153,32 @@ def main() -> None:
         if address:
             pairs = [(k + 1, k) for k in range(count)]
             row("batch --dask (2 workers)", count, batch(spec, pairs, folder, "gd", dask=address), base)
+
+        # bank fill: the same puzzles, stored in SQLite by this process as they come
+        print(f"bank fill ({count} 9x9 puzzles into a SQLite bank)")
+        ways: list[tuple[str, dict[str, Any]]] = [
+            ("bank fill, 1 process", {}),
+            ("bank fill --jobs 2", {"jobs": 2}),
+        ]
+        if address:
+            ways.append(("bank fill --dask (2 workers)", {"dask": address}))
+        for number, (name, how) in enumerate(ways):
+            store = Store(os.path.join(folder, f"bank{number}.sqlite3"))
+            row(name, count, timed(lambda s=store, h=how: fill(s, spec, count, **h)), base)
+
+        # bank import and export: records of 17-clue puzzles with a level (not rated here: an
+        # import takes the rating from the record and checks the solution)
+        banked = load("royle_17clue.txt", args.bank)
+        records = os.path.join(folder, "records.jsonl")
+        with open(records, "w") as stream:
+            for text in banked:
+                stream.write(json.dumps({"puzzle": text, "status": "unique", "level": "hard"}) + "\n")
+        print(f"bank import and export ({len(banked)} 17-clue records)")
+        store = Store(os.path.join(folder, "imported.sqlite3"))
+        row("bank import (jsonl)", len(banked), timed(lambda: import_records(store, records)), None)
+        for form in ("jsonl", "parquet"):
+            path = os.path.join(folder, f"exported.{form}")
+            row(f"bank export ({form})", len(banked), timed(lambda p=path: export(store, p)), None)
     if cluster is not None:
         cluster.close()
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -15,7 +15,16 @@ import pytest
 
 from shudu import store as store_module
 from shudu.errors import StoreError
-from shudu.store import MAX_HISTORY, MIGRATIONS, SCHEMA_VERSION, Game, MissingGame, StaleGame, Store
+from shudu.store import (
+    MAX_HISTORY,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    BankEntry,
+    Game,
+    MissingGame,
+    StaleGame,
+    Store,
+)
 
 PUZZLE = {"size": 4, "givens": "1.....2..3.....4"}
 PYRAMID = {
@@ -268,13 +277,76 @@ def test_the_puzzles_shipped_before_the_generator_leave_the_bank(
         patch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:1])
         patch.setattr(store_module, "SCHEMA_VERSION", 1)
         old = Store(path)
-        old.add_to_bank([(PUZZLE, "hard")], source="shipped")
-        old.add_to_bank([(PYRAMID, "hard")], source="generated")
+        with old._write() as conn:  # the bank as schema 1 stored it
+            for puzzle, source in ((PUZZLE, "shipped"), (PYRAMID, "generated")):
+                conn.execute(
+                    "INSERT INTO bank (size, variant, level, givens, puzzle, source, added)"
+                    " VALUES (?, ?, 'hard', ?, ?, ?, 1.0)",
+                    (
+                        puzzle["size"],
+                        puzzle.get("variant", "standard"),
+                        puzzle["givens"],
+                        json.dumps(puzzle),
+                        source,
+                    ),
+                )
         old.set_meta("shipped-puzzles", "0.1.0")
     store = Store(path)
     assert store.version == SCHEMA_VERSION
     assert store.bank_counts() == [{"size": 9, "variant": "pyramid", "level": "hard", "puzzles": 1}]
     assert store.get_meta("shipped-puzzles") is None
+    # the puzzle kept has no rating or solution recorded: they were not stored before
+    (row,) = store.bank_rows()
+    assert (row["puzzle"], row["se"], row["score"], row["hardest"], row["solution"]) == (
+        PYRAMID,
+        None,
+        None,
+        None,
+        None,
+    )
+
+
+def test_the_bank_keeps_a_puzzles_rating_and_solution(store: Store) -> None:
+    solution = "1234341221434321"
+    entry = BankEntry(
+        {"size": 4, "givens": "1.....2..3.....4"},
+        "easy",
+        se=1.2,
+        score=48,
+        hardest="Naked single",
+        solution=solution,
+    )
+    assert store.add_to_bank([entry, (PYRAMID, "hard")], source="generated") == 2
+    assert store.add_to_bank([entry], source="imported") == 0
+    rows = list(store.bank_rows(batch=1))
+    assert [(r["level"], r["se"], r["score"], r["hardest"], r["solution"], r["source"]) for r in rows] == [
+        ("easy", 1.2, 48, "Naked single", solution, "generated"),
+        ("hard", None, None, None, None, "generated"),
+    ]
+    assert [r["puzzle"] for r in rows] == [entry.puzzle, PYRAMID]
+    assert store.take_from_bank(4, "standard") is not None
+    assert [r["served"] for r in store.bank_rows()] == [1, 0]  # served puzzles are still listed
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"level": ""}, "needs a level"),
+        ({"se": float("nan")}, "se must be a rating from 0 to 100"),
+        ({"se": True}, "se must be a rating"),
+        ({"score": -3}, "score must be a whole number from 0"),
+        ({"solution": "12"}, "the solution has 2 cells; the givens have 16"),
+        ({"puzzle": {"size": 4}}, "needs its givens"),
+        ({"puzzle": {"size": "4", "givens": "." * 16}}, "needs a size"),
+    ],
+)
+def test_a_malformed_bank_entry_is_refused_and_nothing_is_added(
+    store: Store, change: dict[str, object], message: str
+) -> None:
+    fields: dict[str, object] = {"puzzle": PUZZLE, "level": "easy", **change}
+    with pytest.raises(StoreError, match=message):
+        store.add_to_bank([(PYRAMID, "hard"), BankEntry(**fields)], source="generated")  # type: ignore[arg-type]
+    assert list(store.bank_rows()) == []
 
 
 WRITER = textwrap.dedent(

@@ -8,7 +8,9 @@ version in ``PRAGMA user_version`` and :data:`MIGRATIONS` brings an older file u
 Puzzles are kept in their JSON form (``size``, ``box``, ``variant``, ``givens`` …), so any
 size and variant fits one table. The store checks shapes (lengths, ranges); the caller checks
 that a puzzle parses. The bank is a stock of puzzles made ahead by the generator: each is
-served once, and its row stays (marked served) so that a later fill never brings it back.
+served once, and its row stays (marked served) so that a later fill never brings it back. A
+bank puzzle keeps its rating (``se``, ``score``, ``hardest``) and solution when the one who
+banked it knew them (:class:`BankEntry`); :meth:`Store.bank_rows` streams them all for an export.
 
 A game belongs to one player (a key the caller gives; the web app sets one per browser) and is
 seen only through that key. It carries a version: a save states the version it is based on and is
@@ -23,7 +25,7 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,6 +100,13 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE games;
     ALTER TABLE games_v3 RENAME TO games;
     CREATE INDEX games_player ON games (player, updated DESC);
+    """,
+    # 4: a bank puzzle keeps its rating and its solution (NULL for puzzles banked before)
+    """
+    ALTER TABLE bank ADD COLUMN se REAL;
+    ALTER TABLE bank ADD COLUMN score INTEGER;
+    ALTER TABLE bank ADD COLUMN hardest TEXT;
+    ALTER TABLE bank ADD COLUMN solution TEXT;
     """,
 )
 
@@ -230,6 +239,39 @@ class Game:
             "centre": self.centre,
             "history": self.history,
         }
+
+
+@dataclass(frozen=True)
+class BankEntry:
+    """A puzzle to put in the bank: its JSON form, its level, and what its rating found."""
+
+    puzzle: dict[str, Any]
+    level: str
+    se: float | None = None
+    score: int | None = None
+    hardest: str | None = None
+    solution: str | None = None
+
+    def check(self) -> None:
+        """Raise :class:`StoreError` unless every field has the type and range the bank keeps."""
+        size = self.puzzle.get("size")
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise StoreError(f"a bank puzzle needs a size, a whole number from 1, not {size!r}")
+        givens = self.puzzle.get("givens")
+        if not isinstance(givens, str) or not givens:
+            raise StoreError("a bank puzzle needs its givens as text")
+        if not isinstance(self.level, str) or not self.level:
+            raise StoreError(f"a bank puzzle needs a level, not {self.level!r}")
+        if self.se is not None and (
+            isinstance(self.se, bool) or not isinstance(self.se, (int, float)) or not 0 <= self.se <= 100
+        ):
+            raise StoreError(f"se must be a rating from 0 to 100, not {self.se!r}")
+        if self.score is not None and (
+            isinstance(self.score, bool) or not isinstance(self.score, int) or self.score < 0
+        ):
+            raise StoreError(f"score must be a whole number from 0, not {self.score!r}")
+        if self.solution is not None and len(self.solution) != len(givens):
+            raise StoreError(f"the solution has {len(self.solution)} cells; the givens have {len(givens)}")
 
 
 @dataclass(frozen=True)
@@ -410,27 +452,52 @@ class Store:
 
     # --- the puzzle bank ----------------------------------------------------------------
 
-    def add_to_bank(self, puzzles: Sequence[tuple[dict[str, Any], str]], *, source: str) -> int:
-        """Add ``(puzzle JSON, level)`` pairs in one transaction; return how many were new."""
+    def add_to_bank(self, puzzles: Iterable[tuple[dict[str, Any], str] | BankEntry], *, source: str) -> int:
+        """Add puzzles (``(puzzle JSON, level)`` pairs or :class:`BankEntry`) in one transaction;
+        return how many were new (a puzzle already in the bank, served or not, is skipped)."""
+        entries = [p if isinstance(p, BankEntry) else BankEntry(*p) for p in puzzles]
+        for entry in entries:
+            entry.check()
         now = time.time()
         added = 0
         with self._write() as conn:
-            for puzzle, level in puzzles:
+            for entry in entries:
+                puzzle = entry.puzzle
                 cursor = conn.execute(
-                    "INSERT OR IGNORE INTO bank (size, variant, level, givens, puzzle, source, added)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO bank (size, variant, level, givens, puzzle, source, added,"
+                    " se, score, hardest, solution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         int(puzzle["size"]),
                         str(puzzle.get("variant", "standard")),
-                        level,
+                        entry.level,
                         str(puzzle["givens"]),
                         json.dumps(puzzle, separators=(",", ":")),
                         source,
                         now,
+                        None if entry.se is None else float(entry.se),
+                        entry.score,
+                        entry.hardest,
+                        entry.solution,
                     ),
                 )
                 added += cursor.rowcount
         return added
+
+    def bank_rows(self, *, batch: int = 1000) -> Iterator[dict[str, Any]]:
+        """Every puzzle of the bank, served or not, in the order they were added: ``id``,
+        ``size``, ``variant``, ``level``, ``se``, ``score``, ``hardest``, ``givens``,
+        ``solution``, ``puzzle`` (the JSON form, as a dict), ``source``, ``served``, ``added``.
+        Read ``batch`` rows at a time, so a bank of any size streams."""
+        with self._read() as conn:
+            cursor = conn.execute(
+                "SELECT id, size, variant, level, se, score, hardest, givens, solution, puzzle, source,"
+                " served, added FROM bank ORDER BY id"
+            )
+            while rows := cursor.fetchmany(batch):
+                for row in rows:
+                    found = dict(row)
+                    found["puzzle"] = json.loads(found["puzzle"])
+                    yield found
 
     def take_from_bank(self, size: int, variant: str, level: str | None = None) -> BankPuzzle | None:
         """A puzzle of that kind not served yet, picked at random and marked served; None if none."""

@@ -22,10 +22,10 @@ Record = dict[str, Any]
 
 FORMS = {".jsonl": "jsonl", ".csv": "csv", ".parquet": "parquet"}
 
-_INTS = {"line", "index", "seed", "count", "score", "size", "clues"}
+_INTS = {"id", "line", "index", "seed", "count", "score", "size", "clues", "served"}
 _FLOATS = {"se", "seconds"}
 _BOOLS = {"capped"}
-_NESTED = {"steps", "techniques", "box"}
+_NESTED = {"steps", "techniques", "box", "regions"}
 
 
 def form_of(path: str) -> str:

@@ -87,6 +87,10 @@ class _Pool:
     def result(self, handle: Any) -> list[Record]:
         raise NotImplementedError
 
+    def cancel(self, handle: Any) -> bool:
+        """Drop a chunk not started yet; False when it runs already (then wait for it)."""
+        return False
+
     @property
     def width(self) -> int:
         return 1
@@ -125,6 +129,9 @@ class _Processes(_Inline):
     def finished(self, pending: set[Any]) -> set[Any]:
         done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
         return done
+
+    def cancel(self, handle: Any) -> bool:
+        return bool(handle.cancel())
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
@@ -167,18 +174,29 @@ class _Dask(_Pool):
     def result(self, handle: Any) -> list[Record]:
         return handle.result()  # type: ignore[no-any-return]
 
+    def cancel(self, handle: Any) -> bool:
+        # a task already running goes on on its worker, but its answer is dropped
+        handle.cancel()
+        return True
+
     def close(self) -> None:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
 
 
-def _pool(job: Job) -> _Pool:
-    if job.dask:
-        return _Dask(job.dask, job.jobs)
-    if job.jobs > 1 and job.spec.command != "solve":
-        return _Processes(job.jobs)
+def open_pool(command: str, jobs: int = 1, dask: str | None = None) -> _Pool:
+    """Where chunks of ``command`` run: a Dask cluster (``local`` or an address), ``jobs``
+    local processes, or this process (``solve`` uses the C batch's threads instead)."""
+    if dask:
+        return _Dask(dask, jobs)
+    if jobs > 1 and command != "solve":
+        return _Processes(jobs)
     return _Inline()
+
+
+def _pool(job: Job) -> _Pool:
+    return open_pool(job.spec.command, job.jobs, job.dask)
 
 
 def run_job(job: Job, work: Iterable[Any], err: TextIO | None = None) -> Summary:

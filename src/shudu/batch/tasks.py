@@ -168,7 +168,11 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "solution",
         "size",
         "box",
+        "variant",
+        "layout",
+        "regions",
         "level",
+        "score",
         "se",
         "hardest",
         "clues",
@@ -302,10 +306,12 @@ def run_seeds(spec: Spec, seeds: Sequence[tuple[int, int]]) -> list[Record]:
                 seed=seed,
                 timeout=options.get("timeout"),
                 rate=True,
-            ).to_json()
+            )
+            found = {**made.to_json(), "score": made.score}
+            found.setdefault("variant", "standard")
             record["status"] = "unique"
             for name in FIELDS["generate"][3:-1]:
-                record[name] = made.get(name)
+                record[name] = found.get(name)
             record["error"] = None
         except GeneratorTimeout:
             record.update({name: None for name in FIELDS["generate"][2:]})

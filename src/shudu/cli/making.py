@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShuduError
+from ..formats import to_json
 from ..notation import MAX_SIZE, MIN_SIZE
 from ._common import Commands, Output, add_targets, count, read_variant, seconds, targets
 
@@ -112,56 +115,197 @@ def _token(text: str) -> str:
 
 
 def cmd_bank(args: argparse.Namespace, out: Output) -> None:
-    from ..formats import to_json
-    from ..generator import GeneratorTimeout, generate_many
     from ..store import Store
 
+    _check_bank_command(args)
     store = Store(args.db)
     if args.action == "fill":
-        kind = f"{args.size}x{args.size} {args.variant} {args.level}"
-        made: list[tuple[dict[str, Any], str]] = []  # made but not yet in the bank
-        counts = {"made": 0, "new": 0}
-        line = ProgressLine(out, args.count, kind)
-        kept = time.monotonic()
+        if args.jobs > 1 or args.dask:
+            _fill_in_parallel(args, out, store)
+        else:
+            _fill(args, out, store)
+    elif args.action == "export":
+        from ..batch.bank import export
 
-        puzzles = generate_many(  # a request that can never be met fails here, before any search
-            args.count,
-            size=args.size,
-            variant=args.variant,
-            level=args.level,
-            timeout=args.timeout,
-            rate=True,
-            progress=line.update if line.on else None,
-        )
-
-        def keep() -> None:
-            """Put what was made in the bank, in one transaction."""
-            nonlocal kept
-            if made:
-                counts["new"] += store.add_to_bank(made, source="generated")
-                made.clear()
-            kept = time.monotonic()
-
-        try:
-            for result in puzzles:
-                made.append((to_json(result.puzzle), str(result.level)))
-                counts["made"] += 1
-                line.done += 1
-                if time.monotonic() - kept >= 1.0:  # an interrupted fill keeps what it made
-                    keep()
-        except GeneratorTimeout as exc:
-            out.problem(str(exc))
-        finally:
-            keep()
-            line.clear()
-            again = counts["made"] - counts["new"]
-            out.note(
-                f"added {counts['new']} new {kind} puzzles to {store.path}"
-                + (f" ({again} made were there already)" if again else "")
-            )
+        written = export(store, args.output)
+        out.note(f"wrote {written} puzzles of {store.path} to {args.output}")
+        return
+    elif args.action == "import":
+        _import(args, out, store)
     for row in store.bank_counts():
         size = f"{row['size']}x{row['size']}"
         out.answer(f"{size:>5}  {row['variant']:<12} {row['level']:<8} {row['puzzles']}")
+
+
+def _check_bank_command(args: argparse.Namespace) -> None:
+    """Refuse options that the action does not take, before the database is opened."""
+    from ..batch import form_of
+    from ..batch.output import FORMS
+
+    action = args.action
+    if action == "import" and not args.file:
+        raise ShuduError("bank import needs the FILE to import (a .jsonl, .csv or .parquet batch output)")
+    if action != "import" and args.file:
+        raise ShuduError(f"bank {action} takes no FILE ({args.file!r}); only bank import does")
+    if action == "export" and not args.output:
+        raise ShuduError("bank export needs -o FILE (.parquet, .jsonl or .csv)")
+    if action != "export" and args.output:
+        raise ShuduError(f"-o is for bank export, not bank {action}")
+    if action != "fill" and (args.jobs > 1 or args.dask):
+        raise ShuduError(f"--jobs and --dask are for bank fill, not bank {action}")
+    if action == "export":
+        form_of(args.output)  # the form, from the name: refused before any work
+    if action == "import":
+        if not Path(args.file).exists():
+            raise ShuduError(f"cannot read {args.file}: no such file")
+        if not Path(args.file).is_dir() and Path(args.file).suffix.lower() not in FORMS:
+            raise ShuduError(
+                f"{args.file}: a batch output ends in .jsonl, .csv or .parquet, or is a folder of"
+                " Parquet parts"
+            )
+
+
+def _level(args: argparse.Namespace) -> str | None:
+    """The level asked: --level, else medium unless --se or --technique says what is wanted."""
+    if args.level is not None:
+        return str(args.level)
+    return None if args.se or args.technique else "medium"
+
+
+def _kind(args: argparse.Namespace) -> str:
+    return f"{args.size}x{args.size} {args.variant or 'standard'} {_level(args) or 'rated'}"
+
+
+def _fill(args: argparse.Namespace, out: Output, store: Any) -> None:
+    """Fill in this process: the generator's own stream, stored once a second."""
+    from ..generator import GeneratorTimeout, generate_many
+    from ..store import BankEntry
+
+    kind = _kind(args)
+    made: list[BankEntry] = []  # made but not yet in the bank
+    counts = {"made": 0, "new": 0}
+    line = ProgressLine(out, args.count, kind)
+    kept = time.monotonic()
+
+    puzzles = generate_many(  # a request that can never be met fails here, before any search
+        args.count,
+        size=args.size,
+        box=args.box,
+        variant=read_variant(args),
+        **{**targets(args), "level": _level(args)},
+        seed=args.seed,
+        timeout=args.timeout,
+        rate=True,
+        progress=line.update if line.on else None,
+    )
+
+    def keep() -> None:
+        """Put what was made in the bank, in one transaction."""
+        nonlocal kept
+        if made:
+            counts["new"] += store.add_to_bank(made, source="generated")
+            made.clear()
+        kept = time.monotonic()
+
+    try:
+        for result in puzzles:
+            made.append(
+                BankEntry(
+                    to_json(result.puzzle),
+                    str(result.level),
+                    se=result.se,
+                    score=result.score,
+                    hardest=result.hardest,
+                    solution=result.solution.to_string(),
+                )
+            )
+            counts["made"] += 1
+            line.done += 1
+            if time.monotonic() - kept >= 1.0:  # an interrupted fill keeps what it made
+                keep()
+    except GeneratorTimeout as exc:
+        out.problem(str(exc))
+    finally:
+        keep()
+        line.clear()
+        again = counts["made"] - counts["new"]
+        out.note(
+            f"added {counts['new']} new {kind} puzzles to {store.path}"
+            + (f" ({again} made were there already)" if again else "")
+        )
+
+
+def _fill_in_parallel(args: argparse.Namespace, out: Output, store: Any) -> None:
+    """Fill on --jobs processes or a Dask cluster: each puzzle from its own seed, each finished
+    chunk stored by this process in one transaction."""
+    from ..batch import Spec
+    from ..batch.bank import Filled, fill
+    from ..generator import generate_many
+
+    variant = read_variant(args)
+    options: dict[str, Any] = {
+        "size": args.size,
+        "box": args.box,
+        "variant": variant,
+        **targets(args),
+        "level": _level(args),
+        "timeout": args.timeout,
+        "seed": args.seed if args.seed is not None else random.randrange(2**62),
+    }
+    # a request that can never be met fails here, before any worker starts
+    generate_many(0, **{k: v for k, v in options.items() if k != "seed"})
+    kind = _kind(args)
+    on = out.err.isatty()
+    started = time.monotonic()
+
+    def show(filled: Filled) -> None:
+        if on:
+            out.err.write(
+                f"\r\033[K{filled.made}/{args.count} {kind} made, {filled.new} new, "
+                f"{time.monotonic() - started:.1f} s"
+            )
+            out.err.flush()
+
+    filled = Filled()
+    try:
+        filled = fill(
+            store,
+            Spec("generate", options),
+            args.count,
+            jobs=args.jobs,
+            dask=args.dask,
+            chunk=args.chunk or 0,
+            timeout=args.timeout,
+            progress=show,
+        )
+    finally:
+        if on:
+            out.err.write("\r\033[K")
+        for error in filled.errors[:20]:
+            out.problem(error)
+        if filled.out_of_time:
+            out.problem(f"--timeout {args.timeout:g} s ran out: made {filled.made} of {args.count} {kind}")
+        out.note(
+            f"added {filled.new} new {kind} puzzles to {store.path}"
+            + (f" ({filled.again} made were there already)" if filled.again else "")
+        )
+
+
+def _import(args: argparse.Namespace, out: Output, store: Any) -> None:
+    from ..batch.bank import import_records
+
+    done = import_records(store, args.file, box=args.box, variant=read_variant(args))
+    for error in done.errors:
+        out.problem(f"{args.file} {error}")
+    if done.bad > len(done.errors):
+        out.problem(f"{args.file}: {done.bad - len(done.errors)} more bad records skipped")
+    if done.skipped:
+        why = ", ".join(f"{status} {n}" for status, n in sorted(done.skipped.items()))
+        out.note(f"skipped {sum(done.skipped.values())} records with no puzzle for the bank ({why})")
+    out.note(
+        f"added {done.new} new puzzles to {store.path} from {args.file}"
+        + (f" ({done.again} were there already)" if done.again else "")
+    )
 
 
 SIZE = count("--size", minimum=MIN_SIZE, maximum=MAX_SIZE)
@@ -243,16 +387,43 @@ def register(commands: Commands) -> None:
 
     bank = commands.add(
         "bank",
-        "show the puzzle bank (puzzles not served yet), or fill it from the generator",
+        "show the puzzle bank (puzzles not served yet); fill it from the generator on every core or a"
+        " Dask cluster; export it; import a rated batch output",
         "shudu bank fill --level hard --count 100\n  shudu bank fill --size 6 --variant x --level easy\n"
+        "  shudu bank fill --level extreme --count 1000 --jobs 4\n"
+        "  shudu bank export -o bank.parquet\n"
+        "  shudu bank import ratings.jsonl\n"
         "  shudu bank show",
         cmd_bank,
     )
-    bank.add_argument("action", choices=("show", "fill"), help="show the counts, or fill then show")
+    bank.add_argument(
+        "action",
+        choices=("show", "fill", "export", "import"),
+        help="show the counts; fill, or import, then show; export every puzzle",
+    )
+    bank.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="import: a rated batch output (.jsonl, .csv, .parquet or a folder of parts)",
+    )
     bank.add_argument("--db", metavar="PATH", help="SQLite file of saved games and the puzzle bank")
+    bank.add_argument(
+        "-o", "--output", metavar="FILE", help="export: .parquet, .jsonl, .csv, or a folder of parts"
+    )
     bank.add_argument("--size", type=SIZE, default=9, help="grid size of new puzzles (default: 9)")
-    bank.add_argument("--variant", default="standard", help="variant of new puzzles (default: standard)")
-    bank.add_argument("--level", default="medium", help="level of new puzzles (default: medium)")
+    bank.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2")
+    bank.add_argument(
+        "--variant",
+        metavar="NAME|FILE",
+        help="variant of new puzzles, or of imported puzzles in line form (default: standard)",
+    )
+    add_targets(bank)
+    level = next(action for action in bank._actions if action.dest == "level")
+    # the generator names the levels in its message (and 'any' too); medium unless --se or
+    # --technique says what is wanted
+    level.choices = None
+    level.help = "level of new puzzles (default: medium, unless --se or --technique is given)"
     bank.add_argument(
         "--count",
         type=count("--count", minimum=1),
@@ -260,8 +431,31 @@ def register(commands: Commands) -> None:
         help="how many puzzles to make (default: 10)",
     )
     bank.add_argument(
+        "--seed",
+        type=count("--seed"),
+        help="random seed: the same seed gives the same puzzles (default: random)",
+    )
+    bank.add_argument(
         "--timeout",
         type=seconds("--timeout"),
         metavar="SECONDS",
         help="stop after this long, keeping what was made",
+    )
+    bank.add_argument(
+        "--jobs",
+        type=count("--jobs", minimum=1, maximum=256),
+        default=1,
+        metavar="N",
+        help="fill on N local processes (default: 1); this process alone writes the database",
+    )
+    bank.add_argument(
+        "--dask",
+        metavar="local|ADDRESS",
+        help="fill on a Dask cluster: 'local' starts one of --jobs workers, or tcp://HOST:PORT",
+    )
+    bank.add_argument(
+        "--chunk",
+        type=count("--chunk", minimum=1, maximum=10_000),
+        metavar="N",
+        help="puzzles per unit of parallel work (default: 4; 1 with --timeout)",
     )
