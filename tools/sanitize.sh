@@ -15,6 +15,12 @@ BASE=$(mktemp -d "${TMPDIR:-/tmp}/shudu-sanitize.XXXXXX")
 trap 'rm -rf "$BASE"' EXIT
 SCRATCH=$BASE/shudu
 CC=${CC:-gcc}
+ASAN_LIB=$($CC -print-file-name=libasan.so)
+UBSAN_LIB=$($CC -print-file-name=libubsan.so)
+for lib in "$ASAN_LIB" "$UBSAN_LIB"; do
+    # without the runtime, the compiler prints the bare name back
+    [ -f "$lib" ] || { echo "no sanitizer runtime for $CC ($lib): install libasan and libubsan" >&2; exit 1; }
+done
 
 mkdir -p "$SCRATCH/src" "$SCRATCH/tests"
 cp -R "$ROOT/src/shudu" "$SCRATCH/src/"
@@ -39,8 +45,6 @@ SO=$(find "$SCRATCH/lib" -name '_core_c*.so' | head -n 1)
 [ -n "$SO" ] || { echo "the sanitized build failed" >&2; exit 1; }
 cp "$SO" "$SCRATCH/src/shudu/solvers/"
 
-ASAN_LIB=$($CC -print-file-name=libasan.so)
-UBSAN_LIB=$($CC -print-file-name=libubsan.so)
 export LD_PRELOAD="$ASAN_LIB $UBSAN_LIB"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

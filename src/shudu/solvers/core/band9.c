@@ -58,25 +58,52 @@ static const uint32_t BAND_BOXES[8] = {
     0, BOX0, BOX0 << 3, BOX0 * 9, BOX0 << 6, BOX0 * 65, BOX0 * 72, BAND_ALL,
 };
 
+/* The cells of each band (bit pos of band b) that hold a given. */
+static inline void
+s9_given_cells(const uint8_t *givens, uint32_t given_any[3])
+{
+#if defined(__SSE2__)
+    /* 32 bytes a band: a copy, so that no load reads past the 81 givens */
+    uint8_t bands[96];
+    memset(bands, 0, sizeof bands);
+    for (int b = 0; b < 3; b++)
+        memcpy(bands + 32 * b, givens + 27 * b, 27);
+    const __m128i zero = _mm_setzero_si128();
+    for (int b = 0; b < 3; b++) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(bands + 32 * b));
+        __m128i hi = _mm_loadu_si128((const __m128i *)(bands + 32 * b + 16));
+        uint32_t empty = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, zero)) |
+                         (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, zero)) << 16;
+        given_any[b] = ~empty & BAND_ALL;
+    }
+#else
+    for (int b = 0; b < 3; b++) {
+        uint32_t any = 0;
+        for (int pos = 0; pos < 27; pos++)
+            any |= (uint32_t)(givens[27 * b + pos] != 0) << pos;
+        given_any[b] = any;
+    }
+#endif
+}
+
 /* The state with the givens placed.  0 if two givens clash. */
 static int
 s9_start(frame_t *st, const uint8_t *givens)
 {
-    uint32_t given_any[3] = {0, 0, 0}, given[27] = {0};
+    uint32_t given_any[3], given[27] = {0};
     uint32_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
+    /* only the given cells are visited: which cells are empty is no branch to guess */
+    s9_given_cells(givens, given_any);
     for (int b = 0; b < 3; b++)
-        for (int pos = 0; pos < 27; pos++) {
-            int g = givens[27 * b + pos];
-            if (!g)
-                continue;
-            int d = g - 1, r = pos / 9, col = pos - 9 * r;
+        for (uint32_t any = given_any[b]; any; any &= any - 1) {
+            int pos = CTZ(any);
+            int d = givens[27 * b + pos] - 1, r = pos / 9, col = pos - 9 * r;
             uint32_t row = 1u << (3 * b + r), column = 1u << col, box = 1u << (3 * b + col / 3);
             if ((rows[d] & row) | (cols[d] & column) | (boxes[d] & box))
                 return 0;
             rows[d] |= row;
             cols[d] |= column;
             boxes[d] |= box;
-            given_any[b] |= 1u << pos;
             given[3 * d + b] |= 1u << pos;
         }
     for (int d = 0; d < 9; d++) {
@@ -151,6 +178,41 @@ static inline uint32_t
 s9_changed(const frame_t *st)
 {
     return s9_differ(st->cand, st->seen);
+}
+
+/* For each band b, the cells that hold a candidate (once[b]), two or more (twice[b]) and,
+ * if thrice, three or more.  Arrays of 4 (the last entry is scratch). */
+static inline void
+s9_tally(const uint32_t *cand, uint32_t *once, uint32_t *twice, uint32_t *thrice)
+{
+#if defined(__SSE2__)
+    /* the words of digit d for bands 0..2 are cand[3d..3d+2]: one unaligned load each */
+    __m128i o = _mm_setzero_si128(), t = o, h = o;
+    for (int d = 0; d < 9; d++) {
+        __m128i m = _mm_loadu_si128((const __m128i *)(cand + 3 * d));
+        h = _mm_or_si128(h, _mm_and_si128(t, m));
+        t = _mm_or_si128(t, _mm_and_si128(o, m));
+        o = _mm_or_si128(o, m);
+    }
+    _mm_storeu_si128((__m128i *)once, o);
+    _mm_storeu_si128((__m128i *)twice, t);
+    if (thrice)
+        _mm_storeu_si128((__m128i *)thrice, h);
+#else
+    for (int b = 0; b < 3; b++) {
+        uint32_t o = 0, t = 0, h = 0;
+        for (int d = 0; d < 9; d++) {
+            uint32_t m = cand[3 * d + b];
+            h |= t & m;
+            t |= o & m;
+            o |= m;
+        }
+        once[b] = o;
+        twice[b] = t;
+        if (thrice)
+            thrice[b] = h;
+    }
+#endif
 }
 
 /* For each digit-band word, the columns (bit k for column k) that hold the digit in that
@@ -228,16 +290,13 @@ s9_propagate(frame_t *st, uint32_t *last)
             return 1;
         /* naked singles */
         int found = 0;
+        uint32_t once[4], twice[4];
+        s9_tally(st->cand, once, twice, NULL);
         for (int b = 0; b < 3; b++) {
-            uint32_t once = 0, twice = 0, u = st->unsolved[b];
-            for (int d = 0; d < 9; d++) {
-                uint32_t m = st->cand[3 * d + b];
-                twice |= once & m;
-                once |= m;
-            }
-            if (u & ~once)
+            uint32_t u = st->unsolved[b];
+            if (u & ~once[b])
                 return 0;
-            uint32_t naked = u & ~twice;
+            uint32_t naked = u & ~twice[b];
             if (naked) {
                 found = 1;
                 for (int d = 0; d < 9; d++)
@@ -312,48 +371,37 @@ s9_popcount(uint32_t x, int hw)
     return (int)((x * 0x01010101u) >> 24);
 }
 
-/* The branch cell.  Among the empty cells with two candidates, the one whose weaker digit
- * is a candidate in most of its 20 peers (either choice then removes the most), the first
- * such in reading order; without such cells, the empty cell with fewest candidates, the
- * first such in reading order. */
+/* How many cells with two candidates the branch rule weighs, the first in reading order.
+ * Weighing every such cell finds a slightly better one, but it costs more than the
+ * guesses it saves: a state often has twenty of them. */
+#define BRANCH_PAIRS 8
+
+/* The branch cell.  Among the first BRANCH_PAIRS empty cells with two candidates (in
+ * reading order), the one whose weaker digit is a candidate in most of its 20 peers
+ * (either choice then removes the most), the first such; without such cells, the empty
+ * cell with fewest candidates, the first such in reading order. */
 static inline int
 s9_branch_cell(const frame_t *st, int hw)
 {
-    uint32_t pairs[3];
-    int best = -1, best_score = -1;
-    for (int b = 0; b < 3; b++) {
-        uint32_t once = 0, twice = 0, thrice = 0;
-        for (int d = 0; d < 9; d++) {
-            uint32_t m = st->cand[3 * d + b];
-            thrice |= twice & m;
-            twice |= once & m;
-            once |= m;
-        }
-        pairs[b] = st->unsolved[b] & twice & ~thrice;
-    }
-    for (int b = 0; b < 3; b++) {
-        uint32_t pb = pairs[b], first_done = 0;
-        if (!pb)
-            continue;
+    uint32_t pairs[3], once[4], twice[4], thrice[4];
+    s9_tally(st->cand, once, twice, thrice);
+    for (int b = 0; b < 3; b++)
+        pairs[b] = st->unsolved[b] & twice[b] & ~thrice[b];
+    int best = -1, best_score = -1, weighed = 0;
+    for (int b = 0; b < 3 && weighed < BRANCH_PAIRS; b++) {
         int b1 = b == 0, b2 = 2 - (b == 2);
-        uint8_t first[27];
-        for (int d = 0; d < 9; d++) {
-            const uint32_t *c = st->cand + 3 * d;
-            for (uint32_t h = c[b] & pb; h; h &= h - 1) {
-                int pos = CTZ(h), col = pos % 9;
-                /* peers holding d: its row and box in the band, its column elsewhere */
+        for (uint32_t pb = pairs[b]; pb && weighed < BRANCH_PAIRS; pb &= pb - 1, weighed++) {
+            int pos = CTZ(pb), col = pos % 9, score = 99;
+            for (uint32_t digits = s9_digits(st, b, pos); digits; digits &= digits - 1) {
+                const uint32_t *c = st->cand + 3 * CTZ(digits);
+                /* peers holding the digit: its row and box in the band, its column elsewhere */
                 uint32_t x = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
                 int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos], hw) + (int)((x * COLUMN_BITS) >> 18 & 7u);
-                if (!(first_done >> pos & 1u)) {
-                    first_done |= 1u << pos;
-                    first[pos] = (uint8_t)k;
-                    continue;
-                }
-                int score = k < first[pos] ? k : first[pos], cell = 27 * b + pos;
-                if (score > best_score || (score == best_score && cell < best)) {
-                    best_score = score;
-                    best = cell;
-                }
+                score = k < score ? k : score;
+            }
+            if (score > best_score) {
+                best_score = score;
+                best = 27 * b + pos;
             }
         }
     }
@@ -439,12 +487,12 @@ static inline int
 start(state_t *s, const uint8_t *givens, frame_t *f, uint64_t *settled)
 {
     (void)s;
-    int empty = 0;
-    for (int c = 0; c < 81; c++)
-        empty += !givens[c];
     uint32_t last[28];
     memset(last, 0xFF, sizeof last);  /* never a set of columns: every digit gets checked */
-    if (!s9_start(f, givens) || !s9_propagate(f, last))
+    if (!s9_start(f, givens))
+        return 0;
+    int empty = cells_left(f);
+    if (!s9_propagate(f, last))
         return 0;
     *settled = (uint64_t)(empty - cells_left(f));
     return 1;
