@@ -18,7 +18,7 @@ import pytest
 
 import shudu
 from shudu.geometry import Geometry
-from shudu.logic import colouring, complex_fish, fish, patterns, templates, uniqueness
+from shudu.logic import colouring, complex_fish, fish, patterns, suedecoq, templates, uniqueness
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.step import Step
 
@@ -45,6 +45,7 @@ GENERAL: list[Finder] = [
     patterns.iter_dual_empty_rectangle,
     colouring.iter_simple_colours,
     colouring.iter_multi_colours,
+    suedecoq.iter_sue_de_coq,
 ]
 #: The slow searches, tried on fewer grids.
 SLOW: list[Finder] = [
@@ -187,9 +188,9 @@ def test_all_steps_are_distinct_and_the_first_is_the_finders() -> None:
         assert len({(s.name, s.eliminations, s.cells, s.houses) for s in steps}) == len(steps)
     # the solving order's rectangle finder keeps to rectangles whose corners hold both digits; the
     # list of all steps also has those where a corner lacks one
-    every = list(uniqueness.iter_unique_rectangle(grid))
+    rectangles = list(uniqueness.iter_unique_rectangle(grid))
     first = uniqueness.find_unique_rectangle(grid)
-    assert first is None or first == every[0]
+    assert first is None or first == rectangles[0]
 
 
 # --- BUG+1 ---------------------------------------------------------------------------------------
@@ -345,6 +346,101 @@ def test_hodoku_library_cases_of_these_families() -> None:
     assert not unexpected, "\n".join(unexpected)
     assert len(failed) <= 2
     assert sum(t[1] for t in passed.values()) > 190
+
+
+def test_siamese_fish_are_sashimi_only_when_both_fish_are() -> None:
+    """A Siamese step joins two finned fish on the same base lines; it is called sashimi only when
+    both are (each has a base line with at most one place inside its covers)."""
+    rng = random.Random(11)
+    geometry = Geometry(9)
+    found = 0
+    for puzzle, solution_text in PAIRS[::2]:
+        givens = [0 if ch == "." else int(ch) for ch in puzzle]
+        grid = random_state(geometry, givens, [int(ch) for ch in solution_text], rng, 0.4)
+        for step in complex_fish.iter_siamese_fish(grid, forms=("Basic",)):
+            d = step.digits[0] - 1
+            houses = [_house(grid, name) for name in step.houses]
+            k = {"X-Wing": 2, "Swordfish": 3, "Jellyfish": 4}[step.name.split()[-1]]
+            base, covers = tuple(houses[:k]), set(houses[k:])
+            pools = (grid.t.rows, grid.t.columns) if base[0] in grid.t.rows else (grid.t.columns, grid.t.rows)
+            same = [
+                f
+                for f in complex_fish.fishes(grid, d, k, *pools, max_fins=complex_fish.MAX_FINS)
+                if f.fins and f.base == base and set(f.cover) <= covers
+            ]
+            pairs = [
+                (a, b)
+                for i, a in enumerate(same)
+                for b in same[i + 1 :]
+                if set(a.cover) | set(b.cover) == covers and a.eliminations | b.eliminations == _cells(step)
+            ]
+            assert pairs, step.explanation
+            found += 1
+            both = any(_is_sashimi(grid, a) and _is_sashimi(grid, b) for a, b in pairs)
+            assert step.name.startswith("Siamese Sashimi") == both, step.explanation
+    assert found
+
+
+def _house(grid: CandidateGrid, name: str) -> int:
+    return next(i for i, h in enumerate(grid.geometry.houses) if h.name == name)
+
+
+def _cells(step: Step) -> int:
+    return sum(1 << c for c, _ in step.eliminations)
+
+
+def _digits(grid: CandidateGrid, group: set[int]) -> int:
+    out = 0
+    for c in group:
+        out |= grid.cands[c]
+    return out
+
+
+def _is_sashimi(grid: CandidateGrid, f: complex_fish.Fish) -> bool:
+    cover = 0
+    for h in f.cover:
+        cover |= grid.t.house_bits[h]
+    return any((f.base_cells & grid.t.house_bits[h] & cover).bit_count() <= 1 for h in f.base)
+
+
+# --- Sue de Coq -----------------------------------------------------------------------------------
+
+
+def test_sue_de_coq_steps_hold_as_many_digits_as_cells_with_the_sides_apart() -> None:
+    """Read each listed Sue de Coq again: its cells in the box and the line hold exactly as many
+    digits as cells, the line's own cells and the box's own cells share no digit, and each
+    elimination is a digit the line (or box) part must hold, outside the pattern."""
+    rng = random.Random(5)
+    geometry = Geometry(9)
+    found = relaxed = 0
+    for puzzle, solution_text in PAIRS:
+        givens = [0 if ch == "." else int(ch) for ch in puzzle]
+        solution = [int(ch) for ch in solution_text]
+        grid = random_state(geometry, givens, solution, rng, 0.5)
+        for step in suedecoq.iter_sue_de_coq(grid):
+            found += 1
+            box, line = (set(geometry.house_cells[_house(grid, n)]) for n in step.houses)
+            cells = set(step.cells)
+            middle = cells & box & line
+            line_side, box_side = cells & line - middle, cells & box - middle
+
+            assert len(middle) >= 2 and line_side and box_side and cells == middle | line_side | box_side
+            digits = partial(_digits, grid)
+            assert digits(cells).bit_count() == len(cells)
+            assert not digits(line_side) & digits(box_side)
+            only_middle = digits(middle) & ~digits(line_side) & ~digits(box_side)
+            for cell, d in step.eliminations:
+                bit = 1 << (d - 1)
+                assert cell not in cells and grid.has(cell, d)
+                in_line = cell in line and bit & (digits(line_side) | only_middle)
+                in_box = cell in box and bit & (digits(box_side) | only_middle)
+                assert in_line or in_box, step.explanation
+                assert solution[cell] != d
+            relaxed += (
+                digits(line_side).bit_count() > len(line_side) + 1
+                or digits(box_side).bit_count() > len(box_side) + 1
+            )
+    assert found and relaxed
 
 
 # --- Avoidable Rectangles -------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from functools import lru_cache
 from ..geometry import Geometry
 from ..notation import digit_char
 from .budget import checkpoint
-from .chain import Chain, LinkKind, Node
+from .chain import Branch, Chain, Implication, LinkKind, Net, Node
 from .grid import CandidateGrid, bits, digits_of
 from .memo import remembered
 from .step import Step, digit_list, make_step
@@ -111,16 +111,21 @@ def _make(
 
 
 def restricted_links(
-    grid: CandidateGrid, max_cells: int = MAX_CELLS
+    grid: CandidateGrid, max_cells: int = MAX_CELLS, *, overlap: bool = False
 ) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
-    """The ALSs and, per ALS, the disjoint ALSs it shares restricted common digits with:
-    ``links[i][j]`` is the digit set of those shared by sets i and j."""
-    return _links_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells)
+    """The ALSs and, per ALS, the ALSs it shares restricted common digits with: ``links[i][j]``
+    is the digit set of those shared by sets i and j.
+
+    Linked sets are disjoint unless ``overlap``; overlapping sets may share cells, but never a
+    place of a restricted common (every place of it in one set sees every place in the other, and
+    a cell does not see itself), so one of the two still cannot hold it.
+    """
+    return _links_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells, overlap)
 
 
 @lru_cache(maxsize=16)
 def _links_of(
-    geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int
+    geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int, overlap: bool = False
 ) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
     sets = _sets_of(geometry, cands, empty, max_cells)
     n = geometry.size
@@ -139,7 +144,7 @@ def _links_of(
             for c in bits(reach):
                 for j in index.get(c, ()):
                     b = sets[j]
-                    if j != i and not b.holding[d] & ~reach and not a.cells & b.cells:
+                    if j != i and not b.holding[d] & ~reach and (overlap or not a.cells & b.cells):
                         links[i][j] = links[i].get(j, 0) | 1 << d
     return sets, tuple(links)
 
@@ -247,19 +252,7 @@ def find_death_blossom(grid: CandidateGrid) -> Step | None:
             found = _blossom(grid, options, z, [], 0, grid.where[z] & ~(1 << stem))
             if found:
                 chosen, targets = found
-                cells = 1 << stem
-                for s in chosen:
-                    cells |= s.cells
-                return make_step(
-                    grid,
-                    "Death Blossom",
-                    f"whichever of {digit_list(digits_of(stem_digits))} {grid.name(stem)} takes locks one of "
-                    + ", ".join(_describe(grid, s) for s in chosen),
-                    eliminations=[(c, z + 1) for c in bits(targets)],
-                    cells=list(bits(cells)),
-                    digits=digits_of(stem_digits | (1 << z)),
-                    length=2 * cells.bit_count(),
-                )
+                return _blossom_step(grid, stem, chosen, z, targets)
     return None
 
 
@@ -387,12 +380,14 @@ def iter_als_xz(grid: CandidateGrid) -> Iterator[Step]:
 
 
 #: The longest ALS-XY-Chain looked for, in sets.
-MAX_CHAIN_SETS = 6
+MAX_CHAIN_SETS = 8
 
 
 def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
-    """Every ALS-XY-Wing: A and B each restricted to a pivot C by different digits."""
-    sets, links = restricted_links(grid, MAX_CELLS_ALL)
+    """Every ALS-XY-Wing: A and B each restricted to a pivot C by different digits. The sets may
+    overlap (A and B freely; each with C outside their restricted common): C cannot lose both
+    digits, so A or B is locked whatever cells they share."""
+    sets, links = restricted_links(grid, MAX_CELLS_ALL, overlap=True)
     seen: set[tuple[tuple[int, int], ...]] = set()
     for k, c in enumerate(sets):
         partners = sorted(links[k].items())
@@ -401,8 +396,6 @@ def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
             a = sets[i]
             for j, rcc_b in partners[p + 1 :]:
                 b = sets[j]
-                if a.cells & b.cells:
-                    continue
                 for x in bits(rcc_a):
                     for y in bits(rcc_b & ~(1 << x)):
                         zs = a.digits & b.digits & ~(1 << x) & ~(1 << y)
@@ -431,34 +424,66 @@ def find_als_xy_chain(grid: CandidateGrid) -> Step | None:
 
 
 def iter_als_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
-    """Every ALS-XY-Chain: sets A1 … Ak (k ≥ 3, disjoint), each restricted to the next by a digit
+    """Every ALS-XY-Chain: sets A1 … Ak (k ≥ 3, each once), each restricted to the next by a digit
     other than the one it was entered by; a digit Z of A1 and Ak other than the end links is in one
-    of them. Breadth first from each A1, so the chain to each (set, link digit) is the shortest."""
-    sets, links = restricted_links(grid, MAX_CELLS_ALL)
+    of them (A1 lacks its exit digit and is locked, or it holds it, so A2 lacks it and is locked and
+    holds its own exit digit, and so on to Ak). Sets may share cells, but never a place of the
+    restricted common that links them. Breadth first from each A1 and exit digit, so the chain kept
+    for each (set, entry digit) is a shortest one."""
+    sets, links = restricted_links(grid, MAX_CELLS_ALL, overlap=True)
     seen: set[tuple[tuple[int, int], ...]] = set()
-    for first in range(len(sets)):
+    for first, a in enumerate(sets):
         checkpoint()
-        parent: dict[tuple[int, int], tuple[int, int] | None] = {(first, -1): None}
-        frontier = [(first, -1)]
-        depth = 1
-        while frontier and depth < MAX_CHAIN_SETS:
-            depth += 1
-            grown = []
-            checkpoint(len(frontier))
-            for state in frontier:
-                j, x = state
-                for k, rcc in links[j].items():
-                    for y in bits(rcc & ~(1 << x) if x >= 0 else rcc):
-                        new = (k, y)
-                        if k == first or new in parent:
-                            continue
-                        parent[new] = state
-                        grown.append(new)
-                        if depth >= 3:
-                            step = _xy_chain_step(grid, sets, parent, new, seen)
-                            if step is not None:
-                                yield step
-            frontier = grown
+        exits = 0
+        for rcc in links[first].values():
+            exits |= rcc
+        for x1 in bits(exits):
+            # the cells that could lose each Z of A1: none, no chain from A1 by x1 eliminates
+            reach = [
+                grid.where[z] & a.seeing[z] if z != x1 and a.digits >> z & 1 else 0 for z in range(grid.size)
+            ]
+            if not any(reach):
+                continue
+            yield from _chains_from(grid, sets, links, first, x1, reach, seen)
+
+
+def _chains_from(
+    grid: CandidateGrid,
+    sets: tuple[Als, ...],
+    links: tuple[dict[int, int], ...],
+    first: int,
+    x1: int,
+    reach: list[int],
+    seen: set[tuple[tuple[int, int], ...]],
+) -> Iterator[Step]:
+    """The chains from set ``first`` leaving by ``x1`` (``reach``: per digit, the cells that see
+    every place of it in the first set)."""
+    parent: dict[tuple[int, int], tuple[int, int] | None] = {(first, -1): None}
+    frontier = [(first, -1)]
+    depth = 1
+    while frontier and depth < MAX_CHAIN_SETS:
+        depth += 1
+        grown = []
+        checkpoint(len(frontier))
+        for state in frontier:
+            j, x = state
+            for k, rcc in links[j].items():
+                digits = (rcc & 1 << x1) if x < 0 else (rcc & ~(1 << x))
+                for y in bits(digits):
+                    new = (k, y)
+                    if k == first or new in parent:
+                        continue
+                    parent[new] = state
+                    grown.append(new)
+                    if depth < 3:
+                        continue
+                    last = sets[k]
+                    zs = last.digits & ~(1 << y)
+                    if any(reach[z] & last.seeing[z] for z in bits(zs)):
+                        step = _xy_chain_step(grid, sets, parent, new, seen)
+                        if step is not None:
+                            yield step
+        frontier = grown
 
 
 def _xy_chain_step(
@@ -474,15 +499,16 @@ def _xy_chain_step(
         path.append(state)
         state = parent[state]
     path.reverse()
+    if len({i for i, _ in path}) < len(path):
+        return None
     chain_sets = [sets[i] for i, _ in path]
     rccs = [x for _, x in path[1:]]
     used = 0
     for s in chain_sets:
-        if used & s.cells:
-            return None
         used |= s.cells
     a, last = chain_sets[0], chain_sets[-1]
     zs = a.digits & last.digits & ~(1 << rccs[0]) & ~(1 << rccs[-1])
+    # cells of the chain's sets keep their candidates (as HoDoKu's listing does)
     elims = [(c, z + 1) for z in bits(zs) for c in bits(_targets(grid, [a, last], z) & ~used)]
     key = tuple(sorted(elims))
     if not elims or key in seen:
@@ -524,41 +550,69 @@ def iter_death_blossom(grid: CandidateGrid) -> Iterator[Step]:
             options = [[s for s in ps if s.digits >> z & 1] for ps in petals]
             if not all(options):
                 continue
-            for chosen, targets in _blossoms(options, z, [], 0, grid.where[z] & ~(1 << stem)):
+            for chosen, targets in _blossoms(options, z, [], grid.where[z] & ~(1 << stem)):
                 elims = [(c, z + 1) for c in bits(targets)]
                 key = tuple(elims)
                 if key in seen:
                     continue
                 seen.add(key)
-                cells = 1 << stem
-                for s in chosen:
-                    cells |= s.cells
-                yield make_step(
-                    grid,
-                    "Death Blossom",
-                    f"whichever of {digit_list(digits_of(stem_digits))} {grid.name(stem)} takes locks one of "
-                    + ", ".join(_describe(grid, s) for s in chosen),
-                    eliminations=elims,
-                    cells=list(bits(cells)),
-                    digits=digits_of(stem_digits | (1 << z)),
-                    length=2 * cells.bit_count(),
-                )
+                yield _blossom_step(grid, stem, chosen, z, targets)
 
 
 def _blossoms(
-    options: list[list[Als]], z: int, chosen: list[Als], used: int, targets: int
+    options: list[list[Als]], z: int, chosen: list[Als], targets: int
 ) -> Iterator[tuple[list[Als], int]]:
-    """Every choice of one petal per stem digit, disjoint, leaving cells that see every ``z``."""
+    """Every choice of one petal per stem digit leaving cells that see every ``z`` of them.
+
+    Petals may share cells: whichever digit the stem takes locks that digit's petal, whatever the
+    other petals hold.
+    """
     if len(chosen) == len(options):
         yield list(chosen), targets
         return
     checkpoint()
     for s in options[len(chosen)]:
-        if s.cells & used:
-            continue
         narrowed = targets & s.seeing[z]
         if not narrowed:
             continue
         chosen.append(s)
-        yield from _blossoms(options, z, chosen, used | s.cells, narrowed)
+        yield from _blossoms(options, z, chosen, narrowed)
         chosen.pop()
+
+
+def _blossom_step(grid: CandidateGrid, stem: int, petals: Sequence[Als], z: int, targets: int) -> Step:
+    """A Death Blossom step; its structure is a net with one branch per stem digit: the stem takes
+    the digit, its petal's places of it go, and the petal, locked, holds ``z``, so the targets lose
+    it. The explanation reads each petal as ``(d)stem-(d)petal=(z)petal``."""
+    stem_digits = list(bits(grid.cands[stem]))
+    branches = []
+    petal_texts = []
+    cells = 1 << stem
+    for d, petal in zip(stem_digits, petals, strict=True):
+        cells |= petal.cells
+        lines = [Implication(stem, d + 1, True)]
+        lines += [
+            Implication(c, d + 1, False, (0,), f"sees {grid.name(stem)}") for c in bits(petal.holding[d])
+        ]
+        locked = (
+            f"{_describe(grid, petal)} is locked without {digit_char(d + 1)}, so it holds {digit_char(z + 1)}"
+        )
+        because = tuple(range(1, len(lines)))
+        lines += [Implication(c, z + 1, False, because, locked) for c in bits(targets)]
+        branches.append(Branch(tuple(lines)))
+        petal_texts.append(
+            Chain(
+                (Node((stem,), (d + 1,)), _als_node(petal, d), _als_node(petal, z)), ("weak", "strong")
+            ).text(grid.size)
+        )
+    return make_step(
+        grid,
+        "Death Blossom",
+        f"whichever of {digit_list(d + 1 for d in stem_digits)} {grid.name(stem)} takes locks the set "
+        f"of that digit, and each holds {digit_char(z + 1)}: {'; '.join(petal_texts)}",
+        structure=Net(tuple(branches)),
+        eliminations=[(c, z + 1) for c in bits(targets)],
+        cells=list(bits(cells)),
+        digits=[d + 1 for d in stem_digits] + [z + 1],
+        length=2 * cells.bit_count(),
+    )

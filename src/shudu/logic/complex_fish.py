@@ -262,7 +262,8 @@ def _siamese(grid: CandidateGrid, form: str, k: int, group: list[Fish]) -> Itera
             if first.eliminations == second.eliminations:
                 continue
             if form == "Basic":
-                sashimi = _sashimi(grid, first) or _sashimi(grid, second)
+                # sashimi only when both fish are: with one plainly finned, the pair is finned
+                sashimi = _sashimi(grid, first) and _sashimi(grid, second)
                 name = f"Siamese {'Sashimi' if sashimi else 'Finned'} {SIZE_NAMES[k]}"
             else:
                 name = f"Siamese Finned {form} {SIZE_NAMES[k]}"

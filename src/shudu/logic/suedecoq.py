@@ -6,16 +6,23 @@ digits and B's digits are apart and all the cells together hold exactly as many 
 are cells. Then each of those digits goes in them exactly once: L's digits (and V's digits that
 neither L nor B holds) go from the rest of the line, B's digits (and the same extra ones) from the
 rest of the box. Works for any two houses that meet in two or more cells (extra regions too).
+
+L and B need not be almost locked sets themselves: as their digits are apart, no digit can be
+both in the line's cells and in the box's, and each house holds a digit once, so no digit is
+twice among all the cells; with as many digits as cells, each is there once. The solving path
+takes L and B almost locked (the classic form); the listing takes any L and B.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from itertools import combinations
 
+from .budget import checkpoint
 from .grid import CandidateGrid, bits, digits_of
 from .memo import remembered
-from .step import Step, digit_list, make_step
+from .step import Step, digit_list, distinct, make_step
 
 #: The most cells taken from the rest of the line, or of the box.
 MAX_SIDE = 3
@@ -23,11 +30,18 @@ MAX_SIDE = 3
 
 @remembered
 def find_sue_de_coq(grid: CandidateGrid) -> Step | None:
-    return next(iter_sue_de_coq(grid), None)
+    return next(_sue_de_coq(grid, locked_sides=True), None)
 
 
 def iter_sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
-    """Every Sue de Coq of the grid."""
+    """Every Sue de Coq of the grid, with any sets L and B (the classic ones first)."""
+    return distinct(
+        itertools.chain(_sue_de_coq(grid, locked_sides=True), _sue_de_coq(grid, locked_sides=False))
+    )
+
+
+def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
+    """The Sue de Coqs whose L and B are almost locked sets (``locked_sides``) or any sets."""
     cands, where, empty = grid.cands, grid.where, grid.empty
     houses = grid.geometry.houses
     hb = grid.t.house_bits
@@ -37,8 +51,8 @@ def iter_sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
         middle_cells = list(bits(inter & empty))
         if len(middle_cells) < 2:
             continue
-        line_sides = _sides([c for c in bits(hb[line] & empty & ~inter)], cands)
-        box_sides = _sides([c for c in bits(hb[box] & empty & ~inter)], cands)
+        line_sides = _sides([c for c in bits(hb[line] & empty & ~inter)], cands, locked_sides)
+        box_sides = _sides([c for c in bits(hb[box] & empty & ~inter)], cands, locked_sides)
         if not line_sides or not box_sides:
             continue
         for size in range(2, len(middle_cells) + 1):
@@ -52,6 +66,7 @@ def iter_sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                 line_sets = [side for side in line_sides if side[1] & v]
                 box_sets = [side for side in box_sides if side[1] & v]
                 for l_cells, l_digits in line_sets:
+                    checkpoint()
                     for b_cells, b_digits in box_sets:
                         if l_digits & b_digits:
                             continue
@@ -85,14 +100,15 @@ def iter_sue_de_coq(grid: CandidateGrid) -> Iterator[Step]:
                         )
 
 
-def _sides(rest: list[int], cands: list[int]) -> list[tuple[int, int]]:
-    """(cells, digits) of each almost locked set of up to :data:`MAX_SIDE` cells of ``rest``."""
+def _sides(rest: list[int], cands: list[int], locked: bool) -> list[tuple[int, int]]:
+    """(cells, digits) of each set of up to :data:`MAX_SIDE` cells of ``rest``: only the almost
+    locked ones when ``locked``, else those with more digits than cells."""
     out = []
     for k in range(1, MAX_SIDE + 1):
         for combo in combinations(rest, k):
             digits = 0
             for c in combo:
                 digits |= cands[c]
-            if digits.bit_count() == k + 1:
+            if digits.bit_count() == k + 1 or (not locked and digits.bit_count() > k + 1):
                 out.append((sum(1 << c for c in combo), digits))
     return out

@@ -20,6 +20,7 @@ from . import (
     fish,
     forcing,
     intersections,
+    kraken,
     loops,
     patterns,
     singles,
@@ -164,6 +165,7 @@ LISTED_ONLY: tuple[Finder, ...] = (
     _t("Finned Mutant Swordfish", complex_fish.find_finned_mutant_swordfish),
     _t("Mutant Jellyfish", complex_fish.find_mutant_jellyfish),
     _t("Finned Mutant Jellyfish", complex_fish.find_finned_mutant_jellyfish),
+    _t("Kraken Fish", kraken.find_kraken_fish),
     _t("Template Set", templates.find_template_set),
     _t("Template Delete", templates.find_template_delete),
 )
