@@ -329,7 +329,7 @@ def test_cli_impossible_request() -> None:
 
 def test_cli_timeout_reports_progress() -> None:
     status, _, err = run_cli(
-        "generate", "--size", "6", "--level", "extreme", "--timeout", "0.3", "--seed", "1"
+        "generate", "--size", "16", "--level", "extreme", "--timeout", "0.3", "--seed", "1"
     )
     assert status == 2
     assert "found in 0.3 s" in err
@@ -339,3 +339,105 @@ def test_web_call_shape() -> None:
     made = shudu.generate(size=9, variant="standard", level="easy", timeout=30)
     assert isinstance(made.puzzle, shudu.Puzzle)
     assert made.level == "easy"
+
+
+# --- the parts that keep large and hard kinds fast ------------------------------------------------
+
+
+def dug_points(size: int, variant: str, seed: int) -> list[shudu.Puzzle]:
+    """Puzzles along one random dig past its no-guess point: from easy to the hardest."""
+    import random
+
+    from shudu.generator.dig import dig
+    from shudu.generator.grids import random_grid
+    from shudu.generator.symmetry import orbits
+    from shudu.generator.uniqueness import Checker, text_cells
+    from shudu.geometry import Geometry
+    from shudu.variants import resolve_variant
+
+    geometry = Geometry(size, None, resolve_variant(variant, size))
+    rng = random.Random(seed)
+    solution = random_grid(geometry, rng, Checker(geometry, 40 * geometry.ncells))
+    path = dig(solution, orbits("none", size), rng, Checker(geometry, 400 * geometry.ncells), calm=True)
+    assert path.calm is not None
+    points = range(max(0, path.calm - 1), len(path.removed) + 1)
+    return [shudu.Puzzle.trusted(text_cells(path.puzzle(k)), geometry) for k in points]
+
+
+@pytest.mark.parametrize(
+    ("size", "variant", "seed"), [(9, "standard", 3), (9, "anti-knight", 4), (6, "x", 5)]
+)
+def test_a_grade_is_the_raters_level_or_stops_only_past_its_ceiling(
+    size: int, variant: str, seed: int
+) -> None:
+    from shudu.generator.grading import grade
+    from shudu.notation import LEVELS
+
+    for puzzle in dug_points(size, variant, seed):
+        level = shudu.rate(puzzle).level
+        assert grade(puzzle, None, None).level == level
+        for ceiling in LEVELS:
+            found = grade(puzzle, ceiling, None)
+            if found.complete:
+                assert found.level == level
+            else:  # stopped early: only when the puzzle is past the ceiling, and its level is a lower bound
+                assert LEVELS.index(ceiling) < LEVELS.index(found.level) <= LEVELS.index(level)
+
+
+@pytest.mark.parametrize("variant", ["standard", "anti-king", "x"])
+def test_large_grids_come_from_seeded_completions_and_are_valid(variant: str) -> None:
+    import random
+
+    from shudu.generator.grids import SEEDED_SIZE, random_grid
+    from shudu.generator.uniqueness import Checker, text_cells
+    from shudu.geometry import Geometry
+    from shudu.variants import resolve_variant
+
+    geometry = Geometry(25, (5, 5), resolve_variant(variant, 25))
+    assert geometry.size >= SEEDED_SIZE
+    grids = {
+        random_grid(geometry, random.Random(seed), Checker(geometry, 40 * geometry.ncells))
+        for seed in range(3)
+    }
+    assert len(grids) == 3
+    for text in grids:
+        cells = text_cells(text)
+        assert 0 not in cells
+        for house in geometry.houses:  # every house of the variant holds every digit once
+            assert sorted(cells[c] for c in house.cells) == list(range(1, 26))
+        for cell, peers in enumerate(geometry.peers):  # and the variant's other rules (anti-king)
+            assert all(cells[p] != cells[cell] for p in peers)
+
+
+def test_a_dig_stops_at_the_given_number_of_removals_past_its_no_guess_point() -> None:
+    import random
+
+    from shudu.generator.dig import dig
+    from shudu.generator.grids import random_grid
+    from shudu.generator.symmetry import orbits
+    from shudu.generator.uniqueness import Checker, text_cells
+    from shudu.geometry import Geometry
+
+    geometry = Geometry(9, (3, 3))
+    checker = Checker(geometry, 400 * 81)
+    cut = 0
+    for seed in range(6):
+        solution = random_grid(geometry, random.Random(seed), checker)
+        full = dig(solution, orbits("none", 9), random.Random(seed), checker, calm=True)
+        short = dig(solution, orbits("none", 9), random.Random(seed), checker, calm=True, beyond=0)
+        assert full.calm is not None and short.calm == full.calm
+        # the same dig, cut at the no-guess point
+        assert short.removed == full.removed[: full.calm]
+        cut += len(full.removed) > full.calm
+        for k in range(len(short.removed) + 1):
+            puzzle = shudu.Puzzle.trusted(text_cells(short.puzzle(k)), geometry)
+            assert shudu.count(puzzle, 2, algorithm="dlx") == 1
+    assert cut  # some dig went on past the cut
+
+
+@pytest.mark.parametrize(("size", "variant", "level"), [(16, "standard", "hard"), (25, "standard", "easy")])
+def test_large_kinds_are_made_unique_at_the_raters_level(size: int, variant: str, level: str) -> None:
+    made = generate(size=size, variant=variant, level=level, seed=1, timeout=300)
+    assert made.level == level == shudu.rate(made.puzzle).level
+    assert made.se == shudu.rate(made.puzzle).se
+    assert shudu.count(made.puzzle, 2) == 1

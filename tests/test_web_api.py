@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 import shudu
 from shudu.formats import to_json
+from shudu.notation import LEVELS
 from shudu.store import Store
 from shudu.web import create_app
 from shudu.web.app import MAX_BODY, features
@@ -311,6 +312,28 @@ def test_a_new_puzzle_is_taken_from_the_bank_while_it_holds_that_kind(client: Te
     data = client.post("/api/new", json={"size": 6, "variant": "x", "level": "easy"}).json()
     assert data["source"] == "generated" and data["puzzle"]["json"]["givens"] not in banked
     check_new(data, 6, "x")
+
+
+def test_the_bank_picture_counts_waiting_puzzles_by_kind_and_level(client: TestClient, db: Path) -> None:
+    assert client.get("/api/bank").json() == {"levels": list(LEVELS), "kinds": [], "total": 0}
+    easy = [shudu.generate(size=6, level="easy", seed=seed) for seed in range(3)]
+    hard = [shudu.generate(size=6, level="hard", seed=seed) for seed in range(2)]
+    x = shudu.generate(size=4, variant="x", seed=1)
+    Store(db).add_to_bank(
+        [(to_json(m.puzzle), str(m.level)) for m in easy + hard] + [(to_json(x.puzzle), "easy")],
+        source="generated",
+    )
+    bank = client.get("/api/bank").json()
+    assert bank["kinds"] == [
+        {"size": 4, "variant": "x", "level": "easy", "puzzles": 1},
+        {"size": 6, "variant": "standard", "level": "easy", "puzzles": 3},
+        {"size": 6, "variant": "standard", "level": "hard", "puzzles": 2},
+    ]
+    assert bank["total"] == 6
+    # a puzzle served is no longer waiting
+    assert client.post("/api/new", json={"size": 6, "level": "hard"}).json()["source"] == "bank"
+    after = {(k["size"], k["level"]): k["puzzles"] for k in client.get("/api/bank").json()["kinds"]}
+    assert after[6, "hard"] == 1 and client.get("/api/bank").json()["total"] == 5
 
 
 @pytest.mark.parametrize(

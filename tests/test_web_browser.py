@@ -52,8 +52,14 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("server") / "games.sqlite3"
+def server_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database file of the server the tests drive."""
+    return tmp_path_factory.mktemp("server") / "games.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def server(server_db: Path) -> Iterator[str]:
+    db = server_db
     port = free_port()
     command = [sys.executable, "-m", "shudu", "serve", "--port", str(port), "--db", str(db)]
     # the server's log goes to a file: a pipe nobody reads would fill up and stall the server
@@ -545,6 +551,48 @@ def test_a_slow_new_puzzle_shows_its_progress_until_it_is_made(browser: object, 
     page.wait_for_function("!document.getElementById('new-dialog').open")
     assert len(asks) == 3 and page.inner_text("#new-error") == ""
     assert page.inner_text("#title").startswith("9×9")
+    assert page.errors == []
+
+
+def test_the_new_puzzle_dialog_pictures_the_banks_counts_by_level(
+    browser: object, server: str, server_db: Path
+) -> None:
+    from shudu.formats import to_json
+    from shudu.generator import generate_many
+    from shudu.store import Store
+
+    # kinds no other test asks for, so nothing takes them from the bank meanwhile
+    made = {
+        ("windoku", "easy"): list(generate_many(3, size=4, variant="windoku", seed=5)),
+        ("anti-knight", "easy"): list(generate_many(1, size=4, variant="anti-knight", seed=6)),
+    }
+    Store(server_db).add_to_bank(
+        [(to_json(m.puzzle), level) for (_, level), puzzles in made.items() for m in puzzles], source="test"
+    )
+    page = open_page(browser, server)
+    page.click("#new-button")
+    page.wait_for_selector("#bank-chart .bank-row")
+    bank = page.request.get(f"{server}api/bank").json()
+    # every bar is one kind's count at one level, as the server counts them
+    drawn = page.eval_on_selector_all(
+        "#bank-chart .bank-row rect",
+        """rects => rects.map(r => [Number(r.parentNode.dataset.size), r.parentNode.dataset.variant,
+                                   r.dataset.level, Number(r.dataset.count)])""",
+    )
+    expected = [[k["size"], k["variant"], k["level"], k["puzzles"]] for k in bank["kinds"]]
+    assert sorted(drawn) == sorted(expected)
+    assert [4, "windoku", "easy", 3] in drawn and [4, "anti-knight", "easy", 1] in drawn
+    assert page.get_attribute("#bank-chart", "data-total") == str(bank["total"])
+    # the bars of one scale: three puzzles draw three times as wide as one
+    widths = {
+        variant: float(
+            page.get_attribute(
+                f'#bank-chart .bank-row[data-size="4"][data-variant="{variant}"] rect', "width"
+            )
+        )
+        for variant in ("windoku", "anti-knight")
+    }
+    assert widths["windoku"] == pytest.approx(3 * widths["anti-knight"], rel=0.02)
     assert page.errors == []
 
 

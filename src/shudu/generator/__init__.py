@@ -163,5 +163,5 @@ def _timeout_message(
         text += f", {state.rated} candidates rated"
         if state.closest is not None:
             _, level, se = state.closest
-            text += f"; the closest was {level}, SE {se:.1f}"
+            text += f"; the closest was {level}" + ("" if se is None else f", SE {se:.1f}")
     return text + ")"

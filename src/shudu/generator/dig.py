@@ -50,6 +50,8 @@ def dig(
     floor: int = 0,
     start: bytes | bytearray | None = None,
     calm: bool = False,
+    beyond: int | None = None,
+    calm_checker: Checker | None = None,
 ) -> Path:
     """Remove orbits of givens in a random order while the puzzle stays unique, never going
     below ``floor`` clues. ``start`` (a unique puzzle of ``solution``) begins from fewer
@@ -58,6 +60,9 @@ def dig(
     ``calm`` digs in two passes: the first removes only while the fast core still solves the
     puzzle without a guess, the second goes on as usual. ``Path.calm`` marks where the first
     pass ended: the puzzles before it need no more than singles (and, on 9x9, intersections).
+    ``beyond`` stops the last pass after that many removals (the puzzle is then not minimal).
+    ``calm_checker`` (a smaller node budget) serves the first pass: a puzzle solved without a
+    guess needs few nodes, and one that needs more is refused there anyway.
     """
     text = bytearray(start if start is not None else solution)
     removed = _gone(solution, text) if start is not None else []
@@ -68,19 +73,24 @@ def dig(
     calm_end = None
     for stage in ("calm", "plain") if calm else ("plain",):
         kept = []
-        for orbit in order:
+        left = beyond if stage == "plain" and beyond is not None else -1
+        for index, orbit in enumerate(order):
+            if left == 0:
+                kept.extend(order[index:])
+                break
             if clues - len(orbit) < floor:
                 kept.append(orbit)
                 continue
             saved = [text[c] for c in orbit]
             for cell in orbit:
                 text[cell] = EMPTY
-            found = checker.check(text)
+            found = (calm_checker if stage == "calm" and calm_checker else checker).check(text)
             if found.status == "unique" and (stage == "plain" or found.guesses == 0):
                 removed.append(orbit)
                 clues -= len(orbit)
+                left -= 1
                 continue
-            if found.status == "timeout":
+            if found.status == "timeout" and stage == "plain":
                 proven = False
             for cell, value in zip(orbit, saved, strict=True):
                 text[cell] = value

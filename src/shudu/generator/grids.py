@@ -7,6 +7,14 @@ cell. Every valid grid can come out: at each draw, the cell and the digit the gr
 have a positive chance, and a grid's own digits always leave it a completion. The solver does
 the heavy part in C, so a 9x9 grid costs some 20 to 30 checks.
 
+**Large grids.** From :data:`SEEDED_SIZE` on, proving that a sparse partial grid has no
+completion can take the core longer than any budget, so the draw above rarely ends. There, a
+few random givens (each allowed by its placed peers) are completed by the core's first
+solution, and the digits of that grid are relabelled at random (every rule of every variant
+says only "these cells differ", so a relabelled grid is valid). Not every grid is as likely
+this way, but every one that comes out is valid, and the puzzles dug from it are proven unique
+as always.
+
 **Layouts.** Start from the boxes (or the rows, for a size without boxes) and trade cells
 between neighbouring regions many times: a cell of region A on its border with region B and a
 cell of B on its border with A swap regions when both regions stay connected. Trades that
@@ -24,6 +32,11 @@ from ..errors import ShuduError
 from ..geometry import Geometry
 from .uniqueness import DIGIT_BYTES, EMPTY, Checker
 
+#: From this size on, grids are completed from a few random givens (see above).
+SEEDED_SIZE = 20
+#: How many random givens start a large grid, per row.
+SEEDS_PER_ROW = 1
+
 #: How strongly layouts favour short region borders (0: not at all).
 COMPACTNESS = 0.7
 
@@ -34,8 +47,9 @@ class GridFailed(ShuduError):
 
 def random_grid(geometry: Geometry, rng: random.Random, checker: Checker, tries: int = 100) -> bytes:
     """A random valid complete grid of ``geometry``, as a one-line text."""
+    fill = _try_seeded if geometry.size >= SEEDED_SIZE else _try_fill
     for _ in range(tries):
-        grid = _try_fill(geometry, rng, checker)
+        grid = fill(geometry, rng, checker)
         if grid is not None:
             return grid
     raise GridFailed(f"could not fill a {geometry.size}x{geometry.size} {geometry.variant.name} grid")
@@ -76,6 +90,27 @@ def _try_fill(geometry: Geometry, rng: random.Random, checker: Checker) -> bytes
         for peer in peers[cell]:
             allowed[peer] &= bit
     return None
+
+
+def _try_seeded(geometry: Geometry, rng: random.Random, checker: Checker) -> bytes | None:
+    n, nc = geometry.size, geometry.ncells
+    text = bytearray(b"." * nc)
+    allowed = [(1 << n) - 1] * nc
+    for cell in rng.sample(range(nc), SEEDS_PER_ROW * n):
+        digits = [d for d in range(1, n + 1) if allowed[cell] >> (d - 1) & 1]
+        if not digits:
+            return None
+        digit = rng.choice(digits)
+        text[cell] = DIGIT_BYTES[digit]
+        for peer in geometry.peers[cell]:
+            allowed[peer] &= ~(1 << (digit - 1))
+    grid = checker.first(text)
+    if grid is None:
+        return None
+    labels = list(range(1, n + 1))
+    rng.shuffle(labels)
+    relabel = {DIGIT_BYTES[d]: DIGIT_BYTES[labels[d - 1]] for d in range(1, n + 1)}
+    return bytes(relabel[byte] for byte in grid)
 
 
 # --- jigsaw layouts ----------------------------------------------------------------------------

@@ -26,9 +26,11 @@ from typing import Any
 
 from ..formats import to_json
 from ..geometry import Geometry
+from ..notation import LEVELS
 from ..puzzle import Grid, Puzzle
 from ..variants import get as get_variant
 from .dig import Path, dig, removable
+from .grading import Grade, RatingOutOfTime, full_rating, grade
 from .grids import GridFailed, grow_layout, random_grid
 from .request import Request
 from .symmetry import orbits
@@ -41,6 +43,14 @@ NEIGHBOURS, RATED_PER_ROUND = 32, 3
 LOW_WALK = 0
 #: Rounds without progress before the local search starts again from a fresh puzzle.
 PATIENCE = 12
+#: From this size on, a dig stops this many removals (times the size) past its no-guess point,
+#: and further for the hardest levels, instead of going on to a minimal puzzle: proving each
+#: later removal unique costs the core more and more, and the levels below unfair lie close
+#: to the no-guess point.
+LARGE, BEYOND, BEYOND_HIGH = 20, 1, 4
+#: Node budgets of the digger's checks, per cell: small and large grids, and the no-guess pass
+#: (small and large grids).
+DIG_NODES, DIG_NODES_LARGE, CALM_NODES, CALM_NODES_LARGE = 400, 10, 8, 2
 
 
 class OutOfTime(Exception):
@@ -90,8 +100,9 @@ class Progress:
 
     grids: int = 0
     rated: int = 0
-    #: The rated candidate closest to the window so far: (gap, level, SE).
-    closest: tuple[float, str, float] | None = None
+    #: The rated candidate closest to the window so far: (gap, level, SE or None when only
+    #: its level was worked out).
+    closest: tuple[float, str, float | None] | None = None
     rating_seconds: float = 0.0
     listeners: list[Callable[[Progress], None]] = field(default_factory=list)
 
@@ -107,14 +118,21 @@ class Search:
         self.request = request
         self.orbits = orbits(request.symmetry, request.size)
         self.progress = progress or Progress()
-        self._checkers: dict[Geometry, tuple[Checker, Checker]] = {}
+        self._checkers: dict[Geometry, tuple[Checker, Checker, Checker]] = {}
 
-    def checkers(self, geometry: Geometry) -> tuple[Checker, Checker]:
-        """(filler, digger): node budgets cut the rare searches that run long."""
+    def checkers(self, geometry: Geometry) -> tuple[Checker, Checker, Checker]:
+        """(filler, digger, calm digger): node budgets cut the rare searches that run long; on
+        large grids the digger's is smaller (a removal whose proof runs past it is refused, so
+        a puzzle is still only kept when proven unique), and the no-guess pass needs little."""
         found = self._checkers.get(geometry)
         if found is None:
             nc = geometry.ncells
-            found = Checker(geometry, 40 * nc), Checker(geometry, 400 * nc)
+            dig_nodes = (DIG_NODES_LARGE if geometry.size >= LARGE else DIG_NODES) * nc
+            found = (
+                Checker(geometry, 40 * nc),
+                Checker(geometry, dig_nodes),
+                Checker(geometry, CALM_NODES * nc),
+            )
             if len(self._checkers) > 16:
                 self._checkers.clear()
             self._checkers[geometry] = found
@@ -127,20 +145,35 @@ class Search:
         while True:
             self._check_time(deadline)
             found = self._attempt(rng, deadline)
-            if found is not None:
-                text, solution, geometry, rating = found
-                return self._result(text, solution, geometry, rating, seed)
+            if found is None:
+                continue
+            text, solution, geometry, rating = found
+            if isinstance(rating, Grade):
+                # only the level was worked out: the puzzle kept carries shudu.rate's full rating
+                rating = self._full(text, geometry, deadline)
+                if not self.request.target.matches(rating):
+                    continue  # pragma: no cover - both walk the same path
+            return self._result(text, solution, geometry, rating, seed)
 
     def _attempt(self, rng: random.Random, deadline: float | None) -> Any:
         geometry = self.request.geometry or self._random_jigsaw(rng, deadline)
-        filler, digger = self.checkers(geometry)
+        filler, digger, calm_digger = self.checkers(geometry)
         try:
             solution = random_grid(geometry, rng, filler, tries=10)
         except GridFailed:
             return None
         self.progress.grids += 1
         low = self.request.clues[0] if self.request.clues else 0
-        path = dig(solution, self.orbits, rng, digger, floor=low, calm=self.request.target.rated)
+        path = dig(
+            solution,
+            self.orbits,
+            rng,
+            digger,
+            floor=low,
+            calm=self.request.target.rated,
+            beyond=self._beyond(geometry),
+            calm_checker=calm_digger,
+        )
         steps = self._allowed(path)
         if not steps:
             return None
@@ -151,7 +184,7 @@ class Search:
         target = self.request.target
         if not target.rated:
             text = path.puzzle(self._pick_clues(path, steps, rng))
-            rating = self._rate(text, geometry) if self.request.rate else None
+            rating = self._full(text, geometry, deadline) if self.request.rate else None
             return text, solution, geometry, rating
         return self._difficulty(path, steps, geometry, rng, deadline)
 
@@ -161,6 +194,12 @@ class Search:
         if not self.request.variant.is_standard:
             variant = self.request.variant.combine(variant)
         return Geometry(self.request.size, None, variant)
+
+    def _beyond(self, geometry: Geometry) -> int | None:
+        """How far a dig goes past its no-guess point (None: on to a minimal puzzle)."""
+        if geometry.size < LARGE or self.request.minimal:
+            return None
+        return geometry.size * (BEYOND_HIGH if self.request.target.reach == "high" else BEYOND)
 
     def _allowed(self, path: Path) -> list[int]:
         """The points of the path whose clue count the request allows."""
@@ -190,7 +229,7 @@ class Search:
         def rate_at(i: int) -> Any:
             self._check_time(deadline)
             if i not in rated:
-                rated[i] = self._rate(path.puzzle(steps[i]), geometry)
+                rated[i] = self._rate(path.puzzle(steps[i]), geometry, deadline)
             return rated[i]
 
         def hit(i: int) -> Any:
@@ -260,7 +299,7 @@ class Search:
     ) -> Any:
         """Local search from a too-easy minimal puzzle toward the window."""
         target = self.request.target
-        _, digger = self.checkers(geometry)
+        _, digger, _ = self.checkers(geometry)
         gap = target.gap(rating)
         stale = 0
         low = self.request.clues[0] if self.request.clues else 0
@@ -272,14 +311,22 @@ class Search:
             best: tuple[float, bytearray, bytes, Any] | None = None
             for trade, new_solution in unique[:RATED_PER_ROUND]:
                 assert new_solution is not None
-                moved = dig(new_solution, self.orbits, rng, digger, floor=low, start=trade)
+                moved = dig(
+                    new_solution,
+                    self.orbits,
+                    rng,
+                    digger,
+                    floor=low,
+                    start=trade,
+                    beyond=self._beyond(geometry),
+                )
                 candidate = moved.puzzle()
                 if not self._clues_ok(candidate):
                     continue
                 if self.request.minimal and not self._is_minimal(candidate, digger):
                     continue
                 self._check_time(deadline)
-                r = self._rate(candidate, geometry)
+                r = self._rate(candidate, geometry, deadline)
                 if target.matches(r):
                     return candidate, new_solution, geometry, r
                 g = target.gap(r)
@@ -321,20 +368,41 @@ class Search:
 
     # --- results ------------------------------------------------------------------------------
 
-    def _rate(self, text: bytes | bytearray, geometry: Geometry) -> Any:
-        from ..logic import rate
-
+    def _rate(self, text: bytes | bytearray, geometry: Geometry, deadline: float | None) -> Any:
+        """A candidate's rating: a :class:`Grade` (its level, worked out only as far as the
+        window needs) when the window is a level below the top one, else the full rating."""
+        target = self.request.target
+        puzzle = Puzzle.trusted(text_cells(text), geometry)
         started = time.process_time()
-        rating = rate(
-            Puzzle.trusted(text_cells(text), geometry), steps=self.request.target.technique is not None
-        )
-        self.progress.rating_seconds += time.process_time() - started
+        try:
+            if target.se is None and target.level != LEVELS[-1]:
+                # (nothing is too hard for the top level: its candidates are rated in full at once)
+                rating: Any = grade(puzzle, target.level, deadline)
+            else:
+                rating = full_rating(puzzle, keep_steps=target.technique is not None, deadline=deadline)
+        except RatingOutOfTime:
+            raise OutOfTime from None
+        finally:
+            self.progress.rating_seconds += time.process_time() - started
         self.progress.rated += 1
-        gap = self.request.target.gap(rating)
+        gap = target.gap(rating)
         if self.progress.closest is None or gap < self.progress.closest[0]:
             self.progress.closest = (gap, rating.level, rating.se)
         self.progress.tell()
         return rating
+
+    def _full(self, text: bytes | bytearray, geometry: Geometry, deadline: float | None) -> Any:
+        started = time.process_time()
+        try:
+            return full_rating(
+                Puzzle.trusted(text_cells(text), geometry),
+                keep_steps=self.request.target.technique is not None,
+                deadline=deadline,
+            )
+        except RatingOutOfTime:
+            raise OutOfTime from None
+        finally:
+            self.progress.rating_seconds += time.process_time() - started
 
     def _result(
         self, text: bytes | bytearray, solution: bytes, geometry: Geometry, rating: Any, seed: int

@@ -50,6 +50,15 @@ class Checker:
         result = solve_many(bytes(text), 2, node_limit=self.node_limit, geometry=self.geometry)
         return result.status_codes[0] == BatchCode.UNIQUE
 
+    def first(self, text: bytes | bytearray) -> bytes | None:
+        """A first completion of the puzzle text (no uniqueness asked), or None when the
+        search finds none within its budget."""
+        self.calls += 1
+        result = solve_many(bytes(text), 1, node_limit=self.node_limit, geometry=self.geometry)
+        if not result.counts[0]:
+            return None
+        return bytes(result.solution_text[: self.ncells])
+
     def check_many(self, texts: Sequence[bytes]) -> list[Check]:
         if not texts:
             return []

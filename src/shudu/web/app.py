@@ -194,6 +194,12 @@ class Api:
             },
         )
 
+    async def get_bank(self, request: Request) -> Response:
+        """The puzzles waiting in the bank, by size, variant and level (for its picture)."""
+        kinds = await anyio.to_thread.run_sync(self.store.bank_counts, limiter=self.light)
+        total = sum(int(kind["puzzles"]) for kind in kinds)
+        return ok(models.Bank, {"levels": list(LEVELS), "kinds": kinds, "total": total})
+
     async def get_openapi(self, request: Request) -> Response:
         return JSONResponse(document(shudu.__version__, OPERATIONS))
 
@@ -395,6 +401,13 @@ OPERATIONS = [
         "GET",
         "which optional parts of the library are present",
         answer=models.Features,
+        errors=("401",),
+    ),
+    Operation(
+        "/api/bank",
+        "GET",
+        "how many new puzzles wait in the bank, by size, variant and level",
+        answer=models.Bank,
         errors=("401",),
     ),
     Operation(
@@ -655,6 +668,7 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
 #: The handler of each operation, by path and method.
 HANDLERS = {
     ("/api/features", "GET"): "get_features",
+    ("/api/bank", "GET"): "get_bank",
     ("/api/parse", "POST"): "parse",
     ("/api/solve", "POST"): "solve",
     ("/api/count", "POST"): "count",

@@ -123,6 +123,23 @@ class Features(Answer):
     bank: list[dict[str, Any]] | dict[str, Any]
 
 
+class BankKind(Answer):
+    """How many puzzles of one kind wait in the bank."""
+
+    size: int
+    variant: str
+    level: str | None = Field(description="the rated level; null for puzzles banked without one")
+    puzzles: int
+
+
+class Bank(Answer):
+    """The bank's difficulty picture: the puzzles waiting, by size, variant and level."""
+
+    levels: list[str] = Field(description="the levels, easiest first, in the order to draw them")
+    kinds: list[BankKind]
+    total: int
+
+
 class Described(Answer):
     """A puzzle with what the page needs to draw it."""
 

@@ -1,6 +1,7 @@
 // The page: wires the board, the controls, the dialogs and the API together.
 
 import { api, putGame } from "./api.js";
+import { drawBank } from "./bank.js";
 import { Board } from "./board.js";
 import { Game } from "./game.js";
 import { Replay } from "./replay.js";
@@ -681,6 +682,18 @@ function openNewDialog() {
   fillSelect($("own-variant"), Object.keys(f.variants).map((v) => [v, v]), "standard");
   $("new-error").textContent = "";
   $("new-dialog").showModal();
+  showBank();
+}
+
+// The bank's difficulty picture, drawn afresh each time the dialog opens.
+async function showBank() {
+  const figure = $("bank-figure");
+  try {
+    drawBank($("bank-chart"), await api("/api/bank"));
+    figure.hidden = false;
+  } catch (error) {
+    figure.hidden = true; // the picture is a help, not a need: the dialog works without it
+  }
 }
 
 let ownTimer = null;
