@@ -33,6 +33,7 @@ import random
 import sys
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -41,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from shudu.notation import BatchCode  # noqa: E402
+from shudu.render.plots import PlotError, check_plot_path, plot_histograms, require_matplotlib, tally  # noqa: E402
 from shudu.solvers import _fast_py, fast  # noqa: E402
 
 SETS = [
@@ -310,6 +312,18 @@ def timed_sample(solve: Callable[[str], str | None], lines: list[str], seconds: 
     return CLOCK() - started, answers
 
 
+def solve_seconds(lines: list[str]) -> list[float]:
+    """Seconds each line takes through the public ``shudu.solve`` (for the --plot histogram)."""
+    import shudu
+
+    spent = []
+    for line in lines:
+        started = time.perf_counter()
+        shudu.solve(line)
+        spent.append(time.perf_counter() - started)
+    return spent
+
+
 def check(lines: list[str], solutions: list[str | None]) -> int:
     """How many answers are wrong (not a valid grid, or not matching the givens)."""
     wrong = 0
@@ -409,11 +423,23 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --tdoku")
     parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="a histogram of shudu.solve's seconds per puzzle for each set (its first"
+        " --peer-sample puzzles) to FILE.svg or .png (needs matplotlib, the plot extra)",
+    )
+    parser.add_argument(
         "--sets",
         default="",
         help="only the sets whose file name or label holds one of these words (comma-separated)",
     )
     args = parser.parse_args(argv)
+    if args.plot:
+        try:
+            check_plot_path(args.plot)
+            require_matplotlib()
+        except PlotError as exc:
+            parser.error(str(exc))
     if args.sets:
         words = [word.strip().lower() for word in args.sets.split(",") if word.strip()]
         chosen = [
@@ -476,6 +502,7 @@ def main(argv: list[str] | None = None) -> None:
     print("|" + "---|" * 7)
     peer_rows: list[str] = []
     twin_rows: list[str] = []
+    times: dict[str, Counter[float]] = {}
     for filename, label in SETS:
         path = args.data / filename
         if not path.exists():
@@ -516,6 +543,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         mine = timings[1] if 1 in timings else timings[2]
         sample = lines[: args.peer_sample]
+        if args.plot:
+            times[label] = tally(solve_seconds(sample), digits=2)
         for name, solve in peers.items():
             timed_sample(solve, sample[:5], args.peer_seconds / 10)  # warm-up
             seconds, answers = timed_sample(solve, sample, args.peer_seconds)
@@ -542,6 +571,9 @@ def main(argv: list[str] | None = None) -> None:
         print("| set (count to 2) | puzzles | pure-Python twin µs | twin / C |")
         print("|---|---|---|---|")
         print("\n".join(twin_rows))
+    if args.plot:
+        plot_histograms(args.plot, times=times, title="benchmarks/solve.py: seconds per puzzle, shudu.solve")
+        print(f"wrote {args.plot}")
     print()
     from shudu.formats import parse_puzzle
 
