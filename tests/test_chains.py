@@ -148,7 +148,8 @@ def assert_strong(grid: CandidateGrid, a: Node, b: Node) -> None:
 def assert_weak(grid: CandidateGrid, a: Node, b: Node) -> None:
     (da,), (db,) = a.digits, b.digits
     if da != db:
-        assert a.cells == b.cells and len(a.cells) == 1, (a, b)
+        # two digits of one cell (an ALS node by the one cell of it holding its digit)
+        assert _holding(grid, a, da) == _holding(grid, b, db) and len(_holding(grid, a, da)) == 1, (a, b)
         return
     ha, hb = _holding(grid, a, da), _holding(grid, b, db)
     assert ha and hb, (a, b)
@@ -163,7 +164,7 @@ def follows_from_ends(grid: CandidateGrid, chain: Chain, cell: int, digit: int) 
         if d == digit:
             if not _sees_all(grid, cell, _holding(grid, node, d)):
                 return False
-        elif node.cells != (cell,):
+        elif _holding(grid, node, d) != [cell]:
             return False
     return True
 
@@ -176,10 +177,24 @@ def follows_from_loop(grid: CandidateGrid, chain: Chain, cell: int, digit: int) 
             continue
         (da,), (db,) = link.start.digits, link.end.digits
         if da == db == digit:
-            cells = list(link.start.cells) + list(link.end.cells)
+            cells = _holding(grid, link.start, da) + _holding(grid, link.end, db)
             if (cell, digit) not in on_loop and _sees_all(grid, cell, cells):
                 return True
-        elif da != db and link.start.cells == (cell,) and digit not in (da, db):
+        elif (
+            da != db
+            and digit not in (da, db)
+            and _holding(grid, link.start, da) == [cell] == _holding(grid, link.end, db)
+        ):
+            return True
+    for link in chain.links:
+        # a strong link inside an ALS holds exactly once: the set holds all its other digits
+        if link.kind != "strong" or link.start.kind != "als" or link.end.kind != "als":
+            continue
+        members = link.start.cells
+        if digit in (*link.start.digits, *link.end.digits) or cell in members or (cell, digit) in on_loop:
+            continue
+        holding = [c for c in members if grid.has(c, digit)]
+        if holding and _sees_all(grid, cell, holding):
             return True
     return False
 
@@ -192,7 +207,8 @@ def assert_chain_holds(grid: CandidateGrid, step: Step) -> None:
     for link in chain.links:
         (assert_strong if link.kind == "strong" else assert_weak)(grid, link.start, link.end)
     assert chain.text(grid.size) in step.explanation
-    if any(node.kind == "als" for node in chain.nodes):
+    if any(node.kind == "als" for node in chain.nodes) and step.technique.name != "Grouped Chain":
+        # ALS chains: the first or the last set is locked
         if chain.loop:
             return  # a doubly linked ALS-XZ: checked for soundness only
         ends = (chain.nodes[0], chain.nodes[-1])
@@ -216,7 +232,8 @@ def assert_chain_holds(grid: CandidateGrid, step: Step) -> None:
     for cell, digit in step.eliminations:
         assert follows_from_ends(grid, chain, cell, digit), step.explanation
     for cell, digit in step.placements:
-        assert chain.nodes[0] == chain.nodes[-1] == Node((cell,), (digit,)), step.explanation
+        ends = (chain.nodes[0], chain.nodes[-1])
+        assert all(node.digits == (digit,) and _holding(grid, node, digit) == [cell] for node in ends)
 
 
 @pytest.mark.parametrize("family", sorted(ITERATORS))
@@ -409,3 +426,122 @@ def test_iterators_stop_at_the_deadline_too() -> None:
         with pytest.raises(budget.LogicTimeout), budget.limits(node_limit=2):
             for _ in every(grid):
                 pass
+
+
+# --- HoDoKu's chain forms -------------------------------------------------------------------------
+
+#: Lines of HoDoKu's regression library, one per chain form the listings reach: a discontinuous
+#: loop that proves its start (given as the cell's other candidates going), grouped loops and
+#: chains through ALS nodes (one of five cells), and an XY-Chain whose eliminations an AIC with
+#: unlike ends also makes.
+FORM_LINES = [
+    ":0707-1:1589:1..+4.58..4..2.+7.....2...47......6..3....7.91.29.........4...2...+2..48.5....1...8+4::"
+    "145 545 845 945::7",
+    ":0709-2:1346:..+71+2..+68..2...95..869+5.2..7..........18725+9.........4..4..583..75...6.+92....6..+5:"
+    "311 411 312 412 724 442 945 965 972 179:195 361 395 495 661::6",
+    ":0710-2:5:7.1+4....+34...3..7+1.3.1.+7+4...1...43.997.+31..483+486..+71.+1.+7..3+98+4.9+3.4.+1+27..+4.."
+    "+15+36:631 233 244 544 245 545 253 272 881 294 894 295 895:531::12",
+    ":0710-4:8:..7942...3..5...4.......9...82+73.+56167.+1+5.+83213+5+82+647+9..1.......5...8..4...4156..:"
+    "519 339 976:838::12",
+    ":0711-3:9:....6.+83..36.8..94.2.+3496.....2..5..95.7...8.....+583.......1....65........4..+57.8:"
+    "164 664 979 286 786 989:964 975 985 995::16",
+    ":0702:9:74+2...+8.15+16.48+3.+7+3+89+1..+4.+6+6+7+8.9.14+5+1+53...+2+69+92+46..+7+3+84+9+7...+6+12+2+3+57"
+    "..98+4+861.+2.5+73::924::11",
+]
+
+
+@pytest.mark.parametrize("line", FORM_LINES, ids=[line.split(":")[1] for line in FORM_LINES])
+def test_hodokus_chain_forms_are_listed(line: str) -> None:
+    from shudu.logic.reglib import check_case, parse_case
+
+    outcome = check_case(parse_case(line), timeout=60)
+    assert outcome.passed, outcome.reason
+    assert not outcome.unsound
+
+
+def _form_boards() -> Iterator[tuple[CandidateGrid, str]]:
+    from shudu.logic.reglib import parse_case
+
+    for line in FORM_LINES:
+        grid = parse_case(line).board.grid()
+        solution = forcing.search(grid.copy())
+        assert solution is not None
+        yield grid, "".join(map(str, solution))
+
+
+def test_grouped_chains_through_als_nodes_hold() -> None:
+    """Every grouped chain and loop listed is sound and its links are real, ALS links included."""
+    through_als = loops_through_als = 0
+    for grid, solution in _form_boards():
+        for step in loops.iter_grouped_chain(grid):
+            assert_sound(step, solution)
+            assert_chain_holds(grid, step)
+            chain = step.structure
+            assert isinstance(chain, Chain)
+            if any(node.kind == "als" for node in chain.nodes):
+                through_als += 1
+                loops_through_als += chain.loop
+    assert through_als and loops_through_als
+
+
+def test_a_loop_that_proves_its_start_is_also_listed_as_removing_the_cells_others() -> None:
+    for grid, _ in [*_form_boards(), *islice(boards(), 0, 12)]:
+        for every in (chains.iter_discontinuous_nice_loop, loops.iter_grouped_chain):
+            steps = list(every(grid))
+            effects = {(s.placements, s.eliminations) for s in steps}
+            for step in steps:
+                for cell, digit in step.placements:
+                    others = tuple((cell, d) for d in grid.candidates(cell) if d != digit)
+                    assert not others or ((), others) in effects, step.explanation
+
+
+def _xy_chain_outcomes(grid: CandidateGrid, most: int) -> set[tuple[int, ...]]:
+    """What XY-Chains of up to ``most`` cells eliminate, by plain depth-first search: a chain
+    leaves each bivalue cell by its other digit into a peer holding it; ends of one digit."""
+    pairs = [c for c in bits(grid.empty) if len(grid.candidates(c)) == 2]
+    peers = grid.geometry.peers
+    out: set[tuple[int, ...]] = set()
+
+    def walk(path: list[int], enter: int, first: int) -> None:
+        cell = path[-1]
+        (leave,) = [d for d in grid.candidates(cell) if d != enter]
+        if len(path) > 1 and leave == first:
+            ends = [path[0], cell]
+            gone = sorted(
+                c * 10 + first
+                for c in bits(grid.where[first - 1])
+                if c not in ends and all(c in peers[e] for e in ends)
+            )
+            if gone:
+                out.add(tuple(gone))
+        if len(path) < most:
+            for nxt in pairs:
+                if nxt not in path and nxt in peers[cell] and grid.has(nxt, leave):
+                    walk([*path, nxt], leave, first)
+
+    for start in pairs:
+        for digit in grid.candidates(start):
+            walk([start], digit, digit)  # the start is not ``digit``, so it holds the other
+    return out
+
+
+def test_xy_chains_match_a_plain_depth_first_search() -> None:
+    """Every elimination set a short XY-Chain makes (found apart) is one the listing makes."""
+    checked = 0
+    for grid, _ in [*_form_boards(), *islice(boards(), 0, None, 2)]:
+        listed = {tuple(sorted(c * 10 + d for c, d in s.eliminations)) for s in chains.iter_xy_chain(grid)}
+        found = _xy_chain_outcomes(grid, 6)
+        assert found <= listed
+        checked += len(found)
+    assert checked
+
+
+def test_the_solving_paths_grouped_listing_keeps_to_group_nodes() -> None:
+    for grid, _ in _form_boards():
+        by_groups = list(loops.iter_grouped_chain_by_groups(grid))
+        every = {(s.placements, s.eliminations) for s in loops.iter_grouped_chain(grid)}
+        for step in by_groups:
+            chain = step.structure
+            assert isinstance(chain, Chain)
+            assert all(node.kind != "als" for node in chain.nodes)
+            assert (step.placements, step.eliminations) in every

@@ -103,9 +103,7 @@ def iter_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
     _bivalues(grid, strong)
     weak = _weak(grid, strong, in_cell=False)
     n = grid.size
-    for step in _all(grid, strong, weak, "XY-Chain", set()):
-        if step.digits and _ends_alike(step, n):
-            yield step
+    yield from _all(grid, strong, weak, "XY-Chain", set(), ends_alike=n)
 
 
 def find_remote_pair(grid: CandidateGrid) -> Step | None:
@@ -176,7 +174,8 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     """Every discontinuous nice loop: an AIC read as a loop through one cell, which loses the
     candidates the loop proves false there (or gets the one it proves true).
 
-    From "s is false" the chain makes y true. When s is y the loop proves s. When s and y share a
+    From "s is false" the chain makes y true. When s is y the loop proves s (listed twice: placing
+    s, and as HoDoKu gives it, removing the cell's other candidates). When s and y share a
     cell, the cell's other candidates go. Otherwise a cell that a digit of both ends rules out
     closes the loop through itself: a cell seeing both ends' digit d loses d, and an end's cell
     loses the other end's digit when the two ends see each other.
@@ -199,6 +198,13 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
             if (placements or one) and key not in seen:
                 seen.add(key)
                 yield _chain_step(grid, "Discontinuous Nice Loop", path, placements, one)
+        if placements:
+            # HoDoKu's form of the same loop: the cell's other candidates go
+            others = [(cs, e + 1) for e in bits(grid.cands[cs]) if e != ds]
+            key = ((), tuple(others))
+            if others and key not in seen:
+                seen.add(key)
+                yield _chain_step(grid, "Discontinuous Nice Loop", path, [], others, proves=True)
 
 
 def _aic_graph(grid: CandidateGrid) -> tuple[Links, Links]:
@@ -206,13 +212,6 @@ def _aic_graph(grid: CandidateGrid) -> tuple[Links, Links]:
     _conjugates(grid, strong, range(grid.size))
     _bivalues(grid, strong)
     return strong, _weak(grid, strong, in_cell=True)
-
-
-def _ends_alike(step: Step, n: int) -> bool:
-    structure = getattr(step, "structure", None)
-    if isinstance(structure, Chain):
-        return structure.nodes[0].digits == structure.nodes[-1].digits
-    return True
 
 
 def _outcome(grid: CandidateGrid, s: int, y: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -275,10 +274,19 @@ def _trace(parent: dict[int, int], end: int) -> list[int]:
 
 
 def _all(
-    grid: CandidateGrid, strong: Links, weak: Links, name: str, seen: set[tuple[object, ...]]
+    grid: CandidateGrid,
+    strong: Links,
+    weak: Links,
+    name: str,
+    seen: set[tuple[object, ...]],
+    *,
+    ends_alike: int = 0,
 ) -> Iterator[Step]:
-    """Every chain of the graph that proves something, one per distinct outcome."""
+    """Every chain of the graph that proves something, one per distinct outcome (only chains whose
+    two ends hold one digit, when ``ends_alike`` gives the grid's size)."""
     for path in _paths(grid, strong, weak):
+        if ends_alike and (path[0] >> 1) % ends_alike != (path[-1] >> 1) % ends_alike:
+            continue
         placements, elims = _outcome(grid, path[0] >> 1, path[-1] >> 1)
         if not placements and not elims:
             continue
@@ -345,7 +353,11 @@ def _chain_step(
     placements: list[tuple[int, int]],
     elims: list[tuple[int, int]],
     kind: str = "",
+    *,
+    proves: bool = False,
 ) -> Step:
+    """The step of a chain path; ``proves``: the path proves its first candidate (as placements do)
+    though the step says so by removing the cell's other candidates."""
     n = grid.size
     chain = _path_chain(n, path)
     text = chain.text(n)
@@ -353,7 +365,7 @@ def _chain_step(
     e_cell, e_d = divmod(path[-1] >> 1, n)
     first = f"{digit_char(s_d + 1)} in {grid.name(s_cell)}"
     last = f"{digit_char(e_d + 1)} in {grid.name(e_cell)}"
-    if placements:
+    if placements or proves:
         reason = f"if {first} were false, the chain {text} would make it true"
     else:
         reason = f"the chain {text} shows that {first} or {last} is true"

@@ -5,21 +5,32 @@ digit is in one of these cells". Group nodes link like single candidates: strong
 places of the digit fall into exactly two nodes, weakly to every node of the digit that sees all
 their cells. With them, X-chains and AICs reach further (grouped X-Chain, grouped AIC).
 
+An *ALS node* is a digit of an almost locked set (n cells of one house holding n + 1 digits):
+"the digit is in the set". Without x the set holds n digits in n cells, so each other digit z is
+in it: (x in the set) = (z in the set) is a strong link, and the digit's places in the set link
+weakly to every node of the digit that sees them all. The listings go through ALS nodes too, after
+the chains and loops that group nodes alone make (as HoDoKu's grouped chains do).
+
 A *continuous nice loop* is a chain that closes on itself: "a is false" leads, link by link, back
 to "a is false". Then every weak link of the loop holds strongly too: a digit on a weak link
 between two cells goes from every cell that sees both, and a cell whose two candidates form a weak
-link loses every other candidate.
+link loses every other candidate. A strong link through an ALS then holds exactly once: one of its
+two digits is missing from the set, so the set holds all its other digits, and each goes from the
+cells that see all its places in the set.
 
-Nodes are ints: ``cell * n + digit`` for a single candidate, ``n**3 + k`` for the k-th group.
+Nodes are ints: ``cell * n + digit`` for a single candidate, ``n**3 + k`` for the k-th group of
+cells (a group node's, or the places of a digit in an ALS).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
+from itertools import pairwise
 
 from ..geometry import Geometry
 from ..notation import digit_char
+from .als import almost_locked_sets
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node
 from .chains import MAX_LINKS
@@ -32,7 +43,13 @@ class Graph:
     """Nodes (cells, digit) with their strong and weak links."""
 
     def __init__(
-        self, grid: CandidateGrid, *, digits: range | list[int], bivalue: bool, groups: bool
+        self,
+        grid: CandidateGrid,
+        *,
+        digits: range | list[int],
+        bivalue: bool,
+        groups: bool,
+        als_cells: int = 0,
     ) -> None:
         self.grid = grid
         n = grid.size
@@ -40,6 +57,8 @@ class Graph:
         self.groups: list[tuple[int, int]] = []
         self.group_id: dict[tuple[int, int], int] = {}
         self.strong: dict[int, set[int]] = {}
+        #: Strong links that hold only through an almost locked set: (a, b) → the set's cells.
+        self.als: dict[tuple[int, int], int] = {}
         self._seen: dict[int, int] = {}
         hb = grid.t.house_bits
         for d in digits:
@@ -59,7 +78,28 @@ class Graph:
                 if mask.bit_count() == 2:
                     x = mask.bit_length() - 1
                     self._link(cell * n + x, cell * n + (mask ^ (1 << x)).bit_length() - 1)
+        if als_cells > 1:
+            self._als_links(als_cells, digits)
         self.weak = self._weak(in_cell=bivalue)
+
+    def _als_links(self, most: int, digits: range | list[int]) -> None:
+        """ALS nodes: in an almost locked set of two or more cells, "no x in the set" leaves as
+        many digits as cells, so every other digit z is in it: (x in the set) = (z in the set)."""
+        wanted = 0
+        for d in digits:
+            wanted |= 1 << d
+        for s in almost_locked_sets(self.grid, most):
+            if s.cells & (s.cells - 1) == 0:
+                continue  # one cell: a bivalue cell, linked already
+            ds = [d for d in bits(s.digits) if wanted >> d & 1]
+            checkpoint(len(ds) ** 2)
+            nodes = [self.node(s.holding[d], d) for d in ds]
+            for i, a in enumerate(nodes):
+                for b in nodes[i + 1 :]:
+                    if b in self.strong.get(a, ()):
+                        continue
+                    self._link(a, b)
+                    self.als[a, b] = self.als[b, a] = s.cells
 
     def node(self, cells: int, d: int) -> int:
         if not cells & (cells - 1):
@@ -100,6 +140,8 @@ class Graph:
         weak: dict[int, list[int]] = {}
         for node in self.strong:
             cells, d = self.cells_of(node)
+            if self.als:
+                checkpoint(len(by_digit[d]))  # ALS nodes make the graph large
             seeing = -1
             for c in bits(cells):
                 seeing &= peer_bits[c]
@@ -137,16 +179,21 @@ def _meetings(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(x) for x in out)
 
 
+#: The largest almost locked set the grouped listings use as a chain node, in cells.
+ALS_NODE_CELLS = 8
+
+
 @lru_cache(maxsize=8)
-def _graph_of(geometry: Geometry, values: tuple[int, ...], cands: tuple[int, ...]) -> Graph:
+def _graph_of(geometry: Geometry, values: tuple[int, ...], cands: tuple[int, ...], als_cells: int) -> Graph:
     # Both loop finders search the same graph of a grid.
     grid = CandidateGrid(geometry, values, cands)
-    return Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
+    return Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=als_cells)
 
 
-def graph_of(grid: CandidateGrid) -> Graph:
-    """The grouped graph of every digit and bivalue cell of ``grid``."""
-    return _graph_of(grid.geometry, tuple(grid.values), tuple(grid.cands))
+def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
+    """The grouped graph of every digit and bivalue cell of ``grid`` (with ALS nodes of up to
+    ``als_cells`` cells)."""
+    return _graph_of(grid.geometry, tuple(grid.values), tuple(grid.cands), als_cells)
 
 
 def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
@@ -222,7 +269,20 @@ def _ends(graph: Graph, s: int, y: int) -> list[tuple[int, int]]:
 
 
 def _uses_group(graph: Graph, path: list[int]) -> bool:
-    return any(state >> 1 >= graph.base for state in path)
+    """Whether a path goes through a group node or an ALS node."""
+    if any(state >> 1 >= graph.base for state in path):
+        return True
+    return bool(graph.als) and any((a >> 1, b >> 1) in graph.als for a, b in pairwise(path))
+
+
+def _als_of(graph: Graph, path: list[int], i: int) -> int:
+    """The cells of the ALS whose strong link holds state ``i`` of a path (0: none)."""
+    if not graph.als:
+        return 0
+    j = i - 1 if path[i] & 1 else i + 1
+    if not 0 <= j < len(path):
+        return 0
+    return graph.als.get((path[i] >> 1, path[j] >> 1), 0)
 
 
 @remembered
@@ -251,22 +311,42 @@ def find_grouped_chain(grid: CandidateGrid) -> Step | None:
     return _step(graph, name, path, elims, "the chain {chain} shows that {first} or {last} is true")
 
 
-def iter_grouped_chain(grid: CandidateGrid) -> Iterator[Step]:
+def iter_grouped_chain(
+    grid: CandidateGrid, *, als_nodes: bool = True, proving: bool = True
+) -> Iterator[Step]:
     """Every grouped chain and loop: per start, the shortest chain through a group node to each end
     that eliminates (grouped X-Chain or AIC), the same chain read as a grouped discontinuous nice
-    loop through one cell it rules out, and every grouped continuous nice loop."""
-    graph = graph_of(grid)
-    n = grid.size
+    loop through one cell it rules out, and every grouped continuous nice loop.
+
+    Chains and loops through group nodes come first, then (unless not ``als_nodes``) those through
+    ALS nodes of up to :data:`ALS_NODE_CELLS` cells with other outcomes; chains that prove
+    their start are left out when not ``proving``."""
+    sizes = (0, ALS_NODE_CELLS) if als_nodes else (0,)
     seen: set[tuple[str, tuple[tuple[int, int], ...]]] = set()
+    for als_cells in sizes:
+        yield from _grouped_chains(graph_of(grid, als_cells=als_cells), seen, proving=proving)
+    done: set[tuple[tuple[int, int], ...]] = set()
+    for als_cells in sizes:
+        yield from _loops(grid, grouped=True, als_cells=als_cells, seen=done)
+
+
+def _grouped_chains(
+    graph: Graph, seen: set[tuple[str, tuple[tuple[int, int], ...]]], *, proving: bool
+) -> Iterator[Step]:
+    n = graph.grid.size
     for s in sorted(graph.strong):
         for path in _bfs_all(graph, s, MAX_LINKS + 1):
             if not _uses_group(graph, path):
                 continue
             last = path[-1] >> 1
+            name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
+            if last == s:
+                if proving:
+                    yield from _proving(graph, path, name, seen)
+                continue
             elims = _ends(graph, s, last)
             if not elims:
                 continue
-            name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
             same_cell = s < graph.base and last < graph.base and s // n == last // n
             forms = [("Grouped Discontinuous Nice Loop" if same_cell else "", elims)]
             if not same_cell:
@@ -279,7 +359,26 @@ def iter_grouped_chain(grid: CandidateGrid) -> Iterator[Step]:
                 seen.add(key)
                 template = "the chain {chain} shows that {first} or {last} is true"
                 yield _step(graph, name, path, found, template, kind)
-    yield from _loops(grid, grouped=True)
+
+
+def _proving(
+    graph: Graph, path: list[int], name: str, seen: set[tuple[str, tuple[tuple[int, int], ...]]]
+) -> Iterator[Step]:
+    """A grouped chain from a candidate back to itself proves it: the grouped discontinuous nice
+    loop places it, or (HoDoKu's form) removes the cell's other candidates."""
+    s = path[0] >> 1
+    if s >= graph.base:
+        return
+    n = graph.grid.size
+    cell, d = divmod(s, n)
+    others = [(cell, e + 1) for e in bits(graph.grid.cands[cell]) if e != d]
+    template = "if {first} were false, the chain {chain} would make it true"
+    kind = "Grouped Discontinuous Nice Loop"
+    for placements, elims in (([(cell, d + 1)], []), ([], others)):
+        key = (kind + "+" if placements else kind, tuple(placements or elims))
+        if (placements or elims) and key not in seen:
+            seen.add(key)
+            yield _step(graph, name, path, elims, template, kind, placements=placements)
 
 
 def _one_digit(graph: Graph, path: list[int]) -> bool:
@@ -316,9 +415,15 @@ def iter_continuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     return _loops(grid, grouped=False)
 
 
-def _loops(grid: CandidateGrid, *, grouped: bool) -> Iterator[Step]:
-    graph = graph_of(grid)
-    seen: set[tuple[tuple[int, int], ...]] = set()
+def _loops(
+    grid: CandidateGrid,
+    *,
+    grouped: bool,
+    als_cells: int = 0,
+    seen: set[tuple[tuple[int, int], ...]] | None = None,
+) -> Iterator[Step]:
+    graph = graph_of(grid, als_cells=als_cells)
+    seen = set() if seen is None else seen
     for s in sorted(graph.strong):
         weak_to_s = set(graph.weak[s])
         for path in _bfs_all(graph, s, MAX_LINKS):
@@ -367,6 +472,10 @@ def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:
     for i in range(1, len(path)):
         a, b = path[i - 1], path[i]
         if not a & 1:  # a strong link (off → on)
+            als = graph.als.get((a >> 1, b >> 1), 0)
+            if als:
+                # exactly one of the link's two digits is in the set: it holds all its others
+                out.update(_als_locked(graph, als, a >> 1, b >> 1, on_loop))
             continue
         u, v = a >> 1, b >> 1
         du = graph.cells_of(u)[1]
@@ -380,26 +489,55 @@ def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+def _als_locked(graph: Graph, als: int, u: int, v: int, on_loop: int) -> Iterator[tuple[int, int]]:
+    """The candidates an ALS's digits other than those of nodes ``u`` and ``v`` rule out, when
+    all of those digits are in the set."""
+    grid = graph.grid
+    digits = 0
+    for c in bits(als):
+        digits |= grid.cands[c]
+    for w in bits(digits):
+        if w in (graph.cells_of(u)[1], graph.cells_of(v)[1]):
+            continue
+        seeing = -1
+        for c in bits(als):
+            if grid.cands[c] >> w & 1:
+                seeing &= grid.t.peer_bits[c]
+        for c in bits(grid.where[w] & seeing & ~als & ~on_loop):
+            yield c, w + 1
+
+
 def _chain(graph: Graph, path: list[int], loop: bool) -> Chain:
     """The structure of a path of states (a loop's path ends where it began)."""
     states = path[:-1] if loop else path
     nodes = []
-    for state in states:
+    for i, state in enumerate(states):
         cells, d = graph.cells_of(state >> 1)
-        nodes.append(Node(tuple(bits(cells)), (d + 1,), "group" if cells & (cells - 1) else "cell"))
+        als = _als_of(graph, path, i)
+        if als:
+            nodes.append(Node(tuple(bits(als)), (d + 1,), "als"))
+        else:
+            nodes.append(Node(tuple(bits(cells)), (d + 1,), "group" if cells & (cells - 1) else "cell"))
     kinds: list[LinkKind] = ["strong" if state & 1 else "weak" for state in path[1:]]
     return Chain(tuple(nodes), tuple(kinds), loop)
 
 
 def _step(
-    graph: Graph, name: str, path: list[int], elims: list[tuple[int, int]], template: str, kind: str = ""
+    graph: Graph,
+    name: str,
+    path: list[int],
+    elims: list[tuple[int, int]],
+    template: str,
+    kind: str = "",
+    *,
+    placements: list[tuple[int, int]] | None = None,
 ) -> Step:
     grid = graph.grid
     loop = len(path) > 1 and path[0] == path[-1]
     chain = _chain(graph, path, loop)
     cells: list[int] = []
-    for state in path:
-        node_cells, _ = graph.cells_of(state >> 1)
+    for i, state in enumerate(path):
+        node_cells = graph.cells_of(state >> 1)[0] | _als_of(graph, path, i)
         cells += [c for c in bits(node_cells) if c not in cells]
     first_cells, first_d = graph.cells_of(path[0] >> 1)
     last_cells, last_d = graph.cells_of(path[-1] >> 1)
@@ -413,9 +551,20 @@ def _step(
         name,
         reason,
         structure=chain,
+        placements=placements or [],
         eliminations=elims,
         cells=cells,
         digits=[graph.cells_of(state >> 1)[1] + 1 for state in path],
         length=len(path) - 1,
         kind=kind,
     )
+
+
+def iter_grouped_chain_by_groups(grid: CandidateGrid) -> Iterator[Step]:
+    """Every grouped chain and loop through group nodes alone, none proving its start: what the
+    solving path lists when it takes every step of a technique (ALS nodes cost more than the path
+    should pay, and the path's grouped chains stay as they were)."""
+    return iter_grouped_chain(grid, als_nodes=False, proving=False)
+
+
+find_grouped_chain.every = iter_grouped_chain_by_groups  # type: ignore[attr-defined]
