@@ -2,8 +2,8 @@
 
 Reads ``puzzle, source, se_er, se_ep, se_ed, hodoku_level, hodoku_score`` rows (TSV with a header)
 and prints: Spearman rank correlation of shudu's SE-compatible rating with SE's ER, the share of
-puzzles given HoDoKu's level, and the share rated within ±0.3 of SE's ER (targets 0.95, 90% and
-80%), and how often the HoDoKu-style score equals HoDoKu's (or comes within 10% of it).
+puzzles given HoDoKu's level, and the share rated within ±0.3 of SE's ER (targets 0.985, 97% and
+92%), and how often the HoDoKu-style score equals HoDoKu's (or comes within 10% of it).
 
     python benchmarks/calibrate.py [FILE] [--limit N] [--show N]
 """
@@ -75,9 +75,9 @@ def main(argv: list[str] | None = None) -> int:
             misses.append((abs(rating.se - float(er)), float(er), rating.se, rating.hardest, source, puzzle))
     elapsed = time.perf_counter() - started
     print(f"puzzles rated:            {len(rows)} in {elapsed:.1f} s")
-    print(f"Spearman(se, SE ER):      {spearman(se_ours, se_ref):.3f}   (target >= 0.95)")
-    print(f"same HoDoKu level:        {100 * level_hits / n_level:.1f}%   (target >= 90%)")
-    print(f"SE within +-0.3:          {100 * close / len(se_ref):.1f}%   (target >= 80%)")
+    print(f"Spearman(se, SE ER):      {spearman(se_ours, se_ref):.3f}   (target >= 0.985)")
+    print(f"same HoDoKu level:        {100 * level_hits / n_level:.1f}%   (target >= 97%)")
+    print(f"SE within +-0.3:          {100 * close / len(se_ref):.1f}%   (target >= 92%)")
     near = 100 * score_near / n_score
     print(f"same HoDoKu score:        {100 * score_hits / n_score:.1f}%   (within 10%: {near:.1f}%)")
     if args.show:

@@ -2,7 +2,7 @@
 
 Prints the median, mean and largest time per puzzle (wall clock and CPU) on 17-clue puzzles and on
 the forum's hardest list.
-Targets: median <= 5 ms per 17-clue puzzle, median <= 2 s on forum_hardest_1106.
+Targets: median <= 1 ms per 17-clue puzzle, median <= 0.3 s on forum_hardest_1106, none over 2 s.
 
     python benchmarks/rate.py [--count N] [--hard N] [--seed S]
 """

@@ -1,10 +1,12 @@
 """Following an assumption: singles (and a few basic rules) applied until nothing changes.
 
 :func:`settle` is the engine of forcing chains and nets, run once per candidate, so it is the
-hottest code of the rating. It remembers which cells and which (house, digit) pairs changed since
-it last looked at them and looks only there; the deductions still come in the order of a full scan
-(naked singles cell by cell, then hidden singles house by house and digit by digit, then the first
-rule that applies), so the count of deductions is the one a full scan would give.
+hottest code of the rating. It works in rounds: each round finds *every* single of the grid as it
+stands (naked and hidden), then places them all, so the count of deductions before a contradiction
+depends only on the grid, never on the order cells are numbered in (two isomorphs of a puzzle get
+the same counts, hence the same chain lengths and ratings). It remembers which cells and which
+(house, digit) pairs changed since it last looked and looks only there. When a round finds no
+single, the first of the extra rules that applies makes one deduction.
 
 The rules it may follow besides singles (for forcing nets) are in :mod:`netrules`.
 """
@@ -73,7 +75,7 @@ def settle(
     ``start`` is a placement made first and not counted (the assumption). ``quiet`` promises that
     ``grid`` has no single and no contradiction before it, so only what ``start`` changes needs a
     look. With ``limit``, stop with :data:`STOPPED` once that many deductions found no
-    contradiction.
+    contradiction. A contradiction found in a round counts that round's singles.
     """
     cands, where, values, placed = grid.cands, grid.where, grid.values, grid.placed
     hb, peer_bits = grid.t.house_bits, grid.t.peer_bits
@@ -129,67 +131,47 @@ def settle(
     count = 0
     try:
         while True:
-            progress = False
-            # naked singles, cells in order (cells changed behind the scan wait for the next round)
-            pos = 0
-            while True:
-                todo = dcells >> pos << pos
-                if not todo:
-                    break
-                low = todo & -todo
+            # one round: every single of the current grid, found before any is placed
+            found: dict[int, int] = {}
+            clash = False
+            while dcells:
+                low = dcells & -dcells
                 dcells ^= low
-                cell = low.bit_length() - 1
-                pos = cell + 1
                 if not empty & low:
                     continue
+                cell = low.bit_length() - 1
                 mask = cands[cell]
                 if not mask:
                     return Outcome(None, count)
                 if not mask & (mask - 1):
-                    place(cell, mask.bit_length())
-                    count += 1
-                    progress = True
-                    if count == limit:
-                        return STOPPED
-            # hidden singles, houses in order and digits in order
-            hpos = 0
-            while True:
-                todo = hdirty >> hpos << hpos
-                if not todo:
-                    break
-                hlow = todo & -todo
+                    found[cell] = mask.bit_length()
+            while hdirty:
+                hlow = hdirty & -hdirty
                 hdirty ^= hlow
                 h = hlow.bit_length() - 1
-                hpos = h + 1
                 hbits = hb[h]
-                ds = dh[h]
+                ds = dh[h] & ~placed[h]
                 dh[h] = 0
-                dpos = 0
-                while True:
-                    ds &= ~placed[h]
-                    todo = ds >> dpos << dpos
-                    if not todo:
-                        break
-                    dlow = todo & -todo
+                while ds:
+                    dlow = ds & -ds
                     ds ^= dlow
                     d = dlow.bit_length() - 1
-                    dpos = d + 1
                     spots = where[d] & hbits
                     if not spots:
                         return Outcome(None, count)
                     if not spots & (spots - 1):
-                        place(spots.bit_length() - 1, d + 1)
-                        count += 1
-                        progress = True
-                        if count == limit:
-                            return STOPPED
-                        later = dh[h] >> dpos << dpos
-                        if later:
-                            ds |= later
-                            dh[h] ^= later
-                            if not dh[h]:
-                                hdirty &= ~hlow
-            if progress:
+                        cell = spots.bit_length() - 1
+                        clash |= found.setdefault(cell, d + 1) != d + 1
+            if clash:  # one cell is the only place of two digits
+                return Outcome(None, count + len(found))
+            if found:
+                count += len(found)
+                for cell, digit in found.items():
+                    if not cands[cell] >> (digit - 1) & 1:
+                        return Outcome(None, count)  # two singles of the round clash
+                    place(cell, digit)
+                if limit and count >= limit:
+                    return STOPPED
                 continue
             grid.empty = empty
             for rule in rules:
@@ -205,11 +187,10 @@ def settle(
                                 dh[h] |= dbit
                             hdirty |= hmask[cell]
                     count += 1
-                    progress = True
                     break
-            if not progress:
+            else:
                 return Outcome(grid, count)
-            if count == limit:
+            if limit and count >= limit:
                 return STOPPED
     finally:
         grid.empty = empty

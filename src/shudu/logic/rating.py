@@ -27,6 +27,7 @@ from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
 from .grid import CandidateGrid
 from .memo import memo_scope
+from .solver import SINGLES, chosen, first_technique
 from .solver import steps as path_steps
 from .step import Step, make_step
 from .techniques import LEVEL_MAX_SCORE, LEVELS, TECHNIQUES, Finder, rating_of, se_rating, techniques
@@ -203,15 +204,15 @@ Find = Callable[[CandidateGrid], Step | None]
 def _direct(find_all: Callable[[CandidateGrid], Iterable[Step]], name: str, *, subset: bool) -> Find:
     """A finder for Sudoku Explainer's "direct" form of a technique: one of its steps after which a
     hidden single appears; the step places that single. ``subset``: a hidden subset (the single is
-    of another digit in its own house), else an intersection (of its digit where it eliminated)."""
+    of another digit in its own house), else an intersection (of its digit where it eliminated).
+    Its ``every`` lists all such steps."""
 
-    def find(grid: CandidateGrid) -> Step | None:
+    def every(grid: CandidateGrid) -> Iterator[Step]:
         for step in find_all(grid):
             trial = grid.copy()
             trial.apply(step)
-            single = _single_from(trial, step, subset=subset)
-            if single is not None:
-                return make_step(
+            for single in _singles_from(trial, step, subset=subset):
+                yield make_step(
                     grid,
                     name,
                     f"{step.reason}; then {single.reason}",
@@ -221,13 +222,16 @@ def _direct(find_all: Callable[[CandidateGrid], Iterable[Step]], name: str, *, s
                     digits=step.digits,
                     houses=step.houses,
                 )
-        return None
 
+    def find(grid: CandidateGrid) -> Step | None:
+        return next(every(grid), None)
+
+    find.every = every  # type: ignore[attr-defined]
     return find
 
 
-def _single_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Step | None:
-    """A hidden single that ``step`` made: of its digit in a house it eliminated from (an
+def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[Step]:
+    """The hidden singles that ``step`` made: of its digit in a house it eliminated from (an
     intersection), or of another digit in its own house (a hidden subset)."""
     if subset:
         # every house where the subset is hidden (its digits have no place there outside its
@@ -241,23 +245,21 @@ def _single_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Step | Non
     else:
         houses = sorted({h for c, _ in step.eliminations for h in grid.geometry.cell_houses[c]})
     for h in houses:
-        single = _first_single_in(grid, h)
-        if single is not None and (subset or single.digits == step.digits):
-            return single
-    return None
+        for single in singles.hidden_singles_in(grid, h):
+            if subset or single.digits == step.digits:
+                yield single
 
 
 def _box_single(grid: CandidateGrid) -> Step | None:
+    return next(_box_singles(grid), None)
+
+
+def _box_singles(grid: CandidateGrid) -> Iterator[Step]:
     for h in grid.t.boxes:
-        step = _first_single_in(grid, h)
-        if step:
-            return step
-    return None
+        yield from singles.hidden_singles_in(grid, h)
 
 
-def _first_single_in(grid: CandidateGrid, house: int) -> Step | None:
-    """The hidden single of the lowest digit in one house."""
-    return next(singles.hidden_singles_in(grid, house), None)
+_box_single.every = _box_singles  # type: ignore[attr-defined]
 
 
 #: Sudoku Explainer's direct forms, each a finder of one form of a catalog technique.
@@ -298,16 +300,38 @@ def se_order(*, uniqueness: bool) -> tuple[Finder, ...]:
     return tuple(t for _, t in ranked)
 
 
-def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
+def se_rounds(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[list[Step]]:
+    """Sudoku Explainer's path, a round at a time: the first technique in :func:`se_order` with a
+    step, and of its steps the ones rated lowest (a chain's rating grows with its length): every
+    single of the kind, or one step chosen as the HoDoKu path chooses
+    (:func:`~shudu.logic.solver.chosen`). The rounds depend only on the grid, not on how it is
+    written down."""
     grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
-    yield from path_steps(grid, se_order(uniqueness=uniqueness))
+    order = se_order(uniqueness=uniqueness)
+    while grid.empty:
+        found = first_technique(grid, order)
+        if found is None:
+            return
+        finder, batch = found
+        low = min(se_rating(step) for step in batch)
+        easiest = [step for step in batch if se_rating(step) == low]
+        if finder.technique.name not in SINGLES:
+            easiest = [chosen(grid, easiest)]
+        for step in easiest:
+            grid.apply(step)
+        yield easiest
+
+
+def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
+    for batch in se_rounds(puzzle, uniqueness=uniqueness):
+        yield from batch
 
 
 def se_path_rating(puzzle: Puzzle, *, uniqueness: bool) -> tuple[float, str]:
     """(rating, step name) of the hardest step on the Sudoku Explainer-order path."""
     best, name = 0.0, ""
-    for step in se_steps(puzzle, uniqueness=uniqueness):
-        value = se_rating(step)
+    for batch in se_rounds(puzzle, uniqueness=uniqueness):
+        value = se_rating(batch[0])
         if value > best:
-            best, name = value, step.name
+            best, name = value, min(step.name for step in batch)
     return best, name
