@@ -11,6 +11,9 @@ Run from the repository root::
                                                # side by side with tdoku, same run,
                                                # interleaved (build: tools/build_tdoku.sh)
     python benchmarks/solve.py --threads 1,2   # batch scaling over threads (wall clock)
+    python benchmarks/solve.py --general       # the general engine: 16x16 and the 9x9
+                                               # variant sets against the 17-clue set,
+                                               # the pure-Python twin and DLX
 
 For each puzzle file (shuffled, after a warm-up) it times the batch API
 ``shudu.solvers.fast.solve_many`` on one thread, first solution (``limit=1``) and
@@ -37,11 +40,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from shudu.notation import BatchCode  # noqa: E402
+from shudu.geometry import Geometry  # noqa: E402
+from shudu.notation import BatchCode, char_digit  # noqa: E402
 from shudu.render.plots import PlotError, check_plot_path, plot_histograms, require_matplotlib, tally  # noqa: E402
 from shudu.solvers import _fast_py, fast  # noqa: E402
 
@@ -67,6 +72,7 @@ TDOKU = {
 
 
 CLOCK = time.process_time
+T = TypeVar("T")
 
 
 def load_core(path: Path) -> ModuleType:
@@ -82,7 +88,6 @@ def load_core(path: Path) -> ModuleType:
 def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -> None:
     """Time this build's C core and another on the same puzzles, interleaved, best of
     ``repeat``; both engines on 9x9 (the general one forced), and the 16x16 set."""
-    from shudu.geometry import Geometry
     from shudu.solvers import _core_c  # type: ignore[attr-defined]
 
     cases = [(name, label, 9, False) for name, label in SETS]
@@ -292,9 +297,155 @@ def thread_scaling(data: Path, max_lines: int, threads: list[int], repeat: int) 
         )
 
 
-def best_of(repeat: int, run: Callable[[], object]) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(repeat):
+# The general engine's sets: (file, label, size, variant).
+GENERAL_SETS = [
+    ("variant_x.txt", "X (both diagonals)", 9, "x"),
+    ("variant_windoku.txt", "windoku", 9, "windoku"),
+    ("variant_pyramid.txt", "pyramid", 9, "pyramid"),
+    ("size16_owhy.txt", "16x16", 16, None),
+]
+# Each variant set should cost at most this many standard 17-clue puzzles (same run, same mode).
+VARIANT_TARGET = 3.0
+
+
+def check_general(geometry: Geometry, lines: list[str], solutions: list[str | None]) -> int:
+    """How many answers are wrong: not matching the givens, or a house without every digit."""
+    wrong = 0
+    size = geometry.size
+    for line, sol in zip(lines, solutions, strict=True):
+        if sol is None:
+            wrong += 1
+            continue
+        given = all(g in ".0" or g == s for g, s in zip(line, sol, strict=True))
+        if not given or any(len({sol[c] for c in house}) != size for house in geometry.house_cells):
+            wrong += 1
+    return wrong
+
+
+def per_puzzle_sample(solve: Callable[[str], object], lines: list[str], seconds: float) -> int:
+    """Solve lines one at a time until done or ``seconds`` of CPU time are spent: how many."""
+    started = CLOCK()
+    done = 0
+    for line in lines:
+        solve(line)
+        done += 1
+        if CLOCK() - started > seconds:
+            break
+    return done
+
+
+def general_engine(data: Path, max_lines: int, repeat: int, sample: int, seconds: float) -> None:
+    """The general engine (every size and variant) on 16x16 and the 9x9 variant sets: µs per
+    puzzle as a multiple of a standard 17-clue puzzle (9x9 engine) in the same run and mode,
+    then the pure-Python twin and DLX on the first puzzles of each set, against the C core
+    on the very same puzzles."""
+    from shudu import solvers
+    from shudu.puzzle import Puzzle
+
+    print(f"the general engine: clock={CLOCK.__name__}, best of {repeat}, one thread, {load_average()}")
+    reference_path = data / "royle_17clue.txt"
+    if not reference_path.exists():
+        print(f"missing: {reference_path} (the 17-clue reference set)")
+        return
+    reference = read_set(reference_path, max_lines)
+    ref_data = ("\n".join(reference) + "\n").encode()
+    fast.solve_many(ref_data[: 82 * 200], 2)  # warm-up
+    ref_us = {}
+    for limit in (1, 2):
+        seconds_taken, _ = best_of(repeat, lambda limit=limit: fast.solve_many(ref_data, limit))
+        ref_us[limit] = seconds_taken / len(reference) * 1e6
+    print(
+        f"reference: 17-clue, {len(reference):,} puzzles, 9x9 engine:"
+        f" {ref_us[1]:.2f} µs first / {ref_us[2]:.2f} µs count-2"
+    )
+    print()
+    print(
+        "| set | puzzles | engine | first µs | count-2 µs | × 17-clue (first / count-2) |"
+        " guesses (first / count-2) | nodes (count-2) |"
+    )
+    print("|---|---:|---|---:|---:|---|---|---:|")
+    dlx = solvers.get("dlx")
+    peer_rows: list[str] = []
+    for filename, label, size, variant in GENERAL_SETS:
+        path = data / filename
+        if not path.exists():
+            print(f"| {label} | missing: {path} | | | | | | |")
+            continue
+        geometry = Geometry(size, variant=variant)
+        lines = read_set(path, 0)
+        buffer = ("\n".join(lines) + "\n").encode()
+        fast.solve_many(buffer, 2, geometry=geometry)  # warm-up
+        us, results = {}, {}
+        for limit in (1, 2):
+            seconds_taken, result = best_of(
+                repeat,
+                lambda limit=limit, buffer=buffer, geometry=geometry: fast.solve_many(
+                    buffer, limit, geometry=geometry
+                ),
+            )
+            us[limit], results[limit] = seconds_taken / len(lines) * 1e6, result
+        for limit, result in results.items():
+            expected = {"solved"} if limit == 1 else {"unique"}
+            wrong = check_general(geometry, lines, result.solutions)
+            if set(result.statuses) != expected or wrong:
+                sys.exit(f"{filename}: wrong answers (limit {limit}): {set(result.statuses)}, {wrong} bad")
+        engine = "9x9" if fast._shape(geometry).std9 else "general"
+        times = " / ".join(f"{us[k] / ref_us[k]:.1f}x" for k in (1, 2))
+        if size == 9 and max(us[k] / ref_us[k] for k in (1, 2)) > VARIANT_TARGET:
+            times += f" (target ≤ {VARIANT_TARGET:g}x)"
+        guesses = " / ".join(f"{sum(results[k].guesses) / len(lines):.1f}" for k in (1, 2))
+        print(
+            f"| {label} | {len(lines):,} | {engine} | {us[1]:,.2f} | {us[2]:,.2f} | {times} |"
+            f" {guesses} | {sum(results[2].nodes) / len(lines):,.1f} |"
+        )
+        # the twin and DLX, count to two, on the first puzzles until done or out of time; the
+        # C core on the same puzzles, since the cost of a set lies mostly in a few puzzles
+        first = lines[:sample]
+        peers: list[tuple[str, Callable[[str], object]]] = [
+            (
+                "pure-Python twin",
+                lambda line, geometry=geometry: fast.solve_many(
+                    [line], 2, geometry=geometry, engine=_fast_py
+                ),
+            ),
+            (
+                "dlx",
+                lambda line, size=size, geometry=geometry: dlx.count(
+                    Puzzle([char_digit(ch, size) or 0 for ch in line], geometry=geometry), 2
+                ),
+            ),
+        ]
+        for name, solve in peers:
+            solve(first[0])  # warm-up
+            done = first[: per_puzzle_sample(solve, first, seconds)]
+            started = CLOCK()
+            for line in done:
+                solve(line)
+            peer_us = (CLOCK() - started) / len(done) * 1e6
+            c_seconds, _ = best_of(
+                repeat, lambda done=done, geometry=geometry: fast.solve_many(done, 2, geometry=geometry)
+            )
+            c_us = c_seconds / len(done) * 1e6
+            peer_rows.append(
+                f"| {label} | {name} | {len(done)} | {peer_us:,.0f} | {c_us:,.1f} | {peer_us / c_us:,.0f}x |"
+            )
+    print()
+    print("| set (count to 2) | peer | puzzles | peer µs | C core µs, same puzzles | peer / C |")
+    print("|---|---|---:|---:|---:|---:|")
+    print("\n".join(peer_rows))
+    print()
+    print(
+        "No pip package that solves 16x16 was a usable peer: py-sudoku 2.0.0 (plain"
+        " backtracking) took 15 s on the first 16x16 puzzle of the set."
+    )
+
+
+def best_of(repeat: int, run: Callable[[], T]) -> tuple[float, T]:
+    """The best CPU (or wall) time of ``repeat`` runs, at least one, and the last result."""
+    started = CLOCK()
+    result = run()
+    best = CLOCK() - started
+    for _ in range(repeat - 1):
         started = CLOCK()
         result = run()
         best = min(best, CLOCK() - started)
@@ -410,6 +561,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument(
+        "--general",
+        action="store_true",
+        help="only the general engine: 16x16 and the 9x9 variant sets against the 17-clue set,"
+        " the pure-Python twin and DLX (--peer-sample puzzles, --peer-seconds each)",
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         metavar="SO",
@@ -470,6 +627,9 @@ def main(argv: list[str] | None = None) -> None:
             f" {load_average()}"
         )
         compare_tdoku(Tdoku(args.tdoku), args.data, args.max, args.rounds, args.repeat)
+        return
+    if args.general:
+        general_engine(args.data, args.max or 10000, args.repeat, args.peer_sample, args.peer_seconds)
         return
     if len(thread_counts) > 1:
         thread_scaling(args.data, args.max or 10000, thread_counts, args.repeat)

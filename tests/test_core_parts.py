@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import re
+from array import array
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,108 @@ def test_a_generous_deadline_changes_no_answer(size: int) -> None:
         assert timed.status == untimed.status != "timeout"
         assert timed.solution == untimed.solution
     assert shudu.count(text, 2, timeout=600) == shudu.count(text, 2)
+
+
+# -- the general engine's intersection rule: against a plain statement of the rules ---------
+
+
+def reference_closure(geometry: Geometry, givens: list[int], intersections: bool = True) -> tuple[int, ...]:
+    """Candidates (as digit masks) once naked singles, hidden singles and, if asked, the
+    intersection rule of every two houses sharing cells have nothing more to remove.
+    Written plainly with sets, apart from the engine; for consistent puzzles only."""
+    n = geometry.size
+    houses = [tuple(house) for house in geometry.house_cells]
+    cand = [{g} if g else set(range(1, n + 1)) for g in givens]
+    pairs = []
+    for i, first in enumerate(houses):
+        for second in houses[i + 1 :]:
+            shared = set(first) & set(second)
+            if 2 <= len(shared) < n:
+                pairs.append((first, second, shared))
+    changed = True
+    while changed:
+        changed = False
+        for c in range(geometry.ncells):
+            if len(cand[c]) == 1:
+                for p in geometry.peers[c]:
+                    if cand[c] & cand[p]:
+                        cand[p] -= cand[c]
+                        changed = True
+        for house in houses:
+            for d in range(1, n + 1):
+                where = [c for c in house if d in cand[c]]
+                if len(where) == 1 and len(cand[where[0]]) > 1:
+                    cand[where[0]] = {d}
+                    changed = True
+        for first, second, shared in pairs if intersections else []:
+            for one, other in ((first, second), (second, first)):
+                for d in range(1, n + 1):
+                    where = [c for c in one if d in cand[c]]
+                    if where and all(c in shared for c in where):
+                        for c in other:
+                            if c not in shared and d in cand[c]:
+                                cand[c].discard(d)
+                                changed = True
+        assert all(cand), "the reference is only for consistent puzzles"
+    return tuple(sum(1 << (d - 1) for d in digits) for digits in cand)
+
+
+def test_intersection_pairs_of_known_shapes() -> None:
+    # standard grids: every row and column meets each box of its band or stack in a line of
+    # the box's width or height; X adds each diagonal's three boxes; windoku's windows
+    # meet 3 rows, 3 columns and 3 boxes (by 4, 2 and 2 cells) each
+    assert len(_fast_py.Shape(4, Geometry(4).house_cells).locks) == 16
+    assert len(_fast_py.Shape(9, Geometry(9).house_cells, general=True).locks) == 54
+    assert len(_fast_py.Shape(9, Geometry(9, variant="x").house_cells).locks) == 60
+    assert len(_fast_py.Shape(9, Geometry(9, variant="windoku").house_cells).locks) == 54 + 4 * 9
+    assert len(_fast_py.Shape(16, Geometry(16).house_cells).locks) == 128
+    assert _fast_py.Shape(9, Geometry(9).house_cells).locks == ()  # the band rule serves
+    shared, first_only, second_only = _fast_py.Shape(9, Geometry(9).house_cells, general=True).locks[0]
+    assert set(shared) | set(first_only) == set(Geometry(9).house_cells[0])
+    assert not set(shared) & (set(first_only) | set(second_only))
+
+
+GENERAL_SETS = [
+    ("variant_x.txt", 9, "x"),
+    ("variant_windoku.txt", 9, "windoku"),
+    ("variant_pyramid.txt", 9, "pyramid"),
+    ("size6_2x3_unique.txt", 6, None),
+    ("size16_owhy.txt", 16, None),
+]
+
+
+@pytest.mark.parametrize(("name", "size", "variant"), GENERAL_SETS, ids=[s[0] for s in GENERAL_SETS])
+def test_twin_general_propagation_is_the_closure(name: str, size: int, variant: str | None) -> None:
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not there")
+    geometry = Geometry(size, variant=variant)
+    shape = _fast_py.Shape(size, geometry.house_cells)
+    assert not shape.std9
+    lines = random.Random(7).sample(path.read_text().split(), 6 if size == 16 else 25)
+    helped = 0
+    for line in lines:
+        givens = [0 if ch in ".0" else int(ch, 36) for ch in line]
+        closure = reference_closure(geometry, givens)
+        assert _fast_py.propagate(shape, bytes(givens)) == closure, line
+        helped += closure != reference_closure(geometry, givens, intersections=False)
+    if name != "size6_2x3_unique.txt":  # singles settle most 6x6 puzzles alone
+        assert helped  # the rule did remove candidates that singles leave
+
+
+@C_ONLY
+@pytest.mark.parametrize(("name", "size", "variant"), GENERAL_SETS, ids=[s[0] for s in GENERAL_SETS])
+def test_c_general_engine_settles_what_the_closure_settles(name: str, size: int, variant: str | None) -> None:
+    # the cells the closure fills are what the C engine counts as settled before a guess
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not there")
+    geometry = Geometry(size, variant=variant)
+    lines = random.Random(8).sample(path.read_text().split(), 6 if size == 16 else 25)
+    result = _core_c.Shape(size, geometry.house_cells).solve_many(lines, 1)
+    settled = array("Q", result[5])
+    for line, count in zip(lines, settled, strict=True):
+        givens = [0 if ch in ".0" else int(ch, 36) for ch in line]
+        closure = reference_closure(geometry, givens)
+        filled = sum(1 for g, m in zip(givens, closure, strict=True) if not g and m & (m - 1) == 0)
+        assert count == filled, line

@@ -45,6 +45,8 @@ Shape_dealloc(ShapeObject *self)
     free(self->sh.house);
     free(self->sh.peer_start);
     free(self->sh.peers);
+    free(self->sh.lock_start);
+    free(self->sh.lock_cells);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -112,6 +114,105 @@ is_standard9(const int16_t *house, int nhouses)
         seen[id] = 1;
     }
     return 1;
+}
+
+/* The intersections of the houses (see shape_t): every pair of houses, in the order of
+ * the first house then the second, that shares at least two cells but not all of them.
+ * -1 when out of memory. */
+static int
+build_locks(shape_t *sh)
+{
+    const int n = sh->n, nc = sh->ncells, nh = sh->nhouses;
+    int32_t *count = calloc((size_t)nh, sizeof(int32_t));
+    uint8_t *mark = calloc((size_t)nc, 1);
+    int32_t *cell_start = calloc((size_t)nc + 1, sizeof(int32_t));
+    int32_t *cell_house = malloc(sizeof(int32_t) * ((size_t)nh * n + 1));
+    int32_t *pairs = NULL;
+    int npairs = 0, cap = 0, rc = -1;
+    size_t total = 0;
+    sh->nlocks = 0;
+    sh->lock_start = NULL;
+    sh->lock_cells = NULL;
+    if (!count || !mark || !cell_start || !cell_house)
+        goto done;
+    /* the houses of each cell, in house order */
+    for (int h = 0; h < nh; h++)
+        for (int i = 0; i < n; i++)
+            cell_start[sh->house[h * n + i] + 1]++;
+    for (int c = 0; c < nc; c++)
+        cell_start[c + 1] += cell_start[c];
+    {
+        int32_t *fill = calloc((size_t)nc, sizeof(int32_t));
+        if (!fill)
+            goto done;
+        for (int h = 0; h < nh; h++)
+            for (int i = 0; i < n; i++) {
+                int c = sh->house[h * n + i];
+                cell_house[cell_start[c] + fill[c]++] = h;
+            }
+        free(fill);
+    }
+    for (int a = 0; a < nh; a++) {
+        const int16_t *ha = sh->house + (size_t)a * n;
+        for (int i = 0; i < n; i++)
+            for (int32_t j = cell_start[ha[i]]; j < cell_start[ha[i] + 1]; j++)
+                if (cell_house[j] > a)
+                    count[cell_house[j]]++;
+        for (int b = a + 1; b < nh; b++) {
+            if (count[b] >= 2 && count[b] < n) {
+                if (npairs == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    int32_t *grown = realloc(pairs, sizeof(int32_t) * 2 * (size_t)cap);
+                    if (!grown)
+                        goto done;
+                    pairs = grown;
+                }
+                pairs[2 * npairs] = a;
+                pairs[2 * npairs + 1] = b;
+                npairs++;
+                total += 2 * (size_t)n - (size_t)count[b];
+            }
+            count[b] = 0;
+        }
+    }
+    sh->lock_start = malloc(sizeof(int32_t) * (3 * (size_t)npairs + 1));
+    sh->lock_cells = malloc(sizeof(int16_t) * (total + 1));
+    if (!sh->lock_start || !sh->lock_cells)
+        goto done;
+    total = 0;
+    for (int k = 0; k < npairs; k++) {
+        const int16_t *ha = sh->house + (size_t)pairs[2 * k] * n;
+        const int16_t *hb = sh->house + (size_t)pairs[2 * k + 1] * n;
+        /* mark: 1 in the first house, 2 in the second, 3 in both */
+        for (int i = 0; i < n; i++)
+            mark[ha[i]] = 1;
+        for (int i = 0; i < n; i++)
+            mark[hb[i]] |= 2;
+        sh->lock_start[3 * k] = (int32_t)total;
+        for (int i = 0; i < n; i++)
+            if (mark[ha[i]] == 3)
+                sh->lock_cells[total++] = ha[i];
+        sh->lock_start[3 * k + 1] = (int32_t)total;
+        for (int i = 0; i < n; i++)
+            if (mark[ha[i]] == 1)
+                sh->lock_cells[total++] = ha[i];
+        sh->lock_start[3 * k + 2] = (int32_t)total;
+        for (int i = 0; i < n; i++)
+            if (mark[hb[i]] == 2)
+                sh->lock_cells[total++] = hb[i];
+        for (int i = 0; i < n; i++)
+            mark[ha[i]] = mark[hb[i]] = 0;
+    }
+    sh->lock_start[3 * npairs] = (int32_t)total;
+    sh->nlocks = npairs;
+    rc = 0;
+done:
+    free(count);
+    free(mark);
+    free(cell_start);
+    free(cell_house);
+    free(pairs);
+    return rc;
 }
 
 static PyObject *
@@ -215,6 +316,8 @@ Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->sh.peer_start[nc] = (int32_t)total;
     self->sh.std9 = !general && n == 9 && !has_links && is_standard9(self->sh.house, (int)nh);
+    if (!self->sh.std9 && build_locks(&self->sh) < 0)
+        goto nomem;
     free(adj);
     Py_DECREF(hs);
     return (PyObject *)self;

@@ -7,8 +7,8 @@ held to this module by what it promises (docs/core.md), and the tests check exac
   same ``nodes``, ``guesses`` and ``settled`` counters, through ``Search.run`` and
   ``Shape.solve_many``, with the same budgets and the same errors for bad input;
 - on shapes outside the standard 9x9 grid, the C general engine (``core/general.c``)
-  carries out this module's algorithm step for step: the same assignments in the same
-  order;
+  carries out this module's algorithm: the same rules in the same order of passes, hence
+  the same propagated state at every node and the same branch cell;
 - on the standard 9x9 grid, the C 9x9 engine (``core/band9.c``) is another algorithm
   with the same rules: its propagation works per digit and band, in its own order, so
   its steps differ from these; what the two share is the **propagated state at every
@@ -37,14 +37,20 @@ The search is depth-first and resumable (``Search.run`` picks up where it stoppe
    is in no such matching (this covers pointing and claiming between rows and boxes). The
    **stack rule** is the same on a stack (three columns), with (column, box) triads. The
    C core keeps 9x9 candidates per digit and band, which makes these rules a few word-wide
-   operations;
-2. **branch** on the empty cell with fewest candidates (the first in reading order, and the
-   first with two), trying its digits in increasing order. On the standard 9x9 grid, when
-   some empty cells have two candidates, the choice among the first ``BRANCH_PAIRS`` of
-   them (in reading order) is the cell whose *weaker* digit (the one fewer of its 20 peers
-   still hold) is held by most peers (the first such in reading order): whichever digit is
-   tried, many candidates go at once. Weighing every such cell finds slightly better ones
-   but costs more than the guesses it saves.
+   operations. On every other shape the **intersection rule** joins the singles instead:
+   for two houses that share at least two cells (``Shape.locks``: a row and a box, a
+   diagonal and a box, a window and a row …), a digit that one of them holds only in the
+   shared cells leaves the other house's other cells (pointing and claiming, for any
+   houses). Singles run until nothing changes, then one pass of the rule over every pair,
+   and again while it removes candidates; the result (the closure of these rules) does not
+   depend on the order of the steps;
+2. **branch** on an empty cell, trying its digits in increasing order. When some empty
+   cells have two candidates, the choice among the first ``BRANCH_PAIRS`` of them (in
+   reading order) is the cell whose *weaker* digit (the one fewer of its peers still hold)
+   is held by most peers (the first such in reading order): whichever digit is tried, many
+   candidates go at once. Weighing every such cell finds slightly better ones but costs
+   more than the guesses it saves. When no empty cell has two candidates, the cell with
+   fewest candidates (the first such in reading order).
 
 Counters: ``nodes`` counts search states opened (the puzzle itself and every digit tried at
 a branch cell); ``guesses`` counts the digits tried while another digit of that cell was
@@ -86,8 +92,8 @@ NONE, UNIQUE, MULTIPLE, SOLVED, TIMEOUT = (
 
 # Read the clock only every so many nodes, like the C core.
 _CLOCK_EVERY = 64
-# How many empty cells with two candidates the 9x9 branch rule weighs (the C core's
-# BRANCH_PAIRS in core/band9.c).
+# How many empty cells with two candidates the branch rule weighs (the C core's
+# BRANCH_PAIRS in core/band9.c and core/general.c).
 BRANCH_PAIRS = 8
 
 
@@ -165,6 +171,35 @@ def _is_standard9(houses: list[list[int]]) -> bool:
     return True
 
 
+def _intersections(
+    houses: tuple[tuple[int, ...], ...],
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+    """The pairs of houses that share at least two cells but not all (see ``Shape.locks``)."""
+    n = len(houses[0]) if houses else 0
+    member: dict[int, list[int]] = {}
+    for h, house in enumerate(houses):
+        for c in house:
+            member.setdefault(c, []).append(h)
+    locks = []
+    for a, first in enumerate(houses):
+        shared_count: dict[int, int] = {}
+        for c in first:
+            for b in member[c]:
+                if b > a:
+                    shared_count[b] = shared_count.get(b, 0) + 1
+        for b in sorted(shared_count):
+            if 2 <= shared_count[b] < n:
+                second = set(houses[b])
+                locks.append(
+                    (
+                        tuple(c for c in first if c in second),
+                        tuple(c for c in first if c not in second),
+                        tuple(c for c in houses[b] if c not in set(first)),
+                    )
+                )
+    return tuple(locks)
+
+
 class Shape:
     """A grid shape compiled for searching: size ``n``, houses and links.
 
@@ -218,6 +253,13 @@ class Shape:
         self.houses: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in checked)
         self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(a)) for a in adjacent)
         self.std9 = not general and n == 9 and not has_links and _is_standard9(checked)
+        #: The intersections (none on the standard 9x9 grid, where the band rule serves):
+        #: for each pair of houses sharing at least two cells but not all, in the order of
+        #: the first house then the second, the shared cells, the first house's other
+        #: cells and the second house's other cells.
+        self.locks: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...] = (
+            () if self.std9 else _intersections(self.houses)
+        )
 
     def search(self, givens: bytes) -> Search:
         """A fresh search over one puzzle; ``givens`` holds ``n * n`` values 0..n."""
@@ -549,9 +591,40 @@ class Search:
                         raise _Contradiction
                     progress = True
             if not progress and qi == len(queue):
-                if self.shape.std9 and self._band_rule(state, queue):
+                if self.shape.std9:
+                    if self._band_rule(state, queue):
+                        continue
+                elif self._intersection_rule(state, queue):
                     continue
                 return
+
+    def _intersection_rule(self, state: list[Any], queue: list[int]) -> bool:
+        """Apply the intersection rule to every pair of ``Shape.locks`` once; True if a
+        candidate went."""
+        cand = state[0]
+        changed = False
+        for shared, only_a, only_b in self.shape.locks:
+            inside = out_a = out_b = 0
+            for c in shared:
+                inside |= cand[c]
+            for c in only_a:
+                out_a |= cand[c]
+            for c in only_b:
+                out_b |= cand[c]
+            # a digit one house holds only in the shared cells leaves the other's other cells
+            for cells, gone in ((only_b, inside & ~out_a & out_b), (only_a, inside & ~out_b & out_a)):
+                if gone:
+                    for c in cells:
+                        m = cand[c]
+                        if m & gone:
+                            m &= ~gone
+                            cand[c] = m
+                            if not m:
+                                raise _Contradiction
+                            if not m & (m - 1):
+                                queue.append(c)
+                            changed = True
+        return changed
 
     def _band_rule(self, state: list[Any], queue: list[int]) -> bool:
         """Apply the band and stack rules to every digit, band and stack once; True if a
@@ -587,34 +660,31 @@ class Search:
 
     def _branch_cell(self, cand: list[int], val: list[int]) -> int:
         """The cell to branch on (see the module docstring)."""
-        if self.shape.std9:
-            best, best_score, weighed = -1, -1, 0
-            peers = self.shape.peers
-            for c, m in enumerate(cand):
-                if not val[c] and m.bit_count() == 2:
-                    if weighed == BRANCH_PAIRS:
-                        break
-                    weighed += 1
-                    low = m & -m
-                    high = m ^ low
-                    with_low = with_high = 0
-                    for p in peers[c]:
-                        q = cand[p]
-                        if q & low:
-                            with_low += 1
-                        if q & high:
-                            with_high += 1
-                    score = min(with_low, with_high)
-                    if score > best_score:
-                        best, best_score = c, score
-            if best >= 0:
-                return best
+        best, best_score, weighed = -1, -1, 0
+        peers = self.shape.peers
+        for c, m in enumerate(cand):
+            if not val[c] and m.bit_count() == 2:
+                if weighed == BRANCH_PAIRS:
+                    break
+                weighed += 1
+                low = m & -m
+                high = m ^ low
+                with_low = with_high = 0
+                for p in peers[c]:
+                    q = cand[p]
+                    if q & low:
+                        with_low += 1
+                    if q & high:
+                        with_high += 1
+                score = min(with_low, with_high)
+                if score > best_score:
+                    best, best_score = c, score
+        if best >= 0:
+            return best
         best, best_count = -1, 99
         for c, m in enumerate(cand):
             if not val[c]:
                 k = m.bit_count()
                 if k < best_count:
                     best, best_count = c, k
-                    if k == 2:
-                        break
         return best

@@ -131,12 +131,12 @@ def _timeout_error(budget: Budget, nodes: int, found: int) -> SearchTimeout:
 
 
 class Fast(Solver):
-    """Naked and hidden singles, then the cell with fewest candidates; a 9x9 engine in C."""
+    """Singles and intersections, then a branch cell with few candidates; a 9x9 engine in C."""
 
     name = "fast"
     description = (
-        "constraint propagation (naked and hidden singles) and depth-first search on the "
-        "cell with fewest candidates; compiled C core with a pure-Python twin"
+        "constraint propagation (naked and hidden singles, intersections) and depth-first "
+        "search on a cell with few candidates; compiled C core with a pure-Python twin"
     )
 
     def __init__(self, engine: ModuleType | None = None) -> None:

@@ -61,6 +61,12 @@ typedef struct {
     int16_t *house;       /* nhouses * n cell indices */
     int32_t *peer_start;  /* ncells + 1 offsets into peers */
     int16_t *peers;
+    /* The intersections: pairs of houses that share two cells or more (none on the 9x9
+     * engine's shape).  Pair k's cells are lock_cells[lock_start[3k] .. lock_start[3k + 3]):
+     * first the shared cells, then those of the first house only, then the second's only. */
+    int nlocks;
+    int32_t *lock_start;  /* 3 * nlocks + 1 offsets into lock_cells */
+    int16_t *lock_cells;
 } shape_t;
 
 /* ------------------------------------------------------------------------ */

@@ -29,7 +29,7 @@ general_init(void *state, const shape_t *sh)
     s->fsize = (sizeof(frame_t) + (size_t)nc * (sizeof(mask_t) + 1) + 15) & ~(size_t)15;
     s->cap = 16;
     s->frames = malloc(s->fsize * (size_t)s->cap);
-    s->queue = malloc(sizeof(int16_t) * (size_t)nc);
+    s->queue = malloc(sizeof(int16_t) * ((size_t)nc + 1));
     if (!s->frames || !s->queue) {
         free(s->frames);
         free(s->queue);
@@ -89,21 +89,85 @@ assign(state_t *s, mask_t *cand, uint8_t *val, int32_t *nleft, int c, mask_t bit
     (*nleft)--;
     const int16_t *p = sh->peers + sh->peer_start[c];
     const int16_t *end = sh->peers + sh->peer_start[c + 1];
+    /* without a branch per peer: whether a peer holds the digit is not predictable.  The
+     * peer is written to the queue's next slot in any case and kept there only when it
+     * just became a single (the queue has a spare slot for the last write) */
+    int16_t *queue = s->queue;
+    int qn = s->qn;
+    mask_t emptied = 0;
     for (; p < end; p++) {
-        mask_t m = cand[*p];
-        if (m & bit) {
-            m &= ~bit;
-            cand[*p] = m;
-            if (!m)
-                return 0;
-            if (!(m & (m - 1)))
-                s->queue[s->qn++] = *p;
-        }
+        int q = *p;
+        mask_t m = cand[q], left = m & ~bit;
+        cand[q] = left;
+        queue[qn] = (int16_t)q;
+        qn += (m != left) & ((left & (left - 1)) == 0);
+        emptied |= (mask_t)(left == 0);
     }
-    return 1;
+    s->qn = qn;
+    return !emptied;
 }
 
-/* Naked and hidden singles until nothing changes.  0 on contradiction. */
+/* Remove the digits of `gone` from the cells c[0..count), queueing a cell left with one
+ * candidate.  -1 on contradiction, else whether a candidate went. */
+static inline int
+remove_digits(state_t *s, mask_t *cand, const int16_t *c, int count, mask_t gone)
+{
+    int changed = 0;
+    for (int i = 0; i < count; i++) {
+        mask_t m = cand[c[i]];
+        if (m & gone) {
+            m &= ~gone;
+            cand[c[i]] = m;
+            if (!m)
+                return -1;
+            if (!(m & (m - 1)))
+                s->queue[s->qn++] = c[i];
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
+/* The intersection rule, once over every pair of houses that share cells: a digit that
+ * one house holds only in the shared cells leaves the other house's other cells
+ * (pointing and claiming, any two houses).  -1 on contradiction, else whether a
+ * candidate went. */
+static int
+intersections(state_t *s, mask_t *cand)
+{
+    const shape_t *sh = s->sh;
+    const int32_t *start = sh->lock_start;
+    const int16_t *cells = sh->lock_cells;
+    int changed = 0;
+    for (int k = 0; k < sh->nlocks; k++, start += 3) {
+        mask_t shared = 0, only_a = 0, only_b = 0;
+        for (int32_t i = start[0]; i < start[1]; i++)
+            shared |= cand[cells[i]];
+        for (int32_t i = start[1]; i < start[2]; i++)
+            only_a |= cand[cells[i]];
+        for (int32_t i = start[2]; i < start[3]; i++)
+            only_b |= cand[cells[i]];
+        /* the digits the first house holds only in the shared cells leave the second's
+         * other cells, and the other way round */
+        mask_t out_b = shared & ~only_a & only_b, out_a = shared & ~only_b & only_a;
+        if (out_b) {
+            int r = remove_digits(s, cand, cells + start[2], start[3] - start[2], out_b);
+            if (r < 0)
+                return -1;
+            changed |= r;
+        }
+        if (out_a) {
+            int r = remove_digits(s, cand, cells + start[1], start[2] - start[1], out_a);
+            if (r < 0)
+                return -1;
+            changed |= r;
+        }
+    }
+    return changed;
+}
+
+/* Naked and hidden singles until nothing changes, then the intersection rule, and again
+ * while it removes candidates.  0 on contradiction. */
 static int
 propagate(state_t *s, mask_t *cand, uint8_t *val, int32_t *nleft)
 {
@@ -146,8 +210,13 @@ propagate(state_t *s, mask_t *cand, uint8_t *val, int32_t *nleft)
                 progress = 1;
             }
         }
-        if (!progress && qi == s->qn)
-            return 1;
+        if (!progress && qi == s->qn) {
+            int r = intersections(s, cand);
+            if (r < 0)
+                return 0;
+            if (!r)
+                return 1;
+        }
     }
 }
 
@@ -199,26 +268,52 @@ emit(const state_t *s, frame_t *f, uint8_t *out)
         memcpy(out, G_VAL(f, s->sh->ncells), (size_t)s->sh->ncells);
 }
 
-/* The branch cell: the unplaced cell with fewest candidates, the first such in reading
- * order (and the first with two: none has fewer). */
+/* How many empty cells with two candidates the branch rule weighs (the twin's
+ * BRANCH_PAIRS in shudu/solvers/_fast_py.py). */
+#define BRANCH_PAIRS 8
+
+/* The branch cell.  When some unplaced cells have two candidates, the one among the first
+ * BRANCH_PAIRS of them (reading order) whose weaker digit (the one fewer of its peers
+ * hold) is held by most peers, the first such: whichever digit is tried, many candidates
+ * go at once.  Otherwise the unplaced cell with fewest candidates, the first such. */
 static inline void
 choose_branch(state_t *s, frame_t *f)
 {
-    const int nc = s->sh->ncells;
+    const shape_t *sh = s->sh;
+    const int nc = sh->ncells;
     const mask_t *cand = G_CAND(f);
     const uint8_t *val = G_VAL(f, nc);
-    int best = -1, best_count = 99;
+    int best = -1, best_count = 99, pair = -1, pair_score = -1, weighed = 0;
     for (int c = 0; c < nc; c++) {
-        if (!val[c]) {
-            int k = POPCOUNT(cand[c]);
-            if (k < best_count) {
-                best_count = k;
-                best = c;
-                if (k == 2)
-                    break;
+        if (val[c])
+            continue;
+        mask_t m = cand[c];
+        int k = POPCOUNT(m);
+        if (k == 2) {
+            if (weighed == BRANCH_PAIRS)
+                break;
+            weighed++;
+            mask_t low = m & (~m + 1), high = m ^ low;
+            int with_low = 0, with_high = 0;
+            const int16_t *p = sh->peers + sh->peer_start[c];
+            const int16_t *end = sh->peers + sh->peer_start[c + 1];
+            for (; p < end; p++) {
+                mask_t q = cand[*p];
+                with_low += (q & low) != 0;
+                with_high += (q & high) != 0;
             }
+            int score = with_low < with_high ? with_low : with_high;
+            if (score > pair_score) {
+                pair_score = score;
+                pair = c;
+            }
+        } else if (k < best_count && !weighed) {
+            best_count = k;
+            best = c;
         }
     }
+    if (pair >= 0)
+        best = pair;
     f->cell = best;
     f->rem = cand[best];
 }

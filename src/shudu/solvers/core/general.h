@@ -1,6 +1,7 @@
 /*
  * The general engine: any list of n-cell houses plus links, n = 4..25.  Candidates are a
- * bit mask per cell; propagation is naked and hidden singles.
+ * bit mask per cell; propagation is naked and hidden singles, then the intersection rule
+ * over every pair of houses sharing two cells or more.
  * shudu/solvers/_fast_py.py states the same algorithm in Python.
  */
 #ifndef SHUDU_CORE_GENERAL_H
