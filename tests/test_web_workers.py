@@ -82,3 +82,14 @@ def test_light_requests_are_answered_while_heavy_ones_run(tmp_path: Path) -> Non
         for thread in heavy:
             thread.join(60)
     assert busy_pids and all(not alive(p) for p in busy_pids)
+
+
+def test_a_worker_killed_while_it_starts_is_an_overrun_not_a_crash() -> None:
+    # The server's shutdown may kill a worker that a request is still waiting for: that
+    # request must get the pool's own error (a 503), never an EOFError (a 500).
+    from shudu.web.workers import Overrun, Worker
+
+    worker = Worker()
+    worker.kill()
+    with pytest.raises(Overrun, match="stopped while it started"):
+        worker.ready()

@@ -82,9 +82,12 @@ class Worker:
 
     def ready(self) -> None:
         """Wait until the process has started and imported what it needs."""
-        if not self.conn.poll(STARTUP):
-            raise Overrun(f"a worker process did not start in {STARTUP} s")
-        self.conn.recv()
+        try:
+            if not self.conn.poll(STARTUP):
+                raise Overrun(f"a worker process did not start in {STARTUP} s")
+            self.conn.recv()
+        except (EOFError, OSError):  # killed while starting: the server is shutting down
+            raise Overrun("a worker process stopped while it started") from None
         self.fresh = False
 
     @property
