@@ -9,6 +9,7 @@ ending at every elimination or at a broken cell or house.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import islice
 
 import pytest
@@ -45,6 +46,16 @@ def completion(grid: CandidateGrid) -> bool:
         return False
 
     return all(cands[c] for c in empty) and fill(empty)
+
+
+def assert_eliminations_false(grid: CandidateGrid, step: Step, solution: Sequence[int]) -> None:
+    """Each candidate ``step`` eliminates is not the solution's, and placing it leaves no
+    completion of the grid."""
+    for cell, d in step.eliminations:
+        assert solution[cell] != d, step.explanation
+        trial = grid.copy()
+        trial.place(cell, d)
+        assert not completion(trial), step.explanation
 
 
 def _replays(grid: CandidateGrid, branch: Branch, elims: tuple[tuple[int, int], ...]) -> bool:
@@ -136,11 +147,7 @@ def test_kraken_steps_are_sound_and_their_nets_hold() -> None:
             continue
         for step in steps:
             found += 1
-            for cell, d in step.eliminations:
-                assert source.solution[cell] != d, step.explanation
-                trial = grid.copy()
-                trial.place(cell, d)
-                assert not completion(trial), step.explanation
+            assert_eliminations_false(grid, step, source.solution)
             check_step(grid, step)
     assert checked and found >= 10
 

@@ -242,6 +242,20 @@ def add_format(parser: argparse.ArgumentParser, *forms: str) -> None:
     parser.add_argument("--format", choices=forms, default=default, help=f"output form (default: {default})")
 
 
+def add_parallel(
+    parser: argparse.ArgumentParser, *, jobs: str, dask: str, chunk: str, most_chunk: int
+) -> None:
+    """Where the work runs: ``--jobs N`` local processes, ``--dask local|ADDRESS``, and
+    ``--chunk N`` puzzles per unit of work; the help texts say what each means for the command."""
+    parser.add_argument(
+        "--jobs", type=count("--jobs", minimum=1, maximum=256), default=1, metavar="N", help=jobs
+    )
+    parser.add_argument("--dask", metavar="local|ADDRESS", help=dask)
+    parser.add_argument(
+        "--chunk", type=count("--chunk", minimum=1, maximum=most_chunk), metavar="N", help=chunk
+    )
+
+
 def add_targets(parser: argparse.ArgumentParser) -> None:
     """The options that say what puzzles to make (``generate``, ``batch generate``)."""
     parser.add_argument("--level", choices=LEVELS, help="difficulty level")

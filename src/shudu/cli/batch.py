@@ -13,7 +13,17 @@ from typing import Any
 from ..batch import COMMANDS, Job, Spec, Summary, count_lines, form_of, read_items, run_job, work_folder
 from ..errors import OptionError, ShuduError
 from ..geometry import parse_box
-from ._common import Commands, Output, Parser, add_targets, count, read_variant, seconds, targets
+from ._common import (
+    Commands,
+    Output,
+    Parser,
+    add_parallel,
+    add_targets,
+    count,
+    read_variant,
+    seconds,
+    targets,
+)
 
 _HELP = {
     "solve": "solve every puzzle of a file: status and solution",
@@ -185,23 +195,12 @@ def _common(parser: argparse.ArgumentParser, command: str) -> None:
         metavar="OUT",
         help="answers: a .jsonl, .csv or .parquet file, or a folder (ending in /) of Parquet parts",
     )
-    parser.add_argument(
-        "--jobs",
-        type=count("--jobs", minimum=1, maximum=256),
-        default=1,
-        metavar="N",
-        help="use N local cores: processes, or the C batch's threads for solve (default: 1)",
-    )
-    parser.add_argument(
-        "--dask",
-        metavar="local|ADDRESS",
-        help="run on a Dask cluster: 'local' starts one of --jobs workers, or tcp://HOST:PORT",
-    )
-    parser.add_argument(
-        "--chunk",
-        type=count("--chunk", minimum=1, maximum=1_000_000),
-        metavar="N",
-        help="puzzles per unit of work (default: by command; the most a kill can lose)",
+    add_parallel(
+        parser,
+        jobs="use N local cores: processes, or the C batch's threads for solve (default: 1)",
+        dask="run on a Dask cluster: 'local' starts one of --jobs workers, or tcp://HOST:PORT",
+        chunk="puzzles per unit of work (default: by command; the most a kill can lose)",
+        most_chunk=1_000_000,
     )
     parser.add_argument(
         "--progress",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ShuduError
 from ..formats import to_json
 from ..notation import MAX_SIZE, MIN_SIZE
-from ._common import Commands, Output, add_targets, count, read_variant, seconds, targets
+from ._common import Commands, Output, add_parallel, add_targets, count, read_variant, seconds, targets
 
 if TYPE_CHECKING:
     from ..generator import Progress
@@ -441,21 +441,10 @@ def register(commands: Commands) -> None:
         metavar="SECONDS",
         help="stop after this long, keeping what was made",
     )
-    bank.add_argument(
-        "--jobs",
-        type=count("--jobs", minimum=1, maximum=256),
-        default=1,
-        metavar="N",
-        help="fill on N local processes (default: 1); this process alone writes the database",
-    )
-    bank.add_argument(
-        "--dask",
-        metavar="local|ADDRESS",
-        help="fill on a Dask cluster: 'local' starts one of --jobs workers, or tcp://HOST:PORT",
-    )
-    bank.add_argument(
-        "--chunk",
-        type=count("--chunk", minimum=1, maximum=10_000),
-        metavar="N",
-        help="puzzles per unit of parallel work (default: 4; 1 with --timeout)",
+    add_parallel(
+        bank,
+        jobs="fill on N local processes (default: 1); this process alone writes the database",
+        dask="fill on a Dask cluster: 'local' starts one of --jobs workers, or tcp://HOST:PORT",
+        chunk="puzzles per unit of parallel work (default: 4; 1 with --timeout)",
+        most_chunk=10_000,
     )
