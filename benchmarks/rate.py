@@ -1,10 +1,12 @@
 """Rating speed: shudu.rate against hodoku-py (when installed), same machine, same run.
 
 Prints the median, mean and largest time per puzzle (wall clock and CPU) on 17-clue puzzles and on
-the forum's hardest list.
+the forum's hardest list. Each puzzle is rated as a random isomorph of itself (digits relabelled,
+rows and columns permuted within bands and stacks, bands and stacks permuted, maybe transposed),
+so that nothing learnt from the published form of a puzzle can help.
 Targets: median <= 1 ms per 17-clue puzzle, median <= 0.3 s on forum_hardest_1106, none over 2 s.
 
-    python benchmarks/rate.py [--count N] [--hard N] [--seed S]
+    python benchmarks/rate.py [--count N] [--hard N] [--seed S] [--no-peers] [--as-published]
 """
 
 from __future__ import annotations
@@ -22,6 +24,22 @@ import shudu
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 WARM_UP = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418..69........"
+
+
+def isomorph(puzzle: str, rng: random.Random) -> str:
+    """A random isomorph of an 81-cell puzzle (``.`` or ``0`` for an empty cell)."""
+
+    def axis() -> list[int]:
+        return [3 * band + line for band in rng.sample(range(3), 3) for line in rng.sample(range(3), 3)]
+
+    relabel = dict(zip("123456789", rng.sample("123456789", 9), strict=True))
+    rows, columns, transpose = axis(), axis(), rng.random() < 0.5
+    cells = []
+    for r in rows:
+        for c in columns:
+            char = puzzle[9 * c + r] if transpose else puzzle[9 * r + c]
+            cells.append(relabel.get(char, "."))
+    return "".join(cells)
 
 
 def timed(rate: Callable[[str], object], puzzles: list[str]) -> tuple[list[float], list[float]]:
@@ -49,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard", type=int, default=10, help="forum_hardest_1106 puzzles to rate (0: all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-peers", action="store_true", help="time shudu alone")
+    parser.add_argument("--as-published", action="store_true", help="rate the puzzles, not isomorphs")
     args = parser.parse_args(argv)
 
     raters: dict[str, Callable[[str], object]] = {"shudu": shudu.rate}
@@ -66,8 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     for file, count in (("royle_17clue.txt", args.count), ("forum_hardest_1106.txt", args.hard)):
         lines = (DATA / file).read_text().split()
         sample = rng.sample(lines, min(count, len(lines))) if count else lines
+        if not args.as_published:
+            sample = [isomorph(puzzle, rng) for puzzle in sample]
         shudu.rate(WARM_UP)  # build the geometry tables (not a sample puzzle: no cached answers)
-        print(f"{file}: {len(sample)} puzzles")
+        print(f"{file}: {len(sample)} puzzles{'' if args.as_published else ' (random isomorphs)'}")
         for name, rate in raters.items():
             report(name, timed(rate, sample))
     return 0

@@ -85,7 +85,7 @@ def select(technique: str | None) -> Selection:
 
 def technique_steps(finder: Finder, grid: CandidateGrid) -> Iterator[Step]:
     """Every step of one finder on ``grid``: its ``iter_`` twin, or its single finder's step."""
-    listing = _lister(finder.find)
+    listing = lister(finder.find)
     if listing is not None:
         yield from listing(grid)
         return
@@ -94,7 +94,8 @@ def technique_steps(finder: Finder, grid: CandidateGrid) -> Iterator[Step]:
         yield step
 
 
-def _lister(find: Callable[[CandidateGrid], Step | None]) -> Callable[[CandidateGrid], Iterator[Step]] | None:
+def lister(find: Callable[[CandidateGrid], Step | None]) -> Callable[[CandidateGrid], Iterator[Step]] | None:
+    """The ``iter_`` twin of a ``find_`` function (None: it has none)."""
     inner: Any = getattr(find, "uncached", find)
     module = sys.modules.get(getattr(inner, "__module__", ""), None)
     name = getattr(inner, "__name__", "")

@@ -123,14 +123,20 @@ class CandidateGrid:
         self.where = [0] * self.size
         self.empty = 0
         self.placed = [0] * len(self.t.house_bits)
+        where, placed, cell_houses = self.where, self.placed, geometry.cell_houses
+        empty = 0
         for cell, (value, mask) in enumerate(zip(self.values, self.cands, strict=True)):
             if value:
-                for h in geometry.cell_houses[cell]:
-                    self.placed[h] |= 1 << (value - 1)
+                for h in cell_houses[cell]:
+                    placed[h] |= 1 << (value - 1)
             else:
-                self.empty |= 1 << cell
-                for d in bits(mask):
-                    self.where[d] |= 1 << cell
+                bit = 1 << cell
+                empty |= bit
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    where[low.bit_length() - 1] |= bit
+        self.empty = empty
         placed_cells = ((1 << len(self.values)) - 1) & ~self.empty
         self.givens = placed_cells if givens is None else givens & placed_cells
 
@@ -143,15 +149,31 @@ class CandidateGrid:
         ``givens`` marks which placed cells are the puzzle's givens (None: all of them)."""
         full = (1 << geometry.size) - 1
         cands = []
-        for cell, value in enumerate(values):
-            if value:
-                cands.append(0)
-            else:
-                seen = 0
-                for peer in geometry.peers[cell]:
-                    if values[peer]:
-                        seen |= 1 << (values[peer] - 1)
-                cands.append(full & ~seen)
+        if tables(geometry).has_links:  # peers beyond the houses: ask every peer
+            for cell, value in enumerate(values):
+                if value:
+                    cands.append(0)
+                else:
+                    seen = 0
+                    for peer in geometry.peers[cell]:
+                        if values[peer]:
+                            seen |= 1 << (values[peer] - 1)
+                    cands.append(full & ~seen)
+        else:  # a cell's peers are the cells of its houses: a cell sees what its houses hold
+            held = [0] * len(geometry.houses)
+            cell_houses = geometry.cell_houses
+            for cell, value in enumerate(values):
+                if value:
+                    for h in cell_houses[cell]:
+                        held[h] |= 1 << (value - 1)
+            for cell, value in enumerate(values):
+                if value:
+                    cands.append(0)
+                else:
+                    seen = 0
+                    for h in cell_houses[cell]:
+                        seen |= held[h]
+                    cands.append(full & ~seen)
         return cls(geometry, values, cands, givens=givens)
 
     def copy(self) -> CandidateGrid:
@@ -166,20 +188,27 @@ class CandidateGrid:
     def place(self, cell: Cell, digit: Digit) -> None:
         """Put ``digit`` in ``cell`` and remove it from the candidates of the cell's peers."""
         bit = 1 << cell
-        for d in bits(self.cands[cell]):
-            self.where[d] &= ~bit
-        self.cands[cell] = 0
+        where, cands = self.where, self.cands
+        own = cands[cell]
+        while own:
+            low = own & -own
+            own ^= low
+            where[low.bit_length() - 1] &= ~bit
+        cands[cell] = 0
         self.values[cell] = digit
         self.empty &= ~bit
         d = digit - 1
+        placed = self.placed
         for h in self.geometry.cell_houses[cell]:
-            self.placed[h] |= 1 << d
-        seen = self.where[d] & self.t.peer_bits[cell]
+            placed[h] |= 1 << d
+        seen = where[d] & self.t.peer_bits[cell]
         if seen:
-            dbit = ~(1 << d)
-            for peer in bits(seen):
-                self.cands[peer] &= dbit
-            self.where[d] &= ~seen
+            where[d] &= ~seen
+            keep = ~(1 << d)
+            while seen:
+                low = seen & -seen
+                seen ^= low
+                cands[low.bit_length() - 1] &= keep
 
     def eliminate(self, cell: Cell, digit: Digit) -> bool:
         """Remove a candidate; whether it was there."""

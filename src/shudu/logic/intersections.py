@@ -35,25 +35,43 @@ def iter_claiming(grid: CandidateGrid) -> Iterator[Step]:
 
 def iter_locked(grid: CandidateGrid, *, pointing: bool) -> Iterator[Step]:
     """Every pointing (or claiming) step of the grid."""
+    for found in locked(grid, pointing=pointing):
+        yield locked_step(grid, found, pointing=pointing)
+
+
+#: A locked-candidates pattern: (house a, house b, digit, cells of a holding it, cells it leaves).
+Locked = tuple[int, int, int, int, int]
+
+
+def locked(grid: CandidateGrid, *, pointing: bool) -> Iterator[Locked]:
+    """Every pointing (or claiming) pattern of the grid, in the order :func:`iter_locked` lists
+    its steps, without building the steps."""
     houses = grid.geometry.houses
     hb = grid.t.house_bits
+    where = grid.where
     for a, b, inter in grid.t.overlaps:
         if (houses[a].kind in _BOXLIKE) != pointing:
             continue
         abits = hb[a]
-        for d, where in enumerate(grid.where):
-            inside = where & abits
+        for d, plane in enumerate(where):
+            inside = plane & abits
             if inside & (inside - 1) and not inside & ~inter:
-                out = where & hb[b] & ~inter
+                out = plane & hb[b] & ~inter
                 if out:
-                    digit = d + 1
-                    technique = "Locked candidates (pointing)" if pointing else "Locked candidates (claiming)"
-                    yield make_step(
-                        grid,
-                        technique,
-                        f"in {houses[a].name}, {digit_char(digit)} lies only where it meets {houses[b].name}",
-                        eliminations=[(c, digit) for c in bits(out)],
-                        cells=list(bits(inside)),
-                        digits=[digit],
-                        houses=[houses[a].name, houses[b].name],
-                    )
+                    yield a, b, d + 1, inside, out
+
+
+def locked_step(grid: CandidateGrid, found: Locked, *, pointing: bool) -> Step:
+    """The step of a pattern :func:`locked` gives."""
+    a, b, digit, inside, out = found
+    houses = grid.geometry.houses
+    technique = "Locked candidates (pointing)" if pointing else "Locked candidates (claiming)"
+    return make_step(
+        grid,
+        technique,
+        f"in {houses[a].name}, {digit_char(digit)} lies only where it meets {houses[b].name}",
+        eliminations=[(c, digit) for c in bits(out)],
+        cells=list(bits(inside)),
+        digits=[digit],
+        houses=[houses[a].name, houses[b].name],
+    )

@@ -12,7 +12,7 @@ docs/rating.md describes both scales and how close they come to the reference pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -25,7 +25,7 @@ from ..solvers.base import Budget
 from . import intersections, singles, subsets
 from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
-from .grid import CandidateGrid
+from .grid import CandidateGrid, bits
 from .memo import memo_scope
 from .solver import SINGLES, chosen, first_technique
 from .solver import steps as path_steps
@@ -201,27 +201,67 @@ def hodoku_level(path: Sequence[Step], size: int = 9) -> tuple[str, int]:
 Find = Callable[[CandidateGrid], Step | None]
 
 
-def _direct(find_all: Callable[[CandidateGrid], Iterable[Step]], name: str, *, subset: bool) -> Find:
-    """A finder for Sudoku Explainer's "direct" form of a technique: one of its steps after which a
-    hidden single appears; the step places that single. ``subset``: a hidden subset (the single is
-    of another digit in its own house), else an intersection (of its digit where it eliminated).
-    Its ``every`` lists all such steps."""
+def _direct_steps(grid: CandidateGrid, step: Step, name: str, *, subset: bool) -> Iterator[Step]:
+    """Sudoku Explainer's "direct" form of ``step`` (an intersection when not ``subset``, else a
+    hidden subset): one step per hidden single it makes, placing that single."""
+    trial = grid.copy()
+    trial.apply(step)
+    for single in _singles_from(trial, step, subset=subset):
+        yield make_step(
+            grid,
+            name,
+            f"{step.reason}; then {single.reason}",
+            placements=single.placements,
+            eliminations=step.eliminations,
+            cells=step.cells,
+            digits=step.digits,
+            houses=step.houses,
+        )
+
+
+def _direct_locked(name: str, *, pointing: bool) -> Find:
+    """A finder of the direct form of locked candidates, whose ``every`` lists all its steps
+    (:func:`_direct_steps` of each pattern). A pattern whose eliminations leave no hidden single
+    of its digit in a house they touch is passed over before its step is built."""
 
     def every(grid: CandidateGrid) -> Iterator[Step]:
-        for step in find_all(grid):
-            trial = grid.copy()
-            trial.apply(step)
-            for single in _singles_from(trial, step, subset=subset):
-                yield make_step(
-                    grid,
-                    name,
-                    f"{step.reason}; then {single.reason}",
-                    placements=single.placements,
-                    eliminations=step.eliminations,
-                    cells=step.cells,
-                    digits=step.digits,
-                    houses=step.houses,
-                )
+        hb = grid.t.house_bits
+        cell_houses = grid.geometry.cell_houses
+        for found in intersections.locked(grid, pointing=pointing):
+            digit, out = found[2], found[4]
+            plane = grid.where[digit - 1] & ~out
+            houses = {h for c in bits(out) for h in cell_houses[c]}
+            if any((spots := plane & hb[h]) and not spots & (spots - 1) for h in houses):
+                step = intersections.locked_step(grid, found, pointing=pointing)
+                yield from _direct_steps(grid, step, name, subset=False)
+
+    def find(grid: CandidateGrid) -> Step | None:
+        return next(every(grid), None)
+
+    find.every = every  # type: ignore[attr-defined]
+    return find
+
+
+def _direct_hidden(k: int, name: str) -> Find:
+    """A finder of the direct form of hidden subsets of ``k`` digits, whose ``every`` lists all
+    its steps (:func:`_direct_steps` of each subset). A subset after whose eliminations no house
+    where it is hidden has a digit with one place is passed over before its step is built."""
+
+    def every(grid: CandidateGrid) -> Iterator[Step]:
+        hb = grid.t.house_bits
+        for found in subsets.hidden(grid, k):
+            digits, cells, elims = found[1], found[2], found[3]
+            planes = grid.where[:]
+            for c, d in elims:
+                planes[d - 1] &= ~(1 << c)
+            if any(
+                (spots := plane & hbits) and not spots & (spots - 1)
+                for hbits in hb
+                if hbits & cells == cells and all(not planes[d - 1] & hbits & ~cells for d in digits)
+                for plane in planes
+            ):
+                step = subsets.hidden_step(grid, found)
+                yield from _direct_steps(grid, step, name, subset=True)
 
     def find(grid: CandidateGrid) -> Step | None:
         return next(every(grid), None)
@@ -255,8 +295,7 @@ def _box_single(grid: CandidateGrid) -> Step | None:
 
 
 def _box_singles(grid: CandidateGrid) -> Iterator[Step]:
-    for h in grid.t.boxes:
-        yield from singles.hidden_singles_in(grid, h)
+    return singles.iter_box_singles(grid)
 
 
 _box_single.every = _box_singles  # type: ignore[attr-defined]
@@ -267,22 +306,22 @@ _SE_DIRECT: tuple[Finder, ...] = (
     Finder(CATALOG["Hidden single"], _box_single, form="Hidden single in box"),
     Finder(
         CATALOG["Locked candidates (pointing)"],
-        _direct(lambda g: intersections.iter_locked(g, pointing=True), "Direct pointing", subset=False),
+        _direct_locked("Direct pointing", pointing=True),
         form="Direct pointing",
     ),
     Finder(
         CATALOG["Locked candidates (claiming)"],
-        _direct(lambda g: intersections.iter_locked(g, pointing=False), "Direct claiming", subset=False),
+        _direct_locked("Direct claiming", pointing=False),
         form="Direct claiming",
     ),
     Finder(
         CATALOG["Hidden pair"],
-        _direct(lambda g: subsets.iter_hidden(g, 2), "Direct hidden pair", subset=True),
+        _direct_hidden(2, "Direct hidden pair"),
         form="Direct hidden pair",
     ),
     Finder(
         CATALOG["Hidden triple"],
-        _direct(lambda g: subsets.iter_hidden(g, 3), "Direct hidden triple", subset=True),
+        _direct_hidden(3, "Direct hidden triple"),
         form="Direct hidden triple",
     ),
 )

@@ -7,16 +7,17 @@ inside their searches too).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 
 from ..errors import ShuduError
 from ..puzzle import Puzzle
-from .allsteps import effect, technique_steps
+from .allsteps import effect, lister, technique_steps
 from .budget import checkpoint
 from .grid import CandidateGrid
 from .propagate import settle
 from .step import Step
-from .techniques import Finder, rating_of, se_rating, techniques
+from .techniques import Find, Finder, rating_of, se_rating, techniques
 
 
 class LogicError(ShuduError):
@@ -51,6 +52,28 @@ def every_step(finder: Finder, grid: CandidateGrid) -> list[Step]:
         if kept is None or _cost(step) < _cost(kept):
             best[key] = step
     return list(best.values())
+
+
+def every_single(finder: Finder, grid: CandidateGrid) -> list[Step]:
+    """:func:`every_step` for a singles finder: its listing leaves the grid as it is and gives
+    each placement once, so it needs neither a copy of the grid nor a choice among steps of the
+    same effect (when it does give a placement twice, :func:`every_step` decides)."""
+    listing = _listings.get(finder.find)
+    if listing is None:
+        listing = (
+            getattr(finder.find, "every", None) or lister(finder.find) or partial(technique_steps, finder)
+        )
+        _listings[finder.find] = listing
+    found = list(listing(grid))
+    if found:
+        checkpoint(len(found))
+    if len({step.placements for step in found}) != len(found):
+        return every_step(finder, grid)
+    return found
+
+
+#: The listing of each singles finder, looked up once.
+_listings: dict[Find, Callable[[CandidateGrid], Iterable[Step]]] = {}
 
 
 def _cost(step: Step) -> tuple[float, int, str]:
@@ -123,7 +146,7 @@ def first_technique(grid: CandidateGrid, order: Sequence[Finder]) -> tuple[Finde
         checkpoint()
         if finder.technique.name in SINGLES:
             # a singles listing costs no more than a search for one
-            batch = every_step(finder, grid)
+            batch = every_single(finder, grid)
             if batch:
                 return finder, batch
             continue

@@ -134,8 +134,18 @@ def iter_naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator
 
 def iter_hidden(grid: CandidateGrid, k: int) -> Iterator[Step]:
     """Every hidden subset of k digits in the grid."""
+    for found in hidden(grid, k):
+        yield hidden_step(grid, found)
+
+
+#: A hidden subset: (house, its digits, the cells they fit, the eliminations).
+Hidden = tuple[int, tuple[int, ...], int, list[tuple[int, int]]]
+
+
+def hidden(grid: CandidateGrid, k: int) -> Iterator[Hidden]:
+    """Every hidden subset of k digits that eliminates something, in the order
+    :func:`iter_hidden` lists its steps, without building the steps."""
     cands, where = grid.cands, grid.where
-    houses = grid.geometry.houses
     done: set[tuple[int, int]] = set()
     for h, hbits in enumerate(grid.t.house_bits):
         open_cells = hbits & grid.empty
@@ -156,13 +166,18 @@ def iter_hidden(grid: CandidateGrid, k: int) -> Iterator[Step]:
             done.add((union, keep))
             elims = [(c, d + 1) for c in bits(union) for d in bits(cands[c] & ~keep)]
             if elims:
-                digits = [d + 1 for d in combo]
-                yield make_step(
-                    grid,
-                    f"Hidden {_NAMES[k]}",
-                    f"{digit_list(digits)} fit only {grid.names(union)} within {houses[h].name}",
-                    eliminations=elims,
-                    cells=list(bits(union)),
-                    digits=digits,
-                    houses=[houses[h].name],
-                )
+                yield h, tuple(d + 1 for d in combo), union, elims
+
+
+def hidden_step(grid: CandidateGrid, found: Hidden) -> Step:
+    """The step of a subset :func:`hidden` gives."""
+    h, digits, union, elims = found
+    return make_step(
+        grid,
+        f"Hidden {_NAMES[len(digits)]}",
+        f"{digit_list(digits)} fit only {grid.names(union)} within {grid.geometry.houses[h].name}",
+        eliminations=elims,
+        cells=list(bits(union)),
+        digits=digits,
+        houses=[grid.geometry.houses[h].name],
+    )
