@@ -17,10 +17,12 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import shudu
+from shudu.render.plots import PlotError, check_plot_path, plot_histograms, require_matplotlib, tally
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 WARM_UP = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418..69........"
@@ -68,9 +70,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-peers", action="store_true", help="time shudu alone")
     parser.add_argument("--as-published", action="store_true", help="rate the puzzles, not isomorphs")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw shudu's SE ratings by level and its CPU seconds per set to FILE.svg or .png"
+        " (needs matplotlib, the plot extra)",
+    )
     args = parser.parse_args(argv)
+    if args.plot:
+        try:
+            check_plot_path(args.plot)
+            require_matplotlib()
+        except PlotError as exc:
+            parser.error(str(exc))
+    ratings: dict[str, Counter[float]] = {}
+    times: dict[str, Counter[float]] = {}
 
-    raters: dict[str, Callable[[str], object]] = {"shudu": shudu.rate}
+    def rate_and_keep(puzzle: str) -> object:
+        rating = shudu.rate(puzzle)
+        if rating.se is not None:
+            ratings.setdefault(str(rating.level or "no level"), Counter())[rating.se] += 1
+        return rating
+
+    raters: dict[str, Callable[[str], object]] = {"shudu": rate_and_keep if args.plot else shudu.rate}
     if not args.no_peers:
         try:
             import hodoku  # type: ignore[import-not-found]
@@ -90,7 +112,13 @@ def main(argv: list[str] | None = None) -> int:
         shudu.rate(WARM_UP)  # build the geometry tables (not a sample puzzle: no cached answers)
         print(f"{file}: {len(sample)} puzzles{'' if args.as_published else ' (random isomorphs)'}")
         for name, rate in raters.items():
-            report(name, timed(rate, sample))
+            measured = timed(rate, sample)
+            report(name, measured)
+            if name == "shudu":
+                times[file] = tally(measured[1], digits=2)
+    if args.plot:
+        plot_histograms(args.plot, ratings=ratings, times=times, title="benchmarks/rate.py: shudu")
+        print(f"wrote {args.plot}")
     return 0
 
 
