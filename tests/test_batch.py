@@ -275,6 +275,7 @@ def _driver(argv: list[str], cwd: Path) -> subprocess.Popen[bytes]:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_job_killed_at_random_moments_finishes_as_if_never_stopped(tmp_path: Path, jobs: str) -> None:
+    psutil = pytest.importorskip("psutil", reason="psutil comes with the batch extra (dask.distributed)")
     source = tmp_path / "in.txt"
     # digits renamed: work of the same size, and every line a different puzzle
     lines = [relabel(p, shift) for shift in range(8) for p in RATED]
@@ -290,8 +291,12 @@ def test_a_job_killed_at_random_moments_finishes_as_if_never_stopped(tmp_path: P
     for _ in range(3):
         process = _driver(argv, tmp_path)
         time.sleep(draw.uniform(0.5, 2.0))
+        workers = psutil.Process(process.pid).children(recursive=True)
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=60)
+        # the pool's processes leave with the job: none waits or computes on for nobody
+        _, alive = psutil.wait_procs(workers, timeout=30)
+        assert not alive, [w.cmdline() for w in alive]
         killed_mid_job += process.returncode == -signal.SIGKILL and folder.is_dir()
         # whatever the moment: the output is absent or whole, and every chunk is whole
         if out.exists():

@@ -9,6 +9,8 @@ import importlib
 import itertools
 import json
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -116,7 +118,9 @@ class _Processes(_Inline):
     def __init__(self, jobs: int) -> None:
         # spawn: a worker starts clean, whatever threads this process holds
         context = multiprocessing.get_context("spawn")
-        self._executor = concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context)
+        self._executor = concurrent.futures.ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_leave_with, initargs=(os.getpid(),)
+        )
         self._jobs = jobs
 
     @property
@@ -135,6 +139,18 @@ class _Processes(_Inline):
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_with(parent: int) -> None:
+    """In a pool's worker: exit as soon as the process that started it is gone (killed with
+    SIGKILL, say), so that no worker computes or waits on for nobody."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 class _Dask(_Pool):
