@@ -81,6 +81,8 @@ def test_light_requests_are_answered_while_heavy_ones_run(tmp_path: Path) -> Non
         pool.close()  # as when the server shuts down: the running job is stopped, and answered
         for thread in heavy:
             thread.join(60)
+        # the jobs that waited are answered, and no worker was started for them
+        assert not [t for t in heavy if t.is_alive()] and pool.started == 1
     assert busy_pids and all(not alive(p) for p in busy_pids)
 
 

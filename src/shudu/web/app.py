@@ -718,6 +718,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        api.pool.open()
         try:
             yield
         finally:

@@ -124,6 +124,7 @@ class Pool:
         self.started = 0
         self._free: anyio.Semaphore | None = None
         self._waiters = anyio.CapacityLimiter(size)
+        self.closed = False
 
     @property
     def pids(self) -> list[int]:
@@ -142,6 +143,8 @@ class Pool:
         finally:
             self.waiting -= 1
         try:
+            if self.closed:  # shut down while this job waited: start no worker for it
+                raise Overrun("the server is shutting down")
             worker = self.idle.pop() if self.idle else self._start()
             self.busy.add(worker)
             done = False
@@ -177,8 +180,13 @@ class Pool:
         self.started += 1
         return Worker()
 
+    def open(self) -> None:
+        """Take jobs again (a server starting up after a shutdown)."""
+        self.closed = False
+
     def close(self) -> None:
-        """Stop every worker."""
+        """Stop every worker; jobs still waiting are answered with :class:`Overrun`."""
+        self.closed = True
         for worker in [*self.idle, *self.busy]:
             worker.kill()
         self.idle.clear()
