@@ -69,26 +69,73 @@ def test_given_jigsaw_layout_is_kept() -> None:
     assert_sound(result)
 
 
+def assert_connected_regions(layout: tuple[int, ...] | list[int], size: int) -> None:
+    for region in range(size):
+        cells = {c for c, label in enumerate(layout) if label == region}
+        assert len(cells) == size
+        start = next(iter(cells))
+        seen, stack = {start}, [start]
+        while stack:
+            r, c = divmod(stack.pop(), size)
+            for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                cell = y * size + x
+                if 0 <= y < size and 0 <= x < size and cell in cells and cell not in seen:
+                    seen.add(cell)
+                    stack.append(cell)
+        assert seen == cells, f"region {region + 1} of a {size}x{size} layout is not connected"
+
+
 @pytest.mark.parametrize("size", [6, 9, 16])
 def test_random_jigsaw_layouts_are_connected(size: int) -> None:
     import random
 
     rng = random.Random(size)
     for _ in range(5):
-        layout = grow_layout(size, rng)
-        for region in range(size):
-            cells = {c for c, label in enumerate(layout) if label == region}
-            assert len(cells) == size
-            start = next(iter(cells))
-            seen, stack = {start}, [start]
-            while stack:
-                r, c = divmod(stack.pop(), size)
-                for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    cell = y * size + x
-                    if 0 <= y < size and 0 <= x < size and cell in cells and cell not in seen:
-                        seen.add(cell)
-                        stack.append(cell)
-            assert seen == cells, f"region {region + 1} of a {size}x{size} layout is not connected"
+        assert_connected_regions(grow_layout(size, rng), size)
+
+
+@pytest.mark.parametrize(("size", "variant"), [(20, "standard"), (25, "standard"), (25, "x")])
+def test_large_jigsaw_layouts_grow_around_a_grid_that_stays_valid(size: int, variant: str) -> None:
+    import random
+
+    from shudu.generator.grids import grow_around, random_grid, start_layout
+    from shudu.generator.uniqueness import Checker, text_cells
+    from shudu.geometry import Geometry
+    from shudu.variants import get as get_variant
+    from shudu.variants import resolve_variant
+
+    def geometry_of(layout: tuple[int, ...]) -> Geometry:
+        jigsaw = get_variant("jigsaw", size, layout=layout)
+        extra = resolve_variant(variant, size)
+        return Geometry(size, None, jigsaw if extra.is_standard else extra.combine(jigsaw))
+
+    start = geometry_of(start_layout(size))
+    moved = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        grid = random_grid(start, rng, Checker(start, 40 * start.ncells))
+        layout = grow_around(grid, size, rng)
+        assert_connected_regions(layout, size)
+        moved += layout != start_layout(size)
+        cells = text_cells(grid)
+        geometry = geometry_of(layout)
+        for house in geometry.houses:  # regions, rows, columns and the variant's own houses
+            assert sorted(cells[c] for c in house.cells) == list(range(1, size + 1)), house.name
+    assert moved  # the walk left the boxes
+
+
+def test_a_25x25_random_jigsaw_is_generated_unique() -> None:
+    from shudu.generator.grids import start_layout
+
+    result = generate(size=25, variant="jigsaw", seed=2, timeout=120)
+    layout = result.puzzle.variant.layout
+    assert layout is not None
+    assert_connected_regions(layout, 25)
+    boxes = start_layout(25)
+    # not the boxes relabelled: some pair of cells shares a region in one and not the other
+    assert any((layout[a] == layout[b]) != (boxes[a] == boxes[b]) for a in range(625) for b in range(a))
+    assert shudu.count(result.puzzle, 2) == 1
+    assert result.solution.is_solution_of(result.puzzle)
 
 
 # --- difficulty ---------------------------------------------------------------------------------

@@ -21,6 +21,16 @@ cell of B on its border with A swap regions when both regions stay connected. Tr
 lengthen the borders are taken only sometimes (probability ``exp(-COMPACTNESS * added
 border)``), so regions stay compact like those of published jigsaws. Some layouts admit no
 grid at all; the search draws another layout when the filler finds none.
+
+**Large jigsaws.** From :data:`SEEDED_SIZE` on, even an empty random layout often defeats the
+core's search (none of ten 25x25 layouts was filled in a million nodes), so there the grid
+comes first: it is filled on the start layout, and the layout grows around it
+(:func:`grow_around`). Each move takes two neighbouring regions, whose union holds every digit
+twice, and splits the union anew: one region grows from a random cell of the union, a cell at
+a time, never taking a digit it already holds, and each cell it takes sends the other cell
+with that digit to the second region. The move is kept when the second region is connected
+too. Each region still holds every digit once, and rows, columns and every other rule of the
+variant are untouched, so the grid is valid on every layout of the walk.
 """
 
 from __future__ import annotations
@@ -39,6 +49,9 @@ SEEDS_PER_ROW = 1
 
 #: How strongly layouts favour short region borders (0: not at all).
 COMPACTNESS = 0.7
+#: Splits of two regions that a layout grown around a grid makes, per unit of size, and how
+#: many draws it may spend per split kept.
+AROUND_MOVES, AROUND_TRIES = 20, 20
 
 
 class GridFailed(ShuduError):
@@ -129,7 +142,7 @@ def grow_layout(size: int, rng: random.Random, swaps: int | None = None) -> tupl
     """A random partition of the ``size`` x ``size`` grid into ``size`` connected regions of
     ``size`` cells (no check that a grid fits it)."""
     near = _neighbours(size)
-    label = list(_start_layout(size))
+    label = list(start_layout(size))
     members = [[c for c in range(size * size) if label[c] == r] for r in range(size)]
     wanted = swaps if swaps is not None else 3 * size * size
     done = attempts = 0
@@ -166,13 +179,70 @@ def grow_layout(size: int, rng: random.Random, swaps: int | None = None) -> tupl
     return tuple(label)
 
 
+def grow_around(grid: bytes, size: int, rng: random.Random, moves: int | None = None) -> tuple[int, ...]:
+    """A random layout on which ``grid`` (complete, valid on :func:`start_layout`) is valid too:
+    ``moves`` splits of two neighbouring regions anew (see the module's notes)."""
+    near = _neighbours(size)
+    label = list(start_layout(size))
+    wanted = moves if moves is not None else AROUND_MOVES * size
+    done = 0
+    for _ in range(AROUND_TRIES * wanted):
+        if done >= wanted:
+            break
+        a = rng.randrange(size * size)
+        others = sorted({label[p] for p in near[a]} - {label[a]})
+        if not others:
+            continue
+        ra, rb = label[a], rng.choice(others)
+        union = [c for c in range(size * size) if label[c] in (ra, rb)]
+        first = _split(union, grid, near, rng, size)
+        if first is None:
+            continue
+        for cell in union:
+            label[cell] = ra if cell in first else rb
+        done += 1
+    return tuple(label)
+
+
+def _split(
+    union: list[int], grid: bytes, near: list[tuple[int, ...]], rng: random.Random, size: int
+) -> set[int] | None:
+    """A connected half of ``union`` holding each of its digits once whose other half is
+    connected too, grown from a random cell (compact halves are likelier), or None."""
+    inside = set(union)
+    twin = {}
+    by_digit: dict[int, int] = {}
+    for cell in union:
+        other = by_digit.pop(grid[cell], None)
+        if other is None:
+            by_digit[grid[cell]] = cell
+        else:
+            twin[cell], twin[other] = other, cell
+    start = rng.choice(union)
+    first, second = {start}, {twin[start]}
+    while len(first) < size:
+        frontier = {p for c in first for p in near[c] if p in inside and p not in first and p not in second}
+        if not frontier:
+            return None
+        cells = sorted(frontier)
+        weights = [math.exp(COMPACTNESS * sum(1 for q in near[p] if q in first)) for p in cells]
+        cell = rng.choices(cells, weights)[0]
+        first.add(cell)
+        second.add(twin[cell])
+    rest = sorted(second)
+    label = [0] * len(grid)
+    for cell in rest:
+        label[cell] = 1
+    return first if _connected(rest, near, label) else None
+
+
 def _boundary(cell: int, near: list[tuple[int, ...]], label: list[int]) -> int:
     """How many of the cell's neighbours lie in another region."""
     own = label[cell]
     return sum(1 for p in near[cell] if label[p] != own)
 
 
-def _start_layout(size: int) -> tuple[int, ...]:
+def start_layout(size: int) -> tuple[int, ...]:
     """Boxes where the size has a box shape, else rows."""
     rows = max((r for r in range(2, int(size**0.5) + 1) if size % r == 0), default=0)
     if not rows:

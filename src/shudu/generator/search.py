@@ -31,7 +31,7 @@ from ..puzzle import Grid, Puzzle
 from ..variants import get as get_variant
 from .dig import Path, dig, removable
 from .grading import Grade, RatingOutOfTime, full_rating, grade
-from .grids import GridFailed, grow_layout, random_grid
+from .grids import SEEDED_SIZE, GridFailed, grow_around, grow_layout, random_grid, start_layout
 from .request import Request
 from .symmetry import orbits
 from .uniqueness import DIGIT_BYTES, EMPTY, Checker, text_cells
@@ -156,12 +156,11 @@ class Search:
             return self._result(text, solution, geometry, rating, seed)
 
     def _attempt(self, rng: random.Random, deadline: float | None) -> Any:
-        geometry = self.request.geometry or self._random_jigsaw(rng, deadline)
-        filler, digger, calm_digger = self.checkers(geometry)
         try:
-            solution = random_grid(geometry, rng, filler, tries=10)
+            geometry, solution = self._grid(rng)
         except GridFailed:
             return None
+        _, digger, calm_digger = self.checkers(geometry)
         self.progress.grids += 1
         low = self.request.clues[0] if self.request.clues else 0
         path = dig(
@@ -188,8 +187,20 @@ class Search:
             return text, solution, geometry, rating
         return self._difficulty(path, steps, geometry, rng, deadline)
 
-    def _random_jigsaw(self, rng: random.Random, deadline: float | None) -> Geometry:
-        layout = grow_layout(self.request.size, rng)
+    def _grid(self, rng: random.Random) -> tuple[Geometry, bytes]:
+        """The geometry (a random layout when none was asked) and a random grid on it."""
+        size = self.request.size
+        if self.request.geometry is not None:
+            geometry = self.request.geometry
+        elif size < SEEDED_SIZE or start_layout(size) == tuple(c // size for c in range(size * size)):
+            geometry = self._jigsaw(grow_layout(size, rng))  # (a size with no box shape starts from rows)
+        else:  # fill first, then grow the layout around the grid (see .grids)
+            start = self._jigsaw(start_layout(size))
+            grid = random_grid(start, rng, self.checkers(start)[0], tries=10)
+            return self._jigsaw(grow_around(grid, size, rng)), grid
+        return geometry, random_grid(geometry, rng, self.checkers(geometry)[0], tries=10)
+
+    def _jigsaw(self, layout: tuple[int, ...]) -> Geometry:
         variant = get_variant("jigsaw", self.request.size, layout=layout)
         if not self.request.variant.is_standard:
             variant = self.request.variant.combine(variant)
