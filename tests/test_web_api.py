@@ -18,7 +18,8 @@ from shudu.formats import to_json
 from shudu.notation import LEVELS
 from shudu.store import Store
 from shudu.web import create_app
-from shudu.web.app import MAX_BODY, features
+from shudu.web.app import features
+from shudu.web.bodies import MAX_BODY
 from shudu.web.players import host_warning
 
 PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."

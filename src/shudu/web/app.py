@@ -14,16 +14,13 @@ import contextlib
 import functools
 import json
 import logging
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.to_thread
-from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -32,12 +29,12 @@ from starlette.staticfiles import StaticFiles
 
 import shudu
 
-from ..generator import GeneratorTimeout
 from ..notation import LEVELS
-from ..store import Game, MissingGame, StaleGame, Store
+from ..store import Game, StaleGame, Store
 from . import jobs, models
+from .bodies import path_game_id, read_body
 from .making import Maker, TooMany
-from .models import MAX_TRACE, answer, problem
+from .models import MAX_TRACE
 from .openapi import Operation, document
 from .players import Players, check_token
 from .puzzles import (
@@ -51,17 +48,10 @@ from .puzzles import (
     read_puzzle,
     to_plain,
 )
+from .responses import EXCEPTION_HANDLERS, error, ok
 from .workers import Busy, Failed, Overrun, Pool
 
 STATIC = Path(__file__).parent / "static"
-#: The largest request body read, in bytes (a saved game of 25x25 with a long history fits).
-MAX_BODY = 512 * 1024
-#: The deepest nesting of lists and objects a request body may have.
-MAX_DEPTH = 32
-#: The most digits a number in a request body may have.
-MAX_DIGITS = 30
-#: The largest game id (SQLite's integer keys are 64-bit).
-MAX_ID = 2**63 - 1
 #: The sizes the page offers.
 SIZES = (4, 6, 8, 9, 10, 12, 16, 25)
 #: From this size on, a new puzzle not in the bank is made in the background at once (it takes
@@ -120,19 +110,6 @@ def offered() -> dict[str, list[int]]:
     if "jigsaw" in shudu.variants.names() and "standard" in kinds:
         kinds["jigsaw"] = list(kinds["standard"])
     return kinds
-
-
-def validate(model: type[models.Model], body: dict[str, Any]) -> Any:
-    """``body`` checked against ``model``; a 400 naming the first thing wrong."""
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        message, name = problem(exc, model)
-        raise BadRequest(message, field=name or None) from None
-
-
-def ok(model: type[BaseModel], data: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(answer(model, data), status)  # type: ignore[arg-type]
 
 
 class Api:
@@ -347,13 +324,13 @@ class Api:
 
     async def get_game(self, request: Request) -> Response:
         game = await anyio.to_thread.run_sync(
-            self.store.game, _game_id(request), _player(request), limiter=self.light
+            self.store.game, path_game_id(request), _player(request), limiter=self.light
         )
         return ok(models.SavedGame, self._game_json(game, shudu.parse_puzzle(json.dumps(game.puzzle))))
 
     async def save_game(self, request: Request) -> Response:
         """Save a game's state, based on the ``version`` the page last loaded or saved (409 if stale)."""
-        game_id = _game_id(request)
+        game_id = path_game_id(request)
         body = await read_body(request, models.SaveRequest)
         game = await anyio.to_thread.run_sync(self.store.game, game_id, _player(request), limiter=self.light)
         puzzle = shudu.parse_puzzle(json.dumps(game.puzzle))
@@ -385,7 +362,7 @@ class Api:
 
     async def delete_game(self, request: Request) -> Response:
         await anyio.to_thread.run_sync(
-            self.store.delete_game, _game_id(request), _player(request), limiter=self.light
+            self.store.delete_game, path_game_id(request), _player(request), limiter=self.light
         )
         return Response(status_code=204)
 
@@ -509,7 +486,7 @@ def _player(request: Request) -> str:
 
 
 def _stale(game_id: int | None, based_on: int, version: int) -> JSONResponse:
-    return _error(
+    return error(
         f"game {game_id} was changed in another page or tab since this one loaded it (this save is based"
         f" on version {based_on}, the saved game is at {version}); reload it to go on",
         409,
@@ -532,137 +509,6 @@ def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
         raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
     shudu.variants.resolve_variant(variant, size)  # a precise error for an unknown or ill-fitting variant
     return size, variant, level
-
-
-_ID = re.compile(r"[0-9]{1,19}")
-
-
-def _game_id(request: Request) -> int:
-    """The game id in the path: a whole number 1 to 2^63-1 (404 for anything else)."""
-    raw = str(request.path_params["game_id"])
-    if not _ID.fullmatch(raw) or not 1 <= int(raw) <= MAX_ID:
-        raise BadRequest(f"no saved game {raw[:30]!r}: a game id is a whole number 1 to {MAX_ID}", status=404)
-    return int(raw)
-
-
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(rb"[\[{\]}]")
-
-
-def _check_depth(raw: bytes) -> None:
-    """Refuse a body nested deeper than :data:`MAX_DEPTH` (the JSON parser recurses per level)."""
-    depth = 0
-    for match in _BRACKET.finditer(_STRING.sub(b'""', raw)):
-        depth += 1 if match.group() in b"[{" else -1
-        if depth > MAX_DEPTH:
-            raise BadRequest(f"the body is nested more than {MAX_DEPTH} lists or objects deep")
-
-
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BadRequest(
-            f"a number in the body has {len(text.lstrip('-'))} digits; at most {MAX_DIGITS} are read"
-        )
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    if len(text) > 2 * MAX_DIGITS:
-        raise BadRequest(
-            f"a number in the body is {len(text)} characters long; at most {2 * MAX_DIGITS} are read"
-        )
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise BadRequest(f"the number {text[:20]} in the body is too large")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise BadRequest(f"{name} is not a JSON number")
-
-
-async def read_body(request: Request, model: type[models.Model]) -> dict[str, Any]:
-    """The request body, a JSON object checked against ``model``."""
-    body = await read_json(request)
-    validate(model, body)
-    return body
-
-
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object, read up to :data:`MAX_BODY` bytes."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > MAX_BODY:
-        raise BadRequest(f"the request body is {declared} bytes; at most {MAX_BODY} are accepted", status=413)
-    chunks, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > MAX_BODY:
-            raise BadRequest(f"the request body is over {MAX_BODY} bytes, the most accepted", status=413)
-        chunks.append(chunk)
-    raw = b"".join(chunks)
-    if not raw.strip():
-        raise BadRequest("the request has no body; send a JSON object")
-    _check_depth(raw)
-    try:
-        body = json.loads(
-            raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant
-        )
-    except UnicodeDecodeError:
-        raise BadRequest("the request body is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise BadRequest(
-            f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    if not isinstance(body, dict):
-        raise BadRequest("the body must be a JSON object")
-    return body
-
-
-def _error(message: str, status: int, **details: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **{k: v for k, v in details.items() if v is not None}}, status)
-
-
-async def _bad_request(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, BadRequest)
-    details = dict(exc.details)
-    retry_after = details.pop("retry_after", None)
-    response = _error(exc.message, exc.status, **details)
-    if retry_after is not None:
-        response.headers["Retry-After"] = str(retry_after)
-    return response
-
-
-async def _shudu_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, shudu.ShuduError)
-    if isinstance(exc, MissingGame):
-        status = 404
-    elif isinstance(exc, GeneratorTimeout | shudu.errors.SearchTimeout):
-        status = 503  # a request that may be met, but not within the deadline
-    else:
-        status = 400
-    return _error(
-        str(exc),
-        status,
-        kind=type(exc).__name__,
-        line=exc.line,
-        column=getattr(exc, "column", None),
-        cells=[str(c) for c in getattr(exc, "cells", ()) or ()] or None,
-    )
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, HTTPException)
-    messages = {
-        404: f"no such page or endpoint: {request.url.path}",
-        405: f"{request.method} is not allowed here",
-    }
-    return _error(messages.get(exc.status_code, exc.detail), exc.status_code)
-
-
-async def _unexpected(request: Request, exc: Exception) -> Response:
-    """Anything not foreseen: logged, and answered with JSON rather than a bare page."""
-    log.exception("unexpected error in %s %s", request.method, request.url.path)
-    return _error(f"the server failed on this request ({type(exc).__name__}); it has been logged", 500)
 
 
 #: The handler of each operation, by path and method.
@@ -728,12 +574,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[Middleware(Players, token=token)],
-        exception_handlers={
-            BadRequest: _bad_request,
-            shudu.ShuduError: _shudu_error,
-            HTTPException: _http_error,
-            Exception: _unexpected,
-        },
+        exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )
     app.state.store = store
