@@ -482,6 +482,43 @@ def test_a_dig_stops_at_the_given_number_of_removals_past_its_no_guess_point() -
     assert cut  # some dig went on past the cut
 
 
+def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row() -> None:
+    import random
+
+    from shudu.generator.dig import dig
+    from shudu.generator.grids import random_grid
+    from shudu.generator.symmetry import orbits
+    from shudu.generator.uniqueness import Check, Checker
+    from shudu.geometry import Geometry
+
+    class Counting(Checker):
+        """The real checker, remembering whether each check let its removal go."""
+
+        def __init__(self, geometry: Geometry) -> None:
+            super().__init__(geometry, 400 * geometry.ncells)
+            self.kept: list[bool] = []
+
+        def check(self, text: bytes | bytearray) -> Check:
+            found = super().check(text)
+            self.kept.append(found.status == "unique")
+            return found
+
+    geometry = Geometry(9, (3, 3))
+    stopped = 0
+    for seed in range(8):
+        solution = random_grid(geometry, random.Random(seed), Checker(geometry, 400 * 81))
+        full = dig(solution, orbits("none", 9), random.Random(seed), Checker(geometry, 400 * 81))
+        counting = Counting(geometry)
+        short = dig(solution, orbits("none", 9), random.Random(seed), counting, patience=3)
+        assert short.removed == full.removed[: len(short.removed)]  # the same dig, cut short
+        if len(short.removed) < len(full.removed):
+            stopped += 1
+            assert counting.kept[-3:] == [False] * 3  # it stopped on the third refusal in a row
+        tail = "".join("k" if k else "r" for k in counting.kept)
+        assert "rrrr" not in tail  # and never went past a third
+    assert stopped  # some dig was cut
+
+
 @pytest.mark.parametrize(("size", "variant", "level"), [(16, "standard", "hard"), (25, "standard", "easy")])
 def test_large_kinds_are_made_unique_at_the_raters_level(size: int, variant: str, level: str) -> None:
     made = generate(size=size, variant=variant, level=level, seed=1, timeout=300)

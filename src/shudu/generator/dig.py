@@ -52,6 +52,7 @@ def dig(
     calm: bool = False,
     beyond: int | None = None,
     calm_checker: Checker | None = None,
+    patience: int | None = None,
 ) -> Path:
     """Remove orbits of givens in a random order while the puzzle stays unique, never going
     below ``floor`` clues. ``start`` (a unique puzzle of ``solution``) begins from fewer
@@ -62,7 +63,8 @@ def dig(
     pass ended: the puzzles before it need no more than singles (and, on 9x9, intersections).
     ``beyond`` stops the last pass after that many removals (the puzzle is then not minimal).
     ``calm_checker`` (a smaller node budget) serves the first pass: a puzzle solved without a
-    guess needs few nodes, and one that needs more is refused there anyway.
+    guess needs few nodes, and one that needs more is refused there anyway. ``patience`` stops
+    the last pass after that many refusals in a row (the puzzle is then not minimal).
     """
     text = bytearray(start if start is not None else solution)
     removed = _gone(solution, text) if start is not None else []
@@ -74,8 +76,9 @@ def dig(
     for stage in ("calm", "plain") if calm else ("plain",):
         kept = []
         left = beyond if stage == "plain" and beyond is not None else -1
+        refused = 0
         for index, orbit in enumerate(order):
-            if left == 0:
+            if left == 0 or (stage == "plain" and refused == patience):
                 kept.extend(order[index:])
                 break
             if clues - len(orbit) < floor:
@@ -89,7 +92,9 @@ def dig(
                 removed.append(orbit)
                 clues -= len(orbit)
                 left -= 1
+                refused = 0
                 continue
+            refused += 1
             if found.status == "timeout" and stage == "plain":
                 proven = False
             for cell, value in zip(orbit, saved, strict=True):

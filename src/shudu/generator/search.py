@@ -48,9 +48,14 @@ PATIENCE = 12
 #: later removal unique costs the core more and more, and the levels below unfair lie close
 #: to the no-guess point.
 LARGE, BEYOND, BEYOND_HIGH = 20, 1, 4
+#: From LARGE on, a dig also stops after this many refused removals in a row (times the size):
+#: deep in a large dig most removals run past the check's budget, and each such check costs
+#: the most a check can.
+PATIENCE_LARGE = 1
 #: Node budgets of the digger's checks, per cell: small and large grids, and the no-guess pass
-#: (small and large grids).
-DIG_NODES, DIG_NODES_LARGE, CALM_NODES, CALM_NODES_LARGE = 400, 10, 8, 2
+#: (small grids per cell, large grids in all: a puzzle solved without a guess takes one node,
+#: and the few more let most second solutions show, so the budget is what a refusal costs).
+DIG_NODES, DIG_NODES_LARGE, CALM_NODES, CALM_NODES_LARGE = 400, 10, 8, 64
 
 
 class OutOfTime(Exception):
@@ -127,11 +132,11 @@ class Search:
         found = self._checkers.get(geometry)
         if found is None:
             nc = geometry.ncells
-            dig_nodes = (DIG_NODES_LARGE if geometry.size >= LARGE else DIG_NODES) * nc
+            large = geometry.size >= LARGE
             found = (
                 Checker(geometry, 40 * nc),
-                Checker(geometry, dig_nodes),
-                Checker(geometry, CALM_NODES * nc),
+                Checker(geometry, (DIG_NODES_LARGE if large else DIG_NODES) * nc),
+                Checker(geometry, CALM_NODES_LARGE if large else CALM_NODES * nc),
             )
             if len(self._checkers) > 16:
                 self._checkers.clear()
@@ -172,6 +177,7 @@ class Search:
             calm=self.request.target.rated,
             beyond=self._beyond(geometry),
             calm_checker=calm_digger,
+            patience=self._patience(geometry),
         )
         steps = self._allowed(path)
         if not steps:
@@ -211,6 +217,12 @@ class Search:
         if geometry.size < LARGE or self.request.minimal:
             return None
         return geometry.size * (BEYOND_HIGH if self.request.target.reach == "high" else BEYOND)
+
+    def _patience(self, geometry: Geometry) -> int | None:
+        """After how many refused removals in a row a dig stops (None: it tries every given)."""
+        if geometry.size < LARGE or self.request.minimal:
+            return None
+        return geometry.size * PATIENCE_LARGE
 
     def _allowed(self, path: Path) -> list[int]:
         """The points of the path whose clue count the request allows."""
