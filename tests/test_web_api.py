@@ -339,7 +339,14 @@ def test_the_bank_picture_counts_waiting_puzzles_by_kind_and_level(client: TestC
 
 @pytest.mark.parametrize(
     ("size", "variant", "level"),
-    [(4, "standard", "easy"), (6, "standard", "easy"), (9, "standard", "easy"), (9, "pyramid", None)],
+    [
+        (4, "standard", "easy"),
+        (6, "standard", "easy"),
+        (9, "standard", "easy"),
+        (9, "pyramid", None),
+        (6, "jigsaw", "easy"),
+        (9, "jigsaw", None),
+    ],
 )
 def test_from_an_empty_bank_a_new_puzzle_is_generated_with_one_solution_and_its_level(
     client: TestClient, size: int, variant: str, level: str | None

@@ -297,6 +297,23 @@ def test_screenshots_of_a_6x6_a_pyramid_a_phone_and_dark_mode(
     assert page.errors == [] and phone.errors == []
 
 
+def test_a_random_jigsaw_from_new_puzzle_draws_its_regions(browser: object, server: str) -> None:
+    page = open_page(browser, server)
+    new_puzzle(page, 6, "jigsaw", "easy")
+    game = current_game(page, server)
+    layout = game["puzzle"]["json"]["layout"]
+    regions = [int(ch, 36) for ch in layout] if isinstance(layout, str) else layout
+    assert sorted(regions.count(r) for r in set(regions)) == [6] * 6
+    for index in range(36):  # a thick line exactly where the region changes
+        r, c = divmod(index, 6)
+        classes = cell(page, index).get_attribute("class") or ""
+        if c < 5:
+            assert ("thick-right" in classes) == (regions[index] != regions[index + 1]), index
+        if r < 5:
+            assert ("thick-bottom" in classes) == (regions[index] != regions[index + 6]), index
+    assert page.errors == []
+
+
 # --- saves that never lose or cross moves, and players ------------------------------------------
 
 

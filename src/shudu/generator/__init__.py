@@ -29,6 +29,7 @@ __all__ = [
     "GeneratorError",
     "GeneratorTimeout",
     "Progress",
+    "check_request",
     "generate",
     "generate_many",
     "is_symmetric",
@@ -117,6 +118,29 @@ def generate_many(
         raise GeneratorError(f"cannot make {count} puzzles")
     request = build(size, box, variant, layout, level, se, technique, symmetry, clues, minimal, rate)
     return _stream(request, count, seed, timeout, progress)
+
+
+def check_request(
+    size: int | None = None,
+    *,
+    box: Box | str | None = None,
+    variant: VariantLike = None,
+    layout: Any = None,
+    level: str | None = None,
+    se: float | str | tuple[float, float] | None = None,
+    technique: str | None = None,
+    symmetry: str = "none",
+    clues: int | str | tuple[int, int] | None = None,
+    minimal: bool = False,
+) -> str:
+    """Check :func:`generate`'s options as it would, without searching: the request in words,
+    or the error :func:`generate` would raise at once (``jigsaw`` with no ``layout`` is a random
+    layout here too).
+
+    >>> check_request(16, variant="jigsaw", level="hard")
+    'hard 16x16 jigsaw puzzle'
+    """
+    return build(size, box, variant, layout, level, se, technique, symmetry, clues, minimal, None).describe()
 
 
 def _stream(

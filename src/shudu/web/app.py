@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 import shudu
 
+from ..generator import check_request
 from ..notation import LEVELS
 from ..store import Game, StaleGame, Store
 from . import jobs, models
@@ -507,7 +508,8 @@ def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
         raise BadRequest(f'"size" must be 4 to 25, not {size}', field="size")
     if level is not None and level not in LEVELS:
         raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
-    shudu.variants.resolve_variant(variant, size)  # a precise error for an unknown or ill-fitting variant
+    # a precise error for an unknown or ill-fitting variant, or a level never met (jigsaw: a random layout)
+    check_request(size, variant=variant, level=level)
     return size, variant, level
 
 
