@@ -8,7 +8,9 @@ held to this module by what it promises (docs/core.md), and the tests check exac
   ``Shape.solve_many``, with the same budgets and the same errors for bad input;
 - on shapes outside the standard 9x9 grid, the C general engine (``core/general.c``)
   carries out this module's algorithm: the same rules in the same order of passes, hence
-  the same propagated state at every node and the same branch cell;
+  the same propagated state at every node and the same branch cell (it skips only the
+  checks that cannot find anything: a house, or a pair of houses, none of whose cells lost
+  a candidate since it was last looked at);
 - on the standard 9x9 grid, the C 9x9 engine (``core/band9.c``) is another algorithm
   with the same rules: its propagation works per digit and band, in its own order, so
   its steps differ from these; what the two share is the **propagated state at every

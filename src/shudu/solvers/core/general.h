@@ -18,6 +18,15 @@ typedef struct {
     int cap;
     int16_t *queue;  /* naked singles waiting to be placed */
     int qn;
+    /* Which houses changed: house_bits[c] has bit h for each house h < 64 holding cell c
+     * (every bit when the shape has more houses), lock_bits[k] those of pair k's two
+     * houses.  A cell whose candidates change adds its bits to `rescan` (the houses whose
+     * hidden singles need a look) and `relock` (those whose intersections do). */
+    uint64_t *house_bits;
+    uint64_t *lock_bits;
+    uint64_t rescan, relock;
+    uint64_t *peer_bits;  /* 9x9 only: each cell's peers, cells 0-63 and 64-80 (two words) */
+    uint64_t *house_bits9;  /* 9x9 only: each house's cells, the same way */
 } general_state_t;
 
 SHUDU_HIDDEN extern const engine_t shudu_engine_general;
