@@ -51,6 +51,8 @@ class Tables:
     overlaps: tuple[tuple[int, int, CellSet], ...]
     #: Whether the variant has anti-knight or anti-king links (peers beyond the houses).
     has_links: bool
+    #: The ``r1c2`` name of each cell, by index (steps name cells in every explanation).
+    names: tuple[str, ...] = ()
 
 
 #: How many geometries' tables are kept (least recently used ones are dropped): as many as
@@ -81,6 +83,7 @@ def tables(geometry: Geometry) -> Tables:
         extras=tuple(kinds["extra"]),
         overlaps=tuple(overlaps),
         has_links=any(geometry.links),
+        names=tuple(geometry.cell_name(cell) for cell in range(geometry.ncells)),
     )
 
 
@@ -147,34 +150,63 @@ class CandidateGrid:
         """The grid of some placed digits, every other cell holding all digits its peers allow.
 
         ``givens`` marks which placed cells are the puzzle's givens (None: all of them)."""
+        if not tables(geometry).has_links:  # a cell's peers are the cells of its houses
+            return cls._from_houses(geometry, values, givens)
         full = (1 << geometry.size) - 1
         cands = []
-        if tables(geometry).has_links:  # peers beyond the houses: ask every peer
-            for cell, value in enumerate(values):
-                if value:
-                    cands.append(0)
-                else:
-                    seen = 0
-                    for peer in geometry.peers[cell]:
-                        if values[peer]:
-                            seen |= 1 << (values[peer] - 1)
-                    cands.append(full & ~seen)
-        else:  # a cell's peers are the cells of its houses: a cell sees what its houses hold
-            held = [0] * len(geometry.houses)
-            cell_houses = geometry.cell_houses
-            for cell, value in enumerate(values):
-                if value:
-                    for h in cell_houses[cell]:
-                        held[h] |= 1 << (value - 1)
-            for cell, value in enumerate(values):
-                if value:
-                    cands.append(0)
-                else:
-                    seen = 0
-                    for h in cell_houses[cell]:
-                        seen |= held[h]
-                    cands.append(full & ~seen)
+        for cell, value in enumerate(values):  # peers beyond the houses: ask every peer
+            if value:
+                cands.append(0)
+            else:
+                seen = 0
+                for peer in geometry.peers[cell]:
+                    if values[peer]:
+                        seen |= 1 << (values[peer] - 1)
+                cands.append(full & ~seen)
         return cls(geometry, values, cands, givens=givens)
+
+    @classmethod
+    def _from_houses(
+        cls, geometry: Geometry, values: Sequence[Digit], givens: CellSet | None
+    ) -> CandidateGrid:
+        """:meth:`from_values` for a geometry whose peers are its houses' cells: the digit planes
+        follow from the houses at once (a digit may go in every open cell outside the houses that
+        hold it), so they need not be gathered cell by cell: a cell sees what its houses hold."""
+        t = tables(geometry)
+        size = geometry.size
+        full = (1 << size) - 1
+        held = [0] * len(t.house_bits)
+        cell_houses = geometry.cell_houses
+        empty = 0
+        for cell, value in enumerate(values):
+            if value:
+                for h in cell_houses[cell]:
+                    held[h] |= 1 << (value - 1)
+            else:
+                empty |= 1 << cell
+        blocked = [0] * size
+        for hbits, digits in zip(t.house_bits, held, strict=True):
+            while digits:
+                low = digits & -digits
+                digits ^= low
+                blocked[low.bit_length() - 1] |= hbits
+        cands = []
+        for cell, value in enumerate(values):
+            if value:
+                cands.append(0)
+            else:
+                seen = 0
+                for h in cell_houses[cell]:
+                    seen |= held[h]
+                cands.append(full & ~seen)
+        grid = object.__new__(cls)
+        grid.geometry, grid.size, grid.t = geometry, size, t
+        grid.values, grid.cands = list(values), cands
+        grid.where = [empty & ~block for block in blocked]
+        grid.empty, grid.placed = empty, held
+        placed_cells = ((1 << len(grid.values)) - 1) & ~empty
+        grid.givens = placed_cells if givens is None else givens & placed_cells
+        return grid
 
     def copy(self) -> CandidateGrid:
         new = object.__new__(CandidateGrid)
@@ -254,7 +286,7 @@ class CandidateGrid:
         return False
 
     def name(self, cell: Cell) -> str:
-        return self.geometry.cell_name(cell)
+        return self.t.names[cell]
 
     def names(self, cells: Sequence[Cell] | CellSet) -> str:
         """``r1c2, r1c5 and r3c4``."""

@@ -7,9 +7,11 @@ or column all lie in one box. Extra regions and jigsaw regions take part like bo
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
+from ..geometry import Geometry
 from ..notation import digit_char
-from .grid import CandidateGrid, bits
+from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, tables
 from .step import Step, make_step
 
 _BOXLIKE = ("box", "region")
@@ -45,20 +47,47 @@ Locked = tuple[int, int, int, int, int]
 
 def locked(grid: CandidateGrid, *, pointing: bool) -> Iterator[Locked]:
     """Every pointing (or claiming) pattern of the grid, in the order :func:`iter_locked` lists
-    its steps, without building the steps."""
-    houses = grid.geometry.houses
+    its steps (by overlap, as in the geometry's tables, then by digit), without building the
+    steps."""
     hb = grid.t.house_bits
     where = grid.where
-    for a, b, inter in grid.t.overlaps:
-        if (houses[a].kind in _BOXLIKE) != pointing:
-            continue
-        abits = hb[a]
+    found: list[tuple[int, int, int, int, int, int]] = []
+    for a, abits, meeting in _overlaps_of(grid.geometry, pointing):
         for d, plane in enumerate(where):
             inside = plane & abits
-            if inside & (inside - 1) and not inside & ~inter:
-                out = plane & hb[b] & ~inter
-                if out:
-                    yield a, b, d + 1, inside, out
+            # two or more places in ``a``, all inside an overlap: one that holds the first of them
+            if inside & (inside - 1):
+                for rank, b, inter in meeting.get((inside & -inside).bit_length() - 1, ()):
+                    if not inside & ~inter:
+                        out = plane & hb[b] & ~inter
+                        if out:
+                            found.append((rank, d, a, b, inside, out))
+    found.sort()
+    for _, d, a, b, inside, out in found:
+        yield a, b, d + 1, inside, out
+
+
+#: The overlaps of one house: for each of its cells, ``(rank, b, a & b)`` of the overlaps that
+#: hold the cell (``rank``: the overlap's place in the tables, the order patterns are listed in).
+Meeting = dict[int, tuple[tuple[int, int, int], ...]]
+
+
+@lru_cache(maxsize=2 * TABLES_CACHE_SIZE)
+def _overlaps_of(geometry: Geometry, pointing: bool) -> tuple[tuple[int, int, Meeting], ...]:
+    """The overlaps of the tables grouped by their first house ``a`` (box-like ones when
+    ``pointing``, the others when not): ``(a, cells of a, the overlaps meeting each cell)``."""
+    houses = geometry.houses
+    t = tables(geometry)
+    groups: dict[int, dict[int, list[tuple[int, int, int]]]] = {}
+    for rank, (a, b, inter) in enumerate(t.overlaps):
+        if (houses[a].kind in _BOXLIKE) == pointing:
+            meeting = groups.setdefault(a, {})
+            for cell in bits(inter):
+                meeting.setdefault(cell, []).append((rank, b, inter))
+    return tuple(
+        (a, t.house_bits[a], {cell: tuple(found) for cell, found in meeting.items()})
+        for a, meeting in groups.items()
+    )
 
 
 def locked_step(grid: CandidateGrid, found: Locked, *, pointing: bool) -> Step:

@@ -7,12 +7,14 @@ operations and their steps are built directly (the wording is the one :func:`mak
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
+from ..geometry import Geometry
 from ..notation import digit_char
 from .catalog import Technique, resolve
-from .grid import TABLES_CACHE_SIZE, CandidateGrid, Tables
-from .step import Step
+from .grid import TABLES_CACHE_SIZE, CandidateGrid, Tables, tables
+from .step import Step, new_step
 
 
 @cache
@@ -27,10 +29,10 @@ def _single(
 ) -> Step:
     """The step placing ``digit`` in ``cell``, worded as :func:`make_step` words it."""
     technique, name = _form(kind)
-    return Step(
+    return new_step(
         technique=technique,
         name=name,
-        explanation=f"{name}: {reason}, so {grid.name(cell)} = {digit_char(digit)}",
+        explanation=f"{name}: {reason}, so {grid.t.names[cell]} = {digit_char(digit)}",
         size=grid.size,
         placements=((cell, digit),),
         cells=(cell,),
@@ -65,7 +67,7 @@ def iter_full_house(grid: CandidateGrid) -> Iterator[Step]:
                 yield _single(
                     grid,
                     "Full house",
-                    f"{grid.name(cell)} is the last open cell of {house}, "
+                    f"{grid.t.names[cell]} is the last open cell of {house}, "
                     f"which lacks only {digit_char(digit)}",
                     cell,
                     digit,
@@ -90,6 +92,7 @@ def lone_candidates(grid: CandidateGrid) -> int:
 def iter_naked_single(grid: CandidateGrid) -> Iterator[Step]:
     """Every cell with one candidate left, lowest cell first."""
     cands = grid.cands
+    names = grid.t.names
     lone = lone_candidates(grid)
     while lone:
         low = lone & -lone
@@ -97,7 +100,7 @@ def iter_naked_single(grid: CandidateGrid) -> Iterator[Step]:
         lone ^= low
         digit = cands[cell].bit_length()
         yield _single(
-            grid, "Naked single", f"{grid.name(cell)} can only hold {digit_char(digit)}", cell, digit, ()
+            grid, "Naked single", f"{names[cell]} can only hold {digit_char(digit)}", cell, digit, ()
         )
 
 
@@ -108,9 +111,9 @@ def find_hidden_single(grid: CandidateGrid) -> Step | None:
 
 def iter_hidden_single(grid: CandidateGrid) -> Iterator[Step]:
     """Every hidden single of the grid, each placement once (named by the first house that has it)."""
-    houses, cells = _naming_order(grid.t)
+    houses = _naming_order(grid.t)[0]
     seen: set[tuple[int, int]] = set()
-    for rank, digit, cell in _hidden_places(grid, cells):
+    for rank, digit, cell in _hidden_places(grid, houses):
         if (cell, digit) not in seen:
             seen.add((cell, digit))
             yield _hidden_step(grid, houses[rank], cell, digit)
@@ -120,24 +123,109 @@ def iter_box_singles(grid: CandidateGrid) -> Iterator[Step]:
     """The hidden singles of every box (or region) in turn, digits ascending in each: a cell
     and digit once per box that has it."""
     boxes = grid.t.boxes
-    hb = grid.t.house_bits
-    for rank, digit, cell in _hidden_places(grid, tuple(hb[h] for h in boxes)):
+    for rank, digit, cell in _hidden_places(grid, boxes):
         yield _hidden_step(grid, boxes[rank], cell, digit)
 
 
 def _hidden_places(grid: CandidateGrid, houses: tuple[int, ...]) -> list[tuple[int, int, int]]:
     """(rank of the house in ``houses``, digit, cell) of each digit with one place left in one
-    of ``houses`` (cell sets), by rank then digit."""
+    of ``houses`` (house indices), by rank then digit."""
+    plan = _plan(grid.geometry, houses)
+    where, hb, empty = grid.where, grid.t.house_bits, grid.empty
     found: list[tuple[int, int, int]] = []
-    for d, where in enumerate(grid.where):
-        if where:
-            found += [
-                (rank, d + 1, spots.bit_length() - 1)
-                for rank, hbits in enumerate(houses)
-                if (spots := where & hbits) and not spots & (spots - 1)
-            ]
+    if plan.folds:
+        # every digit's places side by side in one int, a slot of ``ncells`` bits per digit
+        n = grid.geometry.ncells
+        packed = shift = 0
+        for plane in where:
+            packed |= plane << shift
+            shift += n
+        rank_of = plan.rank_of
+        for fold in plan.folds:
+            # count each house's places of each digit at the house's first cell: once, or more
+            ones = twos = 0
+            for offset in fold.offsets:
+                at = packed >> offset & fold.origins
+                twos |= ones & at
+                ones |= at
+            lone = ones & ~twos
+            while lone:
+                low = lone & -lone
+                lone ^= low
+                d, origin = divmod(low.bit_length() - 1, n)
+                h = fold.house_at[origin]
+                found.append((rank_of[h], d + 1, (where[d] & hb[h]).bit_length() - 1))
+    if plan.loose:
+        # a house with no open cell has no single: late in a path most houses are full
+        open_houses = [(rank, hb[h]) for rank, h in plan.loose if hb[h] & empty]
+        for d, plane in enumerate(where, 1):
+            if plane:
+                found += [
+                    (rank, d, spots.bit_length() - 1)
+                    for rank, hbits in open_houses
+                    if (spots := plane & hbits) and not spots & (spots - 1)
+                ]
     found.sort()
     return found
+
+
+@dataclass(frozen=True)
+class _Fold:
+    """Houses that are translates of one another (the rows, the columns or the boxes of a grid
+    with regular boxes), so that shifting every digit's places by each ``offset`` in turn brings
+    each house's cells onto its first cell: there ``origins`` (every such first cell, in every
+    digit's slot) counts them for all houses and digits at once."""
+
+    offsets: tuple[int, ...]
+    origins: int
+    #: The house of each first cell.
+    house_at: dict[int, int]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How :func:`_hidden_places` looks at some houses: in folds, and the rest (``(rank,
+    house)``: extra regions, jigsaw regions) one by one."""
+
+    rank_of: dict[int, int]
+    folds: tuple[_Fold, ...]
+    loose: tuple[tuple[int, int], ...]
+
+
+@lru_cache(maxsize=4 * TABLES_CACHE_SIZE)
+def _plan(geometry: Geometry, houses: tuple[int, ...]) -> _Plan:
+    t = tables(geometry)
+    rank_of = {h: rank for rank, h in enumerate(houses)}
+    folds = []
+    folded: set[int] = set()
+    for kind in (t.rows, t.columns, t.boxes):
+        group = [h for h in kind if h in rank_of]
+        fold = _fold(geometry, group)
+        if fold is not None:
+            folds.append(fold)
+            folded.update(group)
+    loose = tuple((rank, h) for rank, h in enumerate(houses) if h not in folded)
+    return _Plan(rank_of, tuple(folds), loose)
+
+
+def _fold(geometry: Geometry, group: list[int]) -> _Fold | None:
+    """The fold of some houses, when each is the first one moved (None when not: jigsaws)."""
+    if len(group) < 2:
+        return None
+    shapes = []
+    for h in group:
+        cells = sorted(geometry.house_cells[h])
+        shapes.append((cells[0], tuple(c - cells[0] for c in cells)))
+    origins = [origin for origin, _ in shapes]
+    if len({offsets for _, offsets in shapes}) != 1 or len(set(origins)) != len(origins):
+        return None
+    first = sum(1 << origin for origin in origins)
+    n = geometry.ncells
+    return _Fold(
+        offsets=shapes[0][1],
+        origins=sum(first << (d * n) for d in range(geometry.size)),
+        house_at={origin: h for origin, h in zip(origins, group, strict=True)},
+    )
 
 
 #: Per :class:`Tables` (by identity, kept alive here): the houses in naming order and their cells.
@@ -177,7 +265,7 @@ def _hidden_step(grid: CandidateGrid, h: int, cell: int, digit: int) -> Step:
     return _single(
         grid,
         kind,
-        f"{digit_char(digit)} can only go in {grid.name(cell)} within {house.name}",
+        f"{digit_char(digit)} can only go in {grid.t.names[cell]} within {house.name}",
         cell,
         digit,
         (house.name,),

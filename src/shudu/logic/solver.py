@@ -65,9 +65,10 @@ def every_single(finder: Finder, grid: CandidateGrid) -> list[Step]:
         )
         _listings[finder.find] = listing
     found = list(listing(grid))
-    if found:
-        checkpoint(len(found))
-    if len({step.placements for step in found}) != len(found):
+    if not found:
+        return found
+    checkpoint(len(found))
+    if len(found) > 1 and len({step.placements for step in found}) != len(found):
         return every_step(finder, grid)
     return found
 

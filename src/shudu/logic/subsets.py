@@ -152,12 +152,14 @@ def hidden(grid: CandidateGrid, k: int) -> Iterator[Hidden]:
         if open_cells.bit_count() <= k:
             continue
         checkpoint()
-        spots = {d: where[d] & hbits for d in range(grid.size)}
-        few = [d for d, s in spots.items() if s and s.bit_count() <= k]
+        few = [d for d, plane in enumerate(where) if (spots := plane & hbits) and spots.bit_count() <= k]
+        if len(few) < k:
+            continue
         for combo in combinations(few, k):
             union = 0
             for d in combo:
-                union |= spots[d]
+                union |= where[d]
+            union &= hbits
             if union.bit_count() != k:
                 continue
             keep = sum(1 << d for d in combo)

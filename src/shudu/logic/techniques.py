@@ -179,7 +179,20 @@ BY_NAME = {t.name: t for t in TECHNIQUES}
 
 def rating_of(step: Step) -> tuple[Level, int, float]:
     """(HoDoKu level, HoDoKu score, Sudoku Explainer base rating) of one step: its form's."""
-    return step.technique.rating(step.name)
+    technique = step.technique
+    known = _RATED.get((id(technique), step.name))
+    if known is not None and known[0] is technique:
+        return known[1]
+    rating = technique.rating(step.name)
+    if len(_RATED) < _RATED_SIZE:
+        _RATED[(id(technique), step.name)] = (technique, rating)
+    return rating
+
+
+#: The ratings :func:`rating_of` has looked up, by technique (its identity, kept alive here) and
+#: form name: every step of a path asks, and a technique's forms are searched by name.
+_RATED: dict[tuple[int, str], tuple[Technique, tuple[Level, int, float]]] = {}
+_RATED_SIZE = 4096
 
 
 #: Lengths past which Sudoku Explainer adds 0.1 to a chain's rating (each ×3/2 then ×4/3).

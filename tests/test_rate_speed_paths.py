@@ -1,0 +1,225 @@
+"""The fast paths behind rating ordinary puzzles give what the plain definitions give.
+
+Singles, locked candidates and the grid built from a puzzle's digits have quick forms (whole-grid
+bit operations, patterns gathered per house, steps built without the dataclass ``__init__``). Each
+is checked here against a plain reference written straight from the definition, on candidate
+states a solver meets (part of the way along a solving path) with random pencil marks removed, on
+several shapes: 9x9, 6x6, 16x16, a jigsaw, and variants with extra regions and with anti-king links.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import fields
+
+import pytest
+
+from shudu import variants
+from shudu.formats import as_puzzle
+from shudu.logic import intersections, singles
+from shudu.logic.grid import CandidateGrid, bits
+from shudu.logic.solver import steps
+from shudu.logic.step import Step, make_step, new_step
+from shudu.logic.techniques import techniques
+from shudu.puzzle import Puzzle
+
+PUZZLES = {
+    "9x9": ("000000010400000000020000000000050407008000300001090000300400200050100000000806000", None),
+    "9x9 easier": ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", None),
+    "6x6": (".2......5........53..1..6..3.2....4.", None),
+    "x": ("96..4....1.8.....5...8...1....1..3.2.....3.4.8.....6...7........52..7............", "x"),
+    "windoku": (
+        "....6.94.......3...38.9.....46...........2.............2.13..94.8...........5....",
+        "windoku",
+    ),
+    "pyramid": (
+        "......1......84....9..2..879.....7.2....4..1........9...5...9.......6....6287...5",
+        "pyramid",
+    ),
+    "anti-king": (
+        "1...........2...........3...4...........5...........6...7...........8...........9",
+        "anti-king",
+    ),
+    "jigsaw 6x6": ("1......2....3.......4.....5.......6.", "jigsaw:111122131222333244335544665544666655"),
+    "16x16": (
+        "1.D....4.A58.....E.........C...G.2.76.GBF..4....39F.1A.D7........4.6.31...B.58.C8C7E.69..F"
+        ".....D...D..........2...A.G8C....7E.1426.G4....57F.A...B..........8...F.....B..3A.42E1A.4C"
+        ".5...E6.7.3........3D.C5.7B2....9..1GB.63.4.C...2.........6.....8FD.3....9.E",
+        None,
+    ),
+}
+
+
+def _puzzle(name: str) -> Puzzle:
+    text, variant = PUZZLES[name]
+    if variant and variant.startswith("jigsaw:"):
+        layout = variant.split(":")[1]
+        return as_puzzle(text, variant=variants.get("jigsaw", math.isqrt(len(layout)), layout=layout))
+    return as_puzzle(text, variant=variant)
+
+
+def _states(puzzle: Puzzle, seed: int, count: int = 12) -> list[CandidateGrid]:
+    """Grids met part of the way along the solving path, with some pencil marks rubbed out at
+    random (as on a player's board: not every state is sound, which the finders must not mind)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+        path = steps(grid, techniques(upto="Hidden triple"))
+        for _ in range(rng.randrange(0, 60)):
+            if next(path, None) is None:
+                break
+        for cell in bits(grid.empty):
+            for digit in grid.candidates(cell):
+                if rng.random() < 0.12 and len(grid.candidates(cell)) > 1:
+                    grid.eliminate(cell, digit)
+        out.append(grid)
+    return out
+
+
+# --- the plain definitions ---------------------------------------------------------------------
+
+
+def reference_locked(grid: CandidateGrid, *, pointing: bool) -> list[tuple[int, int, int, int, int]]:
+    """Every pointing (claiming) pattern, overlap by overlap in the tables' order, digit by digit."""
+    houses, hb = grid.geometry.houses, grid.t.house_bits
+    out = []
+    for a, b, inter in grid.t.overlaps:
+        if (houses[a].kind in ("box", "region")) != pointing:
+            continue
+        for d in range(grid.size):
+            inside = grid.where[d] & hb[a]
+            out_cells = grid.where[d] & hb[b] & ~inter
+            if inside.bit_count() >= 2 and inside & inter == inside and out_cells:
+                out.append((a, b, d + 1, inside, out_cells))
+    return out
+
+
+def reference_hidden_singles(grid: CandidateGrid, houses: list[int]) -> list[tuple[int, int, int]]:
+    """(house, digit, cell) of each digit with one place in a house, houses in the order given."""
+    out = []
+    for h in houses:
+        for d in range(1, grid.size + 1):
+            places = [c for c in grid.geometry.house_cells[h] if not grid.values[c] and grid.has(c, d)]
+            if len(places) == 1:
+                out.append((h, d, places[0]))
+    return out
+
+
+def reference_grid(puzzle: Puzzle) -> CandidateGrid:
+    """The grid of a puzzle's digits through the general constructor: each open cell's candidates
+    are the digits none of its peers holds."""
+    full = (1 << puzzle.size) - 1
+    cands = [
+        0 if value else full & ~sum({1 << (puzzle.cells[p] - 1) for p in peers if puzzle.cells[p]})
+        for value, peers in zip(puzzle.cells, puzzle.geometry.peers, strict=True)
+    ]
+    return CandidateGrid(puzzle.geometry, puzzle.cells, cands)
+
+
+def _state(grid: CandidateGrid) -> tuple[object, ...]:
+    return grid.values, grid.cands, grid.where, grid.empty, grid.placed, grid.givens
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_grid_from_values_matches_the_general_constructor(name: str) -> None:
+    puzzle = _puzzle(name)
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    assert _state(grid) == _state(reference_grid(puzzle))
+    # and it behaves alike afterwards: the same path from both
+    other = reference_grid(puzzle)
+    order = techniques(upto="Hidden single")
+    assert list(steps(grid, order)) == list(steps(other, order))
+    assert _state(grid) == _state(other)
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_givens_are_kept_by_the_fast_constructor(name: str) -> None:
+    puzzle = _puzzle(name)
+    placed = [c for c, v in enumerate(puzzle.cells) if v]
+    givens = sum(1 << c for c in placed[::2]) | 1 << puzzle.geometry.ncells  # a stray bit goes
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells, givens=givens)
+    assert grid.givens == sum(1 << c for c in placed[::2])
+
+
+@pytest.mark.parametrize("pointing", [True, False], ids=["pointing", "claiming"])
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_locked_candidates_match_the_definition(name: str, pointing: bool) -> None:
+    puzzle = _puzzle(name)
+    seen = 0
+    for grid in _states(puzzle, seed=len(name)):
+        found = list(intersections.locked(grid, pointing=pointing))
+        assert found == reference_locked(grid, pointing=pointing)
+        seen += len(found)
+    if name.startswith("9x9"):
+        assert seen, "the states should hold some locked candidates"
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_hidden_singles_match_the_definition(name: str) -> None:
+    puzzle = _puzzle(name)
+    t = puzzle.geometry
+    order = [*_kind(t, "box", "region"), *_kind(t, "row"), *_kind(t, "column"), *_kind(t, "extra")]
+    seen = 0
+    for grid in _states(puzzle, seed=7 + len(name)):
+        expected = reference_hidden_singles(grid, order)
+        # every placement once, named by the first house (in naming order) that has it
+        first: dict[tuple[int, int], tuple[int, int, int]] = {}
+        for h, d, c in expected:
+            first.setdefault((c, d), (h, d, c))
+        listed = list(singles.iter_hidden_single(grid))
+        assert [(s.placements[0]) for s in listed] == [(c, d) for (c, d) in first]
+        assert [s.houses for s in listed] == [(t.houses[h].name,) for h, _, _ in first.values()]
+        boxes = [(h, d, c) for h, d, c in expected if t.houses[h].kind in ("box", "region")]
+        in_boxes = list(singles.iter_box_singles(grid))
+        assert [(s.placements[0], s.houses) for s in in_boxes] == [
+            ((c, d), (t.houses[h].name,)) for h, d, c in boxes
+        ]
+        seen += len(listed)
+    assert seen, "the states should hold some hidden singles"
+
+
+def _kind(geometry: object, *kinds: str) -> list[int]:
+    return [h for h, house in enumerate(geometry.houses) if house.kind in kinds]  # type: ignore[attr-defined]
+
+
+def test_new_step_is_the_dataclass_step() -> None:
+    puzzle = _puzzle("9x9")
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    built = make_step(grid, "Naked pair", "a reason", eliminations=[(3, 4), (1, 2)], cells=[1], digits=[2, 4])
+    values = {f.name: getattr(built, f.name) for f in fields(Step)}
+    assert new_step(**values) == Step(**values) == built
+    assert vars(new_step(**values)) == vars(Step(**values))
+    assert hash(new_step(**values)) == hash(Step(**values))
+    short = {k: v for k, v in values.items() if k not in ("length", "structure", "reason", "houses")}
+    assert vars(new_step(**short)) == vars(Step(**short))
+
+
+def test_new_step_refuses_fields_a_step_lacks() -> None:
+    puzzle = _puzzle("9x9")
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    values = {f.name: getattr(make_step(grid, "Naked pair", "r"), f.name) for f in fields(Step)}
+    with pytest.raises(TypeError, match="fields of Step"):
+        new_step(**values, colour="red")
+    del values["explanation"]
+    with pytest.raises(TypeError, match="fields of Step"):
+        new_step(**values)
+
+
+@pytest.mark.parametrize(
+    ("name", "folded"), [("9x9", 3), ("6x6", 3), ("16x16", 3), ("windoku", 3), ("jigsaw 6x6", 2)]
+)
+def test_hidden_singles_fold_the_regular_houses(name: str, folded: int) -> None:
+    """Rows, columns and regular boxes are looked at all at once; jigsaw regions and extra
+    regions one by one (the checks above cover both ways)."""
+    puzzle = _puzzle(name)
+    geometry = puzzle.geometry
+    houses = tuple(range(len(geometry.houses)))
+    plan = singles._plan(geometry, houses)
+    assert len(plan.folds) == folded
+    loose = {h for _, h in plan.loose}
+    assert loose == {h for h in houses if geometry.houses[h].kind in ("extra", "region")}
