@@ -680,6 +680,8 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
                     : found >= 2                        ? ST_MULTIPLE
                     : rc == RUN_EXHAUSTED               ? ST_UNIQUE
                                                         : ST_SOLVED;
+    for (int j = 0; j < nc; j++) /* digit values to characters, here on the worker's thread */
+        sol[j] = (uint8_t)DIGIT_CHARS[sol[j]];
     bt->counts[i] = found;
     bt->nodes[i] = s->p.nodes;
     bt->guesses[i] = s->p.guesses;
@@ -870,12 +872,6 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     if (bt.failed) {
         PyErr_NoMemory();
         goto fail;
-    }
-    {
-        /* digit values to characters, in place */
-        uint8_t *s = bt.solutions;
-        for (Py_ssize_t i = 0; i < count * nc; i++)
-            s[i] = (uint8_t)DIGIT_CHARS[s[i]];
     }
     return Py_BuildValue("(NNNNNN)", status, sols, counts, nodes, guesses, settled);
 fail:

@@ -251,13 +251,18 @@ _BOM_BYTES = _BOM.encode()
 _BYTES = bytes | bytearray | memoryview
 
 
+#: How many lines of a batch :func:`_batch_size` looks at.
+_HEAD_LINES = 64
+
+
 def _batch_size(puzzles: Sequence[object] | bytes) -> int:
     """The size of the first puzzle whose length is a grid's (9 when none is)."""
     if isinstance(puzzles, _BYTES):
-        data = bytes(puzzles[: 4 * MAX_SIZE**4])
-        heads: Sequence[object] = data.split(b"\n")[:-1] or [data]
+        # the first 64 lines at most, as for a list (a longer batch is not read twice)
+        data = bytes(puzzles[: _HEAD_LINES * (MAX_SIZE**2 + 2)])
+        heads: Sequence[object] = data.split(b"\n", _HEAD_LINES)[:-1] or [data]
     else:
-        heads = puzzles[:64]
+        heads = puzzles[:_HEAD_LINES]
     for head in heads:
         if isinstance(head, str | bytes):
             length = len(head) - (head[-1:] in ("\r", b"\r"))
@@ -344,14 +349,14 @@ def solve_many(
         errors = [_line_error(line, geometry, number) for number, line in enumerate(lines, 1)]
         raw = _merge(geometry, lines, errors, run)
     status = bytearray(raw[0])
-    for index, code in enumerate(status):
-        if code == BatchCode.NONE:  # a puzzle with no solution: two equal givens, or truly none?
-            lines = lines if lines is not None else _split(batch)
-            line = lines[index]
-            conflict = _conflict(line, geometry, index + 1)
-            if conflict is not None:
-                errors[index] = conflict
-                status[index] = INVALID_CODE
+    index = status.find(BatchCode.NONE)
+    while index >= 0:  # a puzzle with no solution: two equal givens, or truly none?
+        lines = lines if lines is not None else _split(batch)
+        conflict = _conflict(lines[index], geometry, index + 1)
+        if conflict is not None:
+            errors[index] = conflict
+            status[index] = INVALID_CODE
+        index = status.find(BatchCode.NONE, index + 1)
     arrays = []
     for buffer in raw[2:]:
         values = array("Q")
