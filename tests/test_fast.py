@@ -396,6 +396,16 @@ BAD_CALLS = {
     "digit too big": lambda e: e.Shape(4, Geometry(4).house_cells).solve_many(["5" + "." * 15]),
     "non-str": lambda e: e.Shape(9, HOUSES9).solve_many([None]),
     "bad buffer line": lambda e: e.Shape(9, HOUSES9).solve_many(b"." * 81 + b"\n" + b"." * 3),
+    # buffers are read by the worker threads: the first bad line still names the error
+    "bad char, threads": lambda e: e.Shape(9, HOUSES9).solve_many(
+        b"." * 81 + b"\n" + b"." * 40 + b"x" + b"." * 40 + b"\n" + b"." * 81, 1, 3
+    ),
+    "bad char before a short line": lambda e: e.Shape(9, HOUSES9).solve_many(
+        b"." * 81 + b"\n" + b"x" + b"." * 80 + b"\n" + b"." * 3 + b"\n", 1, 2
+    ),
+    "bad char in the last of many": lambda e: e.Shape(9, HOUSES9).solve_many(
+        (b"." * 81 + b"\n") * 150 + b"." * 80 + b"\xff\n", 2, 2, 50
+    ),
     "size": lambda e: e.Shape(3, []),
     "house length": lambda e: e.Shape(4, [[0, 1, 2]]),
     "house index": lambda e: e.Shape(4, [[0, 1, 2, 99]]),

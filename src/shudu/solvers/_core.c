@@ -414,6 +414,43 @@ read_line_bytes(const char *s, Py_ssize_t len, Py_ssize_t index, int n, uint8_t 
     return 0;
 }
 
+/* Fill givens (nc bytes) from one line of nc characters, with no error raised: 1 when every
+ * character is a digit of the size or an empty mark, else 0 (read_line_bytes names it).
+ * Needs no interpreter, so batch workers run it. */
+static int
+scan_line(const char *s, int n, uint8_t *givens)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned top = (unsigned)n + 1, bad = 0;
+    for (int i = 0; i < n * n; i++) {
+        unsigned code = CHAR_CODE[u[i]];
+        bad |= (unsigned)(code - 1u >= top);
+        givens[i] = (uint8_t)(code - 1u);
+    }
+    return !bad;
+}
+
+/* Read every line of a batch buffer into givens, as read_line_bytes does: -1 with the error of
+ * the first line that is no puzzle, else 0. */
+static int
+read_lines(const Py_buffer *view, int n, uint8_t *givens)
+{
+    const char *p = view->buf, *end = p + view->len;
+    Py_ssize_t count = 0;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = eol ? eol : end;
+        Py_ssize_t len = stop - p;
+        if (len && p[len - 1] == '\r')
+            len--;
+        if (read_line_bytes(p, len, count, n, givens + (size_t)count * n * n) < 0)
+            return -1;
+        count++;
+        p = eol ? eol + 1 : end;
+    }
+    return 0;
+}
+
 static int
 read_line_str(PyObject *str, Py_ssize_t index, int n, uint8_t *givens)
 {
@@ -643,7 +680,10 @@ static PyTypeObject SearchType = {
 
 typedef struct {
     const shape_t *sh;
-    const uint8_t *givens;  /* count * ncells */
+    uint8_t *givens;        /* count * ncells */
+    const char *text;       /* when set: the lines, read by the workers (see below) */
+    const Py_ssize_t *starts; /* where each line of text starts */
+    int unread;             /* some line of text held a character that is no digit */
     Py_ssize_t count;
     uint64_t limit;
     budget_t budget;        /* template: each worker takes a copy */
@@ -665,6 +705,11 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
     uint8_t *sol = bt->solutions + (size_t)i * nc;
     uint64_t found = 0;
     int rc = RUN_SOLUTION;
+    if (bt->text && !scan_line(bt->text + bt->starts[i], bt->sh->n, bt->givens + (size_t)i * nc)) {
+        bt->unread = 1; /* the calling thread reads the batch again, to raise the error */
+        bt->status[i] = ST_NONE;
+        return;
+    }
     search_reset(s, bt->givens + (size_t)i * nc);
     memset(sol, 0, (size_t)nc);
     while (found < bt->limit) {
@@ -774,36 +819,46 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     int n = self->sh.n, nc = self->sh.ncells;
     uint8_t *givens = NULL;
     Py_ssize_t count = 0;
+    Py_buffer view;
+    int held = 0;
+    Py_ssize_t *starts = NULL;
+    PyObject *status = NULL, *sols = NULL, *counts = NULL, *nodes = NULL, *guesses = NULL,
+             *settled = NULL;
     if (PyObject_CheckBuffer(puzzles) && !PyUnicode_Check(puzzles)) {
-        /* one buffer of fixed-width lines, each ended by \n (or \r\n) */
-        Py_buffer view;
+        /* one buffer of fixed-width lines, each ended by \n (or \r\n): this thread finds
+         * where the lines start, and the workers read them (a line that is no puzzle makes
+         * this thread read them all again, to raise the error of the first such line) */
         if (PyObject_GetBuffer(puzzles, &view, PyBUF_SIMPLE) < 0)
             return NULL;
+        held = 1;
         const char *p = view.buf, *end = p + view.len;
         Py_ssize_t lines = 0;
         for (const char *q = p; q < end; q++)
             lines += *q == '\n';
         lines += view.len > 0 && end[-1] != '\n';
         givens = malloc((size_t)(lines ? lines : 1) * nc);
-        if (!givens) {
-            PyBuffer_Release(&view);
-            return PyErr_NoMemory();
+        starts = malloc((size_t)(lines ? lines : 1) * sizeof(Py_ssize_t));
+        if (!givens || !starts) {
+            PyErr_NoMemory();
+            goto fail;
         }
+        int even = 1;
         while (p < end) {
             const char *eol = memchr(p, '\n', (size_t)(end - p));
             const char *stop = eol ? eol : end;
             Py_ssize_t len = stop - p;
             if (len && p[len - 1] == '\r')
                 len--;
-            if (read_line_bytes(p, len, count, n, givens + (size_t)count * nc) < 0) {
-                PyBuffer_Release(&view);
-                free(givens);
-                return NULL;
-            }
-            count++;
+            even &= len == nc;
+            starts[count++] = p - (const char *)view.buf;
             p = eol ? eol + 1 : end;
         }
-        PyBuffer_Release(&view);
+        if (!even) {
+            read_lines(&view, n, givens); /* raises the first line's error */
+            goto fail;
+        }
+        bt.text = view.buf;
+        bt.starts = starts;
     } else {
         PyObject *seq = PySequence_Fast(puzzles, "puzzles must be a list of str or a bytes buffer");
         if (!seq)
@@ -823,12 +878,12 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             }
         Py_DECREF(seq);
     }
-    PyObject *status = PyBytes_FromStringAndSize(NULL, count);
-    PyObject *sols = PyBytes_FromStringAndSize(NULL, count * nc);
-    PyObject *counts = PyBytes_FromStringAndSize(NULL, count * 8);
-    PyObject *nodes = PyBytes_FromStringAndSize(NULL, count * 8);
-    PyObject *guesses = PyBytes_FromStringAndSize(NULL, count * 8);
-    PyObject *settled = PyBytes_FromStringAndSize(NULL, count * 8);
+    status = PyBytes_FromStringAndSize(NULL, count);
+    sols = PyBytes_FromStringAndSize(NULL, count * nc);
+    counts = PyBytes_FromStringAndSize(NULL, count * 8);
+    nodes = PyBytes_FromStringAndSize(NULL, count * 8);
+    guesses = PyBytes_FromStringAndSize(NULL, count * 8);
+    settled = PyBytes_FromStringAndSize(NULL, count * 8);
     if (!status || !sols || !counts || !nodes || !guesses || !settled)
         goto fail;
     bt.sh = &self->sh;
@@ -867,15 +922,27 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     batch_worker(&bt);
 #endif
     Py_END_ALLOW_THREADS
+    if (bt.unread) {
+        read_lines(&view, n, givens); /* raises the first line's error */
+        goto fail;
+    }
+    if (held)
+        PyBuffer_Release(&view);
+    held = 0;
     free(givens);
+    free(starts);
     givens = NULL;
+    starts = NULL;
     if (bt.failed) {
         PyErr_NoMemory();
         goto fail;
     }
     return Py_BuildValue("(NNNNNN)", status, sols, counts, nodes, guesses, settled);
 fail:
+    if (held)
+        PyBuffer_Release(&view);
     free(givens);
+    free(starts);
     Py_XDECREF(status);
     Py_XDECREF(sols);
     Py_XDECREF(counts);
