@@ -430,6 +430,18 @@ scan_line(const char *s, int n, uint8_t *givens)
     return !bad;
 }
 
+/* The line of a batch buffer that starts at p (before end): its length, less a final \r, in
+ * *len; returns where the next line starts. */
+static const char *
+line_at(const char *p, const char *end, Py_ssize_t *len)
+{
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    *len = (eol ? eol : end) - p;
+    if (*len && p[*len - 1] == '\r')
+        (*len)--;
+    return eol ? eol + 1 : end;
+}
+
 /* Read every line of a batch buffer into givens, as read_line_bytes does: -1 with the error of
  * the first line that is no puzzle, else 0. */
 static int
@@ -438,15 +450,12 @@ read_lines(const Py_buffer *view, int n, uint8_t *givens)
     const char *p = view->buf, *end = p + view->len;
     Py_ssize_t count = 0;
     while (p < end) {
-        const char *eol = memchr(p, '\n', (size_t)(end - p));
-        const char *stop = eol ? eol : end;
-        Py_ssize_t len = stop - p;
-        if (len && p[len - 1] == '\r')
-            len--;
+        Py_ssize_t len;
+        const char *next = line_at(p, end, &len);
         if (read_line_bytes(p, len, count, n, givens + (size_t)count * n * n) < 0)
             return -1;
         count++;
-        p = eol ? eol + 1 : end;
+        p = next;
     }
     return 0;
 }
@@ -844,14 +853,11 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
         }
         int even = 1;
         while (p < end) {
-            const char *eol = memchr(p, '\n', (size_t)(end - p));
-            const char *stop = eol ? eol : end;
-            Py_ssize_t len = stop - p;
-            if (len && p[len - 1] == '\r')
-                len--;
+            Py_ssize_t len;
+            const char *next = line_at(p, end, &len);
             even &= len == nc;
             starts[count++] = p - (const char *)view.buf;
-            p = eol ? eol + 1 : end;
+            p = next;
         }
         if (!even) {
             read_lines(&view, n, givens); /* raises the first line's error */
