@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import shudu
-from shudu.render.plots import PlotError, check_plot_path, plot_histograms, require_matplotlib, tally
+from shudu.render.plots import PlotError, check_plot, plot_histograms, tally
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 WARM_UP = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418..69........"
@@ -79,8 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.plot:
         try:
-            check_plot_path(args.plot)
-            require_matplotlib()
+            check_plot(args.plot)
         except PlotError as exc:
             parser.error(str(exc))
     ratings: dict[str, Counter[float]] = {}

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from shudu.geometry import Geometry  # noqa: E402
 from shudu.notation import BatchCode, char_digit  # noqa: E402
-from shudu.render.plots import PlotError, check_plot_path, plot_histograms, require_matplotlib, tally  # noqa: E402
+from shudu.render.plots import PlotError, check_plot, plot_histograms, tally  # noqa: E402
 from shudu.solvers import _fast_py, fast  # noqa: E402
 
 SETS = [
@@ -618,8 +618,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.plot:
         try:
-            check_plot_path(args.plot)
-            require_matplotlib()
+            check_plot(args.plot)
         except PlotError as exc:
             parser.error(str(exc))
     if args.sets:

@@ -161,10 +161,9 @@ def cmd_batch(args: argparse.Namespace, out: Output) -> None:
 
 def _check_plot(args: argparse.Namespace) -> None:
     """Refuse a --plot that cannot be drawn before the work starts, not after."""
-    from ..render.plots import check_plot_path, require_matplotlib
+    from ..render.plots import check_plot
 
-    check_plot_path(args.plot)
-    require_matplotlib()
+    check_plot(args.plot)
     if args.batch_command in ("solve", "count") and not args.timing:
         raise OptionError(
             f"--plot draws SE ratings and times; {args.batch_command} has only times, "

@@ -61,6 +61,14 @@ def require_matplotlib() -> Any:
     return matplotlib
 
 
+def check_plot(path: str | Path) -> str:
+    """Refuse, before any work, a plot that cannot be drawn: a file name that is not .svg or
+    .png, or no matplotlib (PlotError). Returns the form the name asks for."""
+    form = check_plot_path(path)
+    require_matplotlib()
+    return form
+
+
 def plot_histograms(
     path: str | Path,
     *,
