@@ -48,10 +48,15 @@ class OptionalBuildExt(build_ext):
 SOLVERS = "src/shudu/solvers"
 # _core.c is the CPython module; the engines and the search they share live in core/
 # (docs/core.md maps them).  The headers are listed so that a change to one rebuilds.
-SOURCES = [f"{SOLVERS}/_core.c", f"{SOLVERS}/core/general.c", f"{SOLVERS}/core/band9.c"]
+SOURCES = [
+    f"{SOLVERS}/_core.c",
+    f"{SOLVERS}/core/general.c",
+    f"{SOLVERS}/core/band9.c",
+    f"{SOLVERS}/core/settle.c",
+]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
-    for name in ("common", "search", "search_loop", "general", "band9", "band_tables")
+    for name in ("common", "search", "search_loop", "general", "band9", "band_tables", "settle")
 ]
 
 setup(

@@ -53,6 +53,6 @@ export PYTHONMALLOC=malloc  # let ASan see the interpreter's allocations too
 
 cd "$SCRATCH"
 "$PY" -c 'import shudu.solvers._core_c as m; print("sanitized core:", m.__file__)'
-"$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py
+"$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py tests/test_settle_core.py
 "$PY" "$ROOT/tools/fuzz_core.py" --rounds "$ROUNDS"
 echo "sanitizers: no report"

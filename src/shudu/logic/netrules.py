@@ -10,7 +10,7 @@ from functools import cache
 
 from ..geometry import Geometry
 from .grid import CandidateGrid, bits, tables
-from .propagate import Rule
+from .propagate import Rule, declare_c_rules
 
 Overlap = tuple[int, int, int]  # (index in the overlap list, cells of b outside a, cells of a outside b)
 #: Most remembered placements per house (see :func:`_locked`); 2**9 covers every 9x9 house.
@@ -147,3 +147,5 @@ def hidden_pair_rule(grid: CandidateGrid) -> list[tuple[int, int]]:
 
 #: The rules of a forcing net, in the order the net tries them.
 NET_RULES: tuple[Rule, ...] = (pointing_rule, claiming_rule, naked_pair_rule, hidden_pair_rule)
+# the C core of :func:`propagate.settle` follows these four, in this order
+declare_c_rules(NET_RULES)

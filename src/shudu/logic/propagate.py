@@ -9,16 +9,26 @@ the same counts, hence the same chain lengths and ratings). It remembers which c
 single, the first of the extra rules that applies makes one deduction.
 
 The rules it may follow besides singles (for forcing nets) are in :mod:`netrules`.
+
+When the C core is built, :func:`settle` runs there (``settle`` of ``shudu.solvers._core_c``)
+for every geometry of at most 128 cells, 64 houses and 16 digits, with no rule or a prefix of
+:data:`netrules.NET_RULES`; the Python code below is its specification and is used otherwise.
+The outcome is the same either way. ``SHUDU_SETTLE=python`` in the environment (or
+:data:`USE_C` set to False) keeps it in Python.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
+from types import ModuleType
+from typing import Any
 
 from ..geometry import Geometry
-from .grid import CandidateGrid, bits
+from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, tables
 
 #: A rule besides singles: the eliminations ``(cell, digit)`` of its first step, or none.
 Rule = Callable[[CandidateGrid], Sequence[tuple[int, int]]]
@@ -43,6 +53,83 @@ STOPPED = Outcome(None, -1)
 def _house_masks(geometry: Geometry) -> tuple[int, ...]:
     """Per cell, its houses as a bitmask of house indices."""
     return tuple(sum(1 << h for h in hs) for hs in geometry.cell_houses)
+
+
+#: Whether :func:`settle` may run in the C core (when it is built and supports the call).
+USE_C: bool = os.environ.get("SHUDU_SETTLE", "").strip().lower() != "python"
+#: The C core, once looked for (None: not built, or without ``settle``).
+_core: ModuleType | None = None
+_core_looked = False
+#: The C tables' limits (cells in two 64-bit words, houses in one, digits in 16 bits).
+_C_MAX_CELLS, _C_MAX_HOUSES, _C_MAX_DIGITS = 128, 64, 16
+#: How many of the C core's rules each rule sequence is (-1: not a prefix of them).
+_prefixes: dict[Any, int] = {}
+_PREFIXES_KEPT = 64
+#: The rules the C core follows, in its order (see :func:`declare_c_rules`).
+_c_rules: tuple[Rule, ...] = ()
+#: The geometry :func:`settle` ran on last and its C tables (None: not for the C core), one
+#: tuple replaced whole, so that threads never pair one geometry with another's tables.
+_last: tuple[Geometry | None, object | None] = (None, None)
+
+
+def _c_core() -> ModuleType | None:
+    global _core, _core_looked
+    if not _core_looked:
+        _core_looked = True
+        try:
+            from ..solvers import _core_c  # type: ignore[attr-defined]
+        except ImportError:
+            _core_c = None
+        _core = _core_c if hasattr(_core_c, "settle") else None
+    return _core
+
+
+@lru_cache(maxsize=TABLES_CACHE_SIZE)
+def _c_tables(geometry: Geometry) -> object | None:
+    """The C core's tables of a geometry (a capsule), or None where the C path cannot go."""
+    core = _c_core()
+    t = tables(geometry)
+    if (
+        core is None
+        or geometry.size > _C_MAX_DIGITS
+        or geometry.ncells > _C_MAX_CELLS
+        or len(t.house_bits) > _C_MAX_HOUSES
+    ):
+        return None
+    boxlike = [house.kind in ("box", "region") for house in geometry.houses]
+    try:
+        capsule: object = core.settle_tables(
+            geometry.size, t.house_bits, t.peer_bits, geometry.cell_houses, boxlike, t.overlaps
+        )
+    except ValueError:  # a shape beyond what the C tables hold
+        return None
+    return capsule
+
+
+def declare_c_rules(rules: tuple[Rule, ...]) -> None:
+    """Name the rules the C core follows, in its order (:mod:`netrules` declares ``NET_RULES``:
+    pointing, claiming, naked pair, hidden pair)."""
+    global _c_rules
+    _c_rules = rules
+    _prefixes.clear()
+
+
+def _net_prefix(rules: Sequence[Rule]) -> int:
+    """How many of the C core's rules ``rules`` is, or -1 if it is anything else."""
+    if not rules:
+        return 0
+    if len(rules) > len(_c_rules):
+        return -1
+    try:
+        return _prefixes[rules]
+    except (KeyError, TypeError):
+        pass
+    n = len(rules)
+    count = n if tuple(rules) == _c_rules[:n] else -1
+    if len(_prefixes) < _PREFIXES_KEPT:
+        with suppress(TypeError):  # an unhashable sequence: asked again next time
+            _prefixes[rules] = count
+    return count
 
 
 def is_quiet(grid: CandidateGrid) -> bool:
@@ -77,6 +164,35 @@ def settle(
     look. With ``limit``, stop with :data:`STOPPED` once that many deductions found no
     contradiction. A contradiction found in a round counts that round's singles.
     """
+    global _last
+    if USE_C and limit >= 0:
+        last = _last
+        if grid.geometry is not last[0]:  # the tables of the geometry used last, at hand
+            last = _last = (grid.geometry, _c_tables(grid.geometry))
+        capsule = last[1]
+        nrules = _net_prefix(rules) if capsule is not None else -1
+        cell, digit = start if start is not None else (-1, 0)
+        if nrules >= 0 and (start is None or (0 <= cell < len(grid.cands) and 1 <= digit <= grid.size)):
+            assert _core is not None
+            code, steps, grid.empty = _core.settle(
+                capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty,
+                cell, digit, quiet, limit, nrules,
+            )  # fmt: skip
+            if code == 0:
+                return Outcome(grid, steps)
+            return STOPPED if code == 2 else Outcome(None, steps)
+    return _settle_py(grid, rules, start=start, quiet=quiet, limit=limit)
+
+
+def _settle_py(
+    grid: CandidateGrid,
+    rules: Sequence[Rule] = (),
+    *,
+    start: tuple[int, int] | None = None,
+    quiet: bool = False,
+    limit: int = 0,
+) -> Outcome:
+    """:func:`settle` in Python: the specification of the C core's."""
     cands, where, values, placed = grid.cands, grid.where, grid.values, grid.placed
     hb, peer_bits = grid.t.house_bits, grid.t.peer_bits
     cell_houses = grid.geometry.cell_houses

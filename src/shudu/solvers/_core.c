@@ -22,6 +22,7 @@
 
 #include "core/common.h"
 #include "core/search.h"
+#include "core/settle.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -1079,6 +1080,11 @@ static PyMethodDef core_methods[] = {
      "None (for tests)"},
     {"_band_tables", (PyCFunction)core_band_tables, METH_NOARGS,
      "_band_tables() -> (BAND_KEEP, TRIAD_KEEP, ROW_BOX_OTHERS) of the 9x9 engine (for tests)"},
+    {"settle_tables", (PyCFunction)shudu_settle_tables, METH_VARARGS,
+     "settle_tables(size, house_bits, peer_bits, cell_houses, boxlike, overlaps) -> tables"},
+    {"settle", (PyCFunction)(void (*)(void))shudu_settle, METH_FASTCALL,
+     "settle(tables, cands, where, placed, values, empty, start_cell, start_digit, quiet, "
+     "limit, nrules) -> (code, steps, empty): shudu.logic.propagate.settle in C"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,634 @@
+/*
+ * The forcing nets' propagation in C: shudu.logic.propagate.settle and the rules of
+ * shudu.logic.netrules, step for step.  Python stays the specification (and the fallback):
+ * every loop here walks cells, houses, digits and overlaps in the order the Python code does,
+ * so the first step a rule finds, the count of deductions and the grid left behind are the same.
+ *
+ * Cell sets are two 64-bit words (up to 128 cells: every 9x9 geometry), house sets one word
+ * (up to 64 houses), digit sets 32 bits (up to 16 digits).  The tables of a geometry are built
+ * once (settle_tables) and kept by the caller in a capsule.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "settle.h"
+
+#define S_MAX_CELLS 128
+#define S_MAX_HOUSES 64
+#define S_MAX_DIGITS 16
+#define S_MAX_CELL_HOUSES 16
+#define S_CAPSULE "shudu.settle_tables"
+
+typedef struct {
+    uint64_t lo, hi;
+} cset;
+
+static inline cset cs_and(cset a, cset b) { return (cset){a.lo & b.lo, a.hi & b.hi}; }
+static inline cset cs_or(cset a, cset b) { return (cset){a.lo | b.lo, a.hi | b.hi}; }
+static inline cset cs_andnot(cset a, cset b) { return (cset){a.lo & ~b.lo, a.hi & ~b.hi}; }
+static inline int cs_any(cset a) { return (a.lo | a.hi) != 0; }
+static inline int cs_eq(cset a, cset b) { return a.lo == b.lo && a.hi == b.hi; }
+static inline int cs_has(cset a, int i) { return i < 64 ? (int)(a.lo >> i & 1) : (int)(a.hi >> (i - 64) & 1); }
+static inline cset cs_bit(int i)
+{
+    return i < 64 ? (cset){(uint64_t)1 << i, 0} : (cset){0, (uint64_t)1 << (i - 64)};
+}
+static inline int pop64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(x);
+#else
+    int c = 0;
+    while (x) { x &= x - 1; c++; }
+    return c;
+#endif
+}
+static inline int ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int c = 0;
+    while (!(x & 1u)) { x >>= 1; c++; }
+    return c;
+#endif
+}
+static inline int cs_pop(cset a) { return pop64(a.lo) + pop64(a.hi); }
+/* More than one cell. */
+static inline int cs_many(cset a)
+{
+    return (a.lo & (a.lo - 1)) || (a.hi & (a.hi - 1)) || (a.lo && a.hi);
+}
+/* The lowest cell of a non-empty set. */
+static inline int cs_low(cset a) { return a.lo ? ctz64(a.lo) : 64 + ctz64(a.hi); }
+static inline void cs_clear(cset *a, int i)
+{
+    if (i < 64) a->lo &= ~((uint64_t)1 << i);
+    else a->hi &= ~((uint64_t)1 << (i - 64));
+}
+#define CS_FOR(var, set, body)                                  \
+    do {                                                        \
+        uint64_t _w0 = (set).lo, _w1 = (set).hi;                \
+        while (_w0) { int var = ctz64(_w0); _w0 &= _w0 - 1; body } \
+        while (_w1) { int var = 64 + ctz64(_w1); _w1 &= _w1 - 1; body } \
+    } while (0)
+
+typedef struct {
+    int index;     /* position in the overlap list of the geometry (the finders' order) */
+    cset rest;     /* cells of b outside a */
+    cset outside;  /* cells of a outside b */
+} overlap_t;
+
+typedef struct {
+    cset abits;     /* the cells of house a */
+    int first, end; /* its overlaps: ov[first:end] */
+} group_t;
+
+typedef struct {
+    int n, ncells, nhouses;
+    cset house[S_MAX_HOUSES];
+    cset peer[S_MAX_CELLS];
+    uint64_t hmask[S_MAX_CELLS];
+    int nch[S_MAX_CELLS];
+    uint8_t ch[S_MAX_CELLS][S_MAX_CELL_HOUSES];
+    /* per cell, the cells it forms a locked pair with (a box or region and another house) */
+    cset locked[S_MAX_CELLS];
+    int ngroups[2]; /* [0]: pointing (a is a box or region), [1]: claiming */
+    group_t groups[2][S_MAX_HOUSES];
+    overlap_t *ov;  /* grouped by kind, then by house a, in the original order */
+} tables_t;
+
+static void tables_free(PyObject *capsule)
+{
+    tables_t *t = (tables_t *)PyCapsule_GetPointer(capsule, S_CAPSULE);
+    if (t) {
+        free(t->ov);
+        free(t);
+    }
+}
+
+static int get_cset(PyObject *x, int ncells, cset *out)
+{
+    static PyObject *sixty_four = NULL;
+    if (!PyLong_Check(x)) {
+        PyErr_SetString(PyExc_TypeError, "a cell set must be an int");
+        return -1;
+    }
+    out->hi = 0;
+    if (ncells <= 64) {
+        out->lo = PyLong_AsUnsignedLongLong(x); /* negative or too large: OverflowError */
+        if (out->lo == (uint64_t)-1 && PyErr_Occurred()) return -1;
+    } else {
+        if (!sixty_four && !(sixty_four = PyLong_FromLong(64))) return -1;
+        PyObject *high = PyNumber_Rshift(x, sixty_four);
+        if (!high) return -1;
+        out->hi = PyLong_AsUnsignedLongLong(high);
+        Py_DECREF(high);
+        if (out->hi == (uint64_t)-1 && PyErr_Occurred()) return -1;
+        out->lo = PyLong_AsUnsignedLongLongMask(x);
+    }
+    if (ncells < 64) out->lo &= ((uint64_t)1 << ncells) - 1;
+    else if (ncells < 128) out->hi &= ((uint64_t)1 << (ncells - 64)) - 1;
+    return 0;
+}
+
+static PyObject *from_cset(cset a)
+{
+    static PyObject *sixty_four = NULL;
+    if (!a.hi) return PyLong_FromUnsignedLongLong(a.lo);
+    if (!sixty_four && !(sixty_four = PyLong_FromLong(64))) return NULL;
+    PyObject *hi = PyLong_FromUnsignedLongLong(a.hi), *lo = NULL, *shifted = NULL, *res = NULL;
+    if (!hi) return NULL;
+    shifted = PyNumber_Lshift(hi, sixty_four);
+    lo = PyLong_FromUnsignedLongLong(a.lo);
+    if (shifted && lo) res = PyNumber_Or(shifted, lo);
+    Py_DECREF(hi);
+    Py_XDECREF(shifted);
+    Py_XDECREF(lo);
+    return res;
+}
+
+static int seq_len(PyObject *seq, Py_ssize_t want, const char *what)
+{
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list or tuple", what);
+        return -1;
+    }
+    if (want >= 0 && PySequence_Fast_GET_SIZE(seq) != want) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd entries, not %zd", what,
+                     PySequence_Fast_GET_SIZE(seq), want);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *shudu_settle_tables(PyObject *module, PyObject *args)
+{
+    int n;
+    PyObject *house_bits, *peer_bits, *cell_houses, *boxlike, *overlaps;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "iOOOOO", &n, &house_bits, &peer_bits, &cell_houses, &boxlike,
+                          &overlaps))
+        return NULL;
+    if (seq_len(house_bits, -1, "house_bits") || seq_len(peer_bits, -1, "peer_bits") ||
+        seq_len(overlaps, -1, "overlaps"))
+        return NULL;
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(house_bits);
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(peer_bits);
+    if (n < 1 || n > S_MAX_DIGITS || nc < 1 || nc > S_MAX_CELLS || nh < 1 || nh > S_MAX_HOUSES) {
+        PyErr_SetString(PyExc_ValueError, "geometry too large for the C propagation");
+        return NULL;
+    }
+    if (seq_len(cell_houses, nc, "cell_houses") || seq_len(boxlike, nh, "boxlike")) return NULL;
+    tables_t *t = (tables_t *)calloc(1, sizeof(tables_t));
+    Py_ssize_t nov = PySequence_Fast_GET_SIZE(overlaps);
+    if (!t || !(t->ov = (overlap_t *)calloc((size_t)(nov ? nov : 1), sizeof(overlap_t)))) {
+        free(t);
+        return PyErr_NoMemory();
+    }
+    t->n = n;
+    t->ncells = (int)nc;
+    t->nhouses = (int)nh;
+    int box[S_MAX_HOUSES];
+    for (Py_ssize_t h = 0; h < nh; h++) {
+        if (get_cset(PySequence_Fast_GET_ITEM(house_bits, h), (int)nc, &t->house[h])) goto fail;
+        int b = PyObject_IsTrue(PySequence_Fast_GET_ITEM(boxlike, h));
+        if (b < 0) goto fail;
+        box[h] = b;
+    }
+    for (Py_ssize_t c = 0; c < nc; c++) {
+        if (get_cset(PySequence_Fast_GET_ITEM(peer_bits, c), (int)nc, &t->peer[c])) goto fail;
+        PyObject *hs = PySequence_Fast_GET_ITEM(cell_houses, c);
+        if (seq_len(hs, -1, "a cell's houses")) goto fail;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(hs);
+        if (k > S_MAX_CELL_HOUSES) {
+            PyErr_SetString(PyExc_ValueError, "a cell has too many houses for the C propagation");
+            goto fail;
+        }
+        t->nch[c] = (int)k;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            long h = PyLong_AsLong(PySequence_Fast_GET_ITEM(hs, j));
+            if (h == -1 && PyErr_Occurred()) goto fail;
+            if (h < 0 || h >= nh) {
+                PyErr_SetString(PyExc_ValueError, "house index out of range");
+                goto fail;
+            }
+            t->ch[c][j] = (uint8_t)h;
+            t->hmask[c] |= (uint64_t)1 << h;
+        }
+    }
+    for (int a = 0; a < nc; a++)
+        for (int b = 0; b < nc; b++) {
+            uint64_t common = t->hmask[a] & t->hmask[b];
+            int anybox = 0;
+            for (int h = 0; h < nh; h++)
+                if (common >> h & 1 && box[h]) anybox = 1;
+            if (a != b && pop64(common) >= 2 && anybox) t->locked[a] = cs_or(t->locked[a], cs_bit(b));
+        }
+    /* the overlaps a -> b, split by kind of a and grouped by a in order of first appearance
+     * (the overlap list comes grouped by a) */
+    int k = 0;
+    for (int kind = 0; kind < 2; kind++) {
+        int last = -1;
+        for (Py_ssize_t i = 0; i < nov; i++) {
+            PyObject *o = PySequence_Fast_GET_ITEM(overlaps, i);
+            if (seq_len(o, 3, "an overlap")) goto fail;
+            long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, 0));
+            long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, 1));
+            cset inter;
+            if (PyErr_Occurred() || get_cset(PySequence_Fast_GET_ITEM(o, 2), (int)nc, &inter))
+                goto fail;
+            if (a < 0 || a >= nh || b < 0 || b >= nh) {
+                PyErr_SetString(PyExc_ValueError, "house index out of range");
+                goto fail;
+            }
+            if ((box[a] ? 0 : 1) != kind) continue;
+            if (a != last) {
+                for (int g = 0; g < t->ngroups[kind]; g++)
+                    if (cs_eq(t->groups[kind][g].abits, t->house[a]) && g != t->ngroups[kind] - 1) {
+                        PyErr_SetString(PyExc_ValueError, "the overlaps must come grouped by house");
+                        goto fail;
+                    }
+                group_t *g = &t->groups[kind][t->ngroups[kind]++];
+                g->abits = t->house[a];
+                g->first = g->end = k;
+                last = (int)a;
+            }
+            t->ov[k].index = (int)i;
+            t->ov[k].rest = cs_andnot(t->house[b], inter);
+            t->ov[k].outside = cs_andnot(t->house[a], inter);
+            k++;
+            t->groups[kind][t->ngroups[kind] - 1].end = k;
+        }
+    }
+    PyObject *capsule = PyCapsule_New(t, S_CAPSULE, tables_free);
+    if (!capsule) goto fail;
+    return capsule;
+fail:
+    free(t->ov);
+    free(t);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The state of one settle call                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct {
+    const tables_t *t;
+    uint32_t cands[S_MAX_CELLS];
+    uint8_t values[S_MAX_CELLS];
+    cset where[S_MAX_DIGITS];
+    uint32_t placed[S_MAX_HOUSES];
+    cset empty, dcells;
+    uint64_t hdirty;
+    uint32_t dh[S_MAX_HOUSES];
+    cset elim[S_MAX_DIGITS]; /* a rule's eliminations, per digit */
+} state_t;
+
+static void place(state_t *s, int cell, int digit)
+{
+    const tables_t *t = s->t;
+    cset bit = cs_bit(cell);
+    uint32_t own = s->cands[cell];
+    for (uint32_t o = own; o; o &= o - 1) {
+        int e = ctz64(o);
+        s->where[e] = cs_andnot(s->where[e], bit);
+    }
+    int d = digit - 1;
+    uint32_t dbit = (uint32_t)1 << d;
+    for (int j = 0; j < t->nch[cell]; j++) {
+        int h = t->ch[cell][j];
+        s->placed[h] |= dbit;
+        s->dh[h] |= own;
+    }
+    uint64_t mine = t->hmask[cell];
+    s->hdirty |= mine;
+    s->cands[cell] = 0;
+    s->values[cell] = (uint8_t)digit;
+    s->empty = cs_andnot(s->empty, bit);
+    cset seen = cs_and(s->where[d], t->peer[cell]);
+    if (cs_any(seen)) {
+        s->where[d] = cs_andnot(s->where[d], seen);
+        s->dcells = cs_or(s->dcells, seen);
+        uint64_t touched = 0;
+        CS_FOR(peer, seen, {
+            s->cands[peer] &= ~dbit;
+            touched |= t->hmask[peer];
+        });
+        touched &= ~mine;
+        s->hdirty |= touched;
+        for (; touched; touched &= touched - 1) s->dh[ctz64(touched)] |= dbit;
+    }
+}
+
+/* Pointing (kind 0) or claiming (kind 1): the first step of the finder. */
+static int rule_locked(state_t *s, int kind)
+{
+    const tables_t *t = s->t;
+    for (int g = 0; g < t->ngroups[kind]; g++) {
+        const group_t *grp = &t->groups[kind][g];
+        int best_i = -1, best_d = 0;
+        cset best_out = {0, 0};
+        for (int d = 0; d < t->n; d++) {
+            cset w = s->where[d];
+            cset inside = cs_and(w, grp->abits);
+            if (!cs_many(inside)) continue;
+            for (int k = grp->first; k < grp->end; k++) {
+                const overlap_t *o = &t->ov[k];
+                if (cs_any(cs_and(inside, o->outside))) continue;
+                cset out = cs_and(w, o->rest);
+                if (cs_any(out) && (best_i < 0 || o->index < best_i)) {
+                    best_i = o->index;
+                    best_d = d;
+                    best_out = out;
+                }
+            }
+        }
+        if (best_i >= 0) {
+            s->elim[best_d] = best_out;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int rule_naked_pair(state_t *s)
+{
+    const tables_t *t = s->t;
+    cset ones = {0, 0}, twos = {0, 0}, more = {0, 0};
+    for (int d = 0; d < t->n; d++) {
+        cset plane = s->where[d];
+        more = cs_or(more, cs_and(twos, plane));
+        twos = cs_or(twos, cs_and(ones, plane));
+        ones = cs_or(ones, plane);
+    }
+    cset small_cells = cs_andnot(s->empty, more);
+    for (int h = 0; h < t->nhouses; h++) {
+        cset small_here = cs_and(t->house[h], small_cells);
+        if (!cs_many(small_here) || cs_pop(cs_and(t->house[h], s->empty)) <= 2) continue;
+        int small[S_MAX_CELLS], ns = 0;
+        CS_FOR(c, small_here, { small[ns++] = c; });
+        for (int i = 0; i < ns; i++) {
+            int a = small[i];
+            for (int j = i + 1; j < ns; j++) {
+                int b = small[j];
+                uint32_t uni = s->cands[a] | s->cands[b];
+                if (pop64(uni) != 2 || cs_has(t->locked[a], b)) continue;
+                cset inside = cs_or(cs_bit(a), cs_bit(b));
+                int any = 0;
+                for (uint32_t u = uni; u; u &= u - 1) {
+                    int d = ctz64(u);
+                    cset seen = cs_andnot(s->where[d], inside);
+                    if (s->cands[a] >> d & 1) seen = cs_and(seen, t->peer[a]);
+                    if (s->cands[b] >> d & 1) seen = cs_and(seen, t->peer[b]);
+                    s->elim[d] = seen;
+                    any |= cs_any(seen);
+                }
+                if (any) return 1;
+                for (uint32_t u = uni; u; u &= u - 1) s->elim[ctz64(u)] = (cset){0, 0};
+            }
+        }
+    }
+    return 0;
+}
+
+static int rule_hidden_pair(state_t *s)
+{
+    const tables_t *t = s->t;
+    for (int h = 0; h < t->nhouses; h++) {
+        cset hbits = t->house[h];
+        if (cs_pop(cs_and(hbits, s->empty)) <= 2) continue;
+        int fd[S_MAX_DIGITS], nf = 0;
+        cset fs[S_MAX_DIGITS];
+        for (int d = 0; d < t->n; d++) {
+            cset spots = cs_and(s->where[d], hbits);
+            if (cs_any(spots) && cs_pop(spots) <= 2) {
+                fd[nf] = d;
+                fs[nf++] = spots;
+            }
+        }
+        if (nf < 2) continue;
+        for (int i = 0; i < nf; i++)
+            for (int j = i + 1; j < nf; j++) {
+                cset uni = cs_or(fs[i], fs[j]);
+                if (cs_pop(uni) != 2) continue;
+                uint32_t keep = ~(((uint32_t)1 << fd[i]) | ((uint32_t)1 << fd[j]));
+                int any = 0;
+                CS_FOR(c, uni, {
+                    for (uint32_t e = s->cands[c] & keep; e; e &= e - 1) {
+                        int d = ctz64(e);
+                        s->elim[d] = cs_or(s->elim[d], cs_bit(c));
+                        any = 1;
+                    }
+                });
+                if (any) return 1;
+            }
+    }
+    return 0;
+}
+
+enum { SETTLED = 0, BROKEN = 1, STOPPED = 2 };
+
+/* The loop of propagate.settle; *steps gets the count. */
+static int run_settle(state_t *s, int start_cell, int start_digit, int quiet, long limit,
+                      int nrules, long *steps)
+{
+    const tables_t *t = s->t;
+    int nh = t->nhouses;
+    uint32_t full = (uint32_t)((1u << t->n) - 1);
+    if (quiet) {
+        s->dcells = (cset){0, 0};
+        s->hdirty = 0;
+        memset(s->dh, 0, sizeof s->dh);
+    } else {
+        s->dcells = s->empty;
+        s->hdirty = nh == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nh) - 1;
+        for (int h = 0; h < nh; h++) s->dh[h] = full;
+    }
+    if (start_cell >= 0) place(s, start_cell, start_digit);
+    long count = 0;
+    uint8_t fdig[S_MAX_CELLS];
+    uint8_t fcell[S_MAX_CELLS], fdgt[S_MAX_CELLS];
+    memset(fdig, 0, sizeof fdig);
+    for (;;) {
+        int nfound = 0, clash = 0;
+        while (cs_any(s->dcells)) {
+            int cell = cs_low(s->dcells);
+            cs_clear(&s->dcells, cell);
+            if (!cs_has(s->empty, cell)) continue;
+            uint32_t mask = s->cands[cell];
+            if (!mask) goto broken;
+            if (!(mask & (mask - 1))) {
+                fdig[cell] = fdgt[nfound] = (uint8_t)(ctz64(mask) + 1);
+                fcell[nfound++] = (uint8_t)cell;
+            }
+        }
+        while (s->hdirty) {
+            int h = ctz64(s->hdirty);
+            s->hdirty &= s->hdirty - 1;
+            cset hbits = t->house[h];
+            uint32_t ds = s->dh[h] & ~s->placed[h];
+            s->dh[h] = 0;
+            for (; ds; ds &= ds - 1) {
+                int d = ctz64(ds);
+                cset spots = cs_and(s->where[d], hbits);
+                if (!cs_any(spots)) goto broken;
+                if (!cs_many(spots)) {
+                    int cell = cs_low(spots);
+                    if (!fdig[cell]) {
+                        fdig[cell] = fdgt[nfound] = (uint8_t)(d + 1);
+                        fcell[nfound++] = (uint8_t)cell;
+                    } else if (fdig[cell] != d + 1) {
+                        clash = 1;
+                    }
+                }
+            }
+        }
+        if (clash) {
+            count += nfound;
+            goto broken;
+        }
+        if (nfound) {
+            count += nfound;
+            for (int i = 0; i < nfound; i++) fdig[fcell[i]] = 0;
+            for (int i = 0; i < nfound; i++) {
+                int cell = fcell[i], digit = fdgt[i];
+                if (!(s->cands[cell] >> (digit - 1) & 1)) goto broken; /* two singles clash */
+                place(s, cell, digit);
+            }
+            if (limit && count >= limit) {
+                *steps = -1;
+                return STOPPED;
+            }
+            continue;
+        }
+        {
+            int hit = 0;
+            for (int r = 0; r < nrules && !hit; r++) {
+                memset(s->elim, 0, sizeof s->elim);
+                switch (r) {
+                case 0: hit = rule_locked(s, 0); break;
+                case 1: hit = rule_locked(s, 1); break;
+                case 2: hit = rule_naked_pair(s); break;
+                default: hit = rule_hidden_pair(s); break;
+                }
+            }
+            if (!hit) {
+                *steps = count;
+                return SETTLED;
+            }
+            for (int d = 0; d < t->n; d++) {
+                uint32_t dbit = (uint32_t)1 << d;
+                CS_FOR(cell, s->elim[d], {
+                    if (s->cands[cell] & dbit) {
+                        s->cands[cell] &= ~dbit;
+                        cs_clear(&s->where[d], cell);
+                        s->dcells = cs_or(s->dcells, cs_bit(cell));
+                        for (int j = 0; j < t->nch[cell]; j++) s->dh[t->ch[cell][j]] |= dbit;
+                        s->hdirty |= t->hmask[cell];
+                    }
+                });
+            }
+            count += 1;
+            if (limit && count >= limit) {
+                *steps = -1;
+                return STOPPED;
+            }
+        }
+    }
+broken:
+    *steps = count;
+    return BROKEN;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The Python entry point                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int read_small(PyObject *list, Py_ssize_t i, long top, const char *what, uint32_t *out)
+{
+    long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > top) {
+        PyErr_Format(PyExc_ValueError, "%s out of range: %ld", what, v);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int set_item(PyObject *list, Py_ssize_t i, PyObject *value)
+{
+    if (!value) return -1;
+    PyList_SetItem(list, i, value); /* steals the reference; i is in range */
+    return 0;
+}
+
+PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "settle takes 11 arguments");
+        return NULL;
+    }
+    tables_t *t = (tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    PyObject *cands = args[1], *where = args[2], *placed = args[3], *values = args[4];
+    int nc = t->ncells, n = t->n, nh = t->nhouses;
+    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) != nc || !PyList_Check(where) ||
+        PyList_GET_SIZE(where) != n || !PyList_Check(placed) || PyList_GET_SIZE(placed) != nh ||
+        !PyList_Check(values) || PyList_GET_SIZE(values) != nc) {
+        PyErr_SetString(PyExc_ValueError, "the grid does not match the tables");
+        return NULL;
+    }
+    long start_cell = PyLong_AsLong(args[6]), start_digit = PyLong_AsLong(args[7]);
+    int quiet = PyObject_IsTrue(args[8]);
+    long limit = PyLong_AsLong(args[9]), nrules = PyLong_AsLong(args[10]);
+    if (PyErr_Occurred() || quiet < 0) return NULL;
+    if (start_cell >= nc || (start_cell >= 0 && (start_digit < 1 || start_digit > n)) ||
+        nrules < 0 || nrules > 4 || limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "settle: start, limit or rules out of range");
+        return NULL;
+    }
+    state_t s;
+    s.t = t;
+    uint32_t full = (uint32_t)((1u << n) - 1);
+    uint32_t cands0[S_MAX_CELLS], placed0[S_MAX_HOUSES];
+    cset where0[S_MAX_DIGITS];
+    for (int c = 0; c < nc; c++) {
+        if (read_small(cands, c, full, "a cell's candidates", &s.cands[c])) return NULL;
+        s.values[c] = 0;
+    }
+    for (int h = 0; h < nh; h++)
+        if (read_small(placed, h, full, "a house's placed digits", &s.placed[h])) return NULL;
+    for (int d = 0; d < n; d++)
+        if (get_cset(PyList_GET_ITEM(where, d), nc, &s.where[d])) return NULL;
+    if (get_cset(args[5], nc, &s.empty)) return NULL;
+    memcpy(cands0, s.cands, sizeof(uint32_t) * (size_t)nc);
+    memcpy(placed0, s.placed, sizeof(uint32_t) * (size_t)nh);
+    memcpy(where0, s.where, sizeof(cset) * (size_t)n);
+
+    long steps = 0;
+    int code = run_settle(&s, (int)start_cell, (int)start_digit, quiet, limit, (int)nrules, &steps);
+
+    /* write back what changed; values: the cells placed here */
+    for (int c = 0; c < nc; c++) {
+        if (s.cands[c] != cands0[c] && set_item(cands, c, PyLong_FromUnsignedLong(s.cands[c])))
+            return NULL;
+        if (s.values[c] && set_item(values, c, PyLong_FromLong(s.values[c]))) return NULL;
+    }
+    for (int h = 0; h < nh; h++)
+        if (s.placed[h] != placed0[h] && set_item(placed, h, PyLong_FromUnsignedLong(s.placed[h])))
+            return NULL;
+    for (int d = 0; d < n; d++)
+        if (!cs_eq(s.where[d], where0[d]) && set_item(where, d, from_cset(s.where[d]))) return NULL;
+    PyObject *empty = from_cset(s.empty);
+    if (!empty) return NULL;
+    return Py_BuildValue("(ilN)", code, steps, empty);
+}

@@ -1,0 +1,18 @@
+/*
+ * The forcing nets' propagation (shudu.logic.propagate.settle) in C: singles found round by
+ * round, then the first step of pointing, claiming, naked pair and hidden pair (the rules of
+ * shudu.logic.netrules, in their search order).  The Python code is the specification: the
+ * outcome here is the same, field by field.  Include after <Python.h>.
+ */
+#ifndef SHUDU_CORE_SETTLE_H
+#define SHUDU_CORE_SETTLE_H
+
+#include <Python.h>
+
+/* settle_tables(size, house_bits, peer_bits, cell_houses, boxlike, overlaps) -> capsule */
+PyObject *shudu_settle_tables(PyObject *module, PyObject *args);
+/* settle(tables, cands, where, placed, values, empty, start_cell, start_digit, quiet, limit,
+ *        nrules) -> (code, steps, empty); code 0: settled, 1: contradiction, 2: stopped */
+PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+#endif

@@ -1,0 +1,214 @@
+"""The C propagation of forcing nets against its Python specification.
+
+``propagate.settle`` runs in the C core when it is built; ``propagate._settle_py`` is the Python
+code it must match. On random candidate states of real puzzles (standard and variant 9x9 grids,
+smaller ones too), with random assumptions, ``quiet`` where it holds, ``limit`` and the net rules,
+both must leave the same grid and report the same outcome, field by field.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from shudu import parse_puzzle, rate, solve
+from shudu.geometry import Geometry
+from shudu.logic import propagate
+from shudu.logic.grid import CandidateGrid
+from shudu.logic.netrules import NET_RULES
+from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
+
+from conftest import KNOWN, shared_lines
+
+CORE = propagate._c_core()
+needs_core = pytest.mark.skipif(CORE is None, reason="the C core of shudu is not built")
+
+
+def _state(geometry: Geometry, values: list[int], solution: list[int], rng: random.Random) -> CandidateGrid:
+    """A random candidate state: the solution's candidates kept (except, sometimes, one, for a
+    contradiction), others removed at random, a few solution digits placed."""
+    base = CandidateGrid.from_values(geometry, values)
+    keep = rng.choice((0.5, 0.8, 0.95, 1.0, 1.0, 1.0))
+    placed = list(values)
+    fill = rng.choice((0.0, 0.0, 0.05, 0.15))
+    for cell in range(geometry.ncells):
+        if not placed[cell] and rng.random() < fill:
+            placed[cell] = solution[cell]
+    grid = CandidateGrid.from_values(geometry, placed)
+    cands = list(grid.cands)
+    for cell in range(geometry.ncells):
+        if placed[cell]:
+            continue
+        own = 1 << (solution[cell] - 1)
+        others = cands[cell] & ~own & base.cands[cell]
+        kept = own
+        for d in range(geometry.size):
+            if others >> d & 1 and rng.random() < keep:
+                kept |= 1 << d
+        cands[cell] = kept
+    if rng.random() < 0.15:  # break it: a solution digit goes
+        cell = rng.choice([c for c in range(geometry.ncells) if not placed[c]] or [0])
+        cands[cell] &= ~(1 << (solution[cell] - 1)) if not placed[cell] else cands[cell]
+    return CandidateGrid(geometry, placed, cands)
+
+
+def _fields(grid: CandidateGrid) -> tuple[object, ...]:
+    return (list(grid.cands), list(grid.where), list(grid.values), list(grid.placed), grid.empty)
+
+
+def _same(
+    grid: CandidateGrid, rules: tuple[Rule, ...], start: tuple[int, int] | None, quiet: bool, limit: int
+) -> str:
+    """Run both paths on copies of ``grid``; assert they agree; a word for the outcome."""
+    mine, spec = grid.copy(), grid.copy()
+    got = settle(mine, rules, start=start, quiet=quiet, limit=limit)
+    want = propagate._settle_py(spec, rules, start=start, quiet=quiet, limit=limit)
+    assert (got is STOPPED) == (want is STOPPED)
+    assert got.steps == want.steps
+    assert (got.grid is None) == (want.grid is None)
+    if want.grid is not None:
+        assert got.grid is mine
+    assert _fields(mine) == _fields(spec)
+    return "stopped" if want is STOPPED else "broken" if want.grid is None else "settled"
+
+
+def _puzzles() -> list[tuple[str, Geometry, list[int], list[int]]]:
+    """(id, geometry, givens, solution) of every unique puzzle of the known-answer file."""
+    out = []
+    for known in KNOWN:
+        if known.count != 1 or not known.solution:
+            continue
+        puzzle = known.puzzle()
+        givens = list(puzzle.cells)
+        result = solve(puzzle).solution
+        assert result is not None
+        solution = list(result.cells)
+        out.append((known.id, puzzle.geometry, givens, solution))
+    return out
+
+
+PUZZLES = _puzzles()
+
+
+def _differential(
+    geometry: Geometry, givens: list[int], solution: list[int], seed: int, rounds: int
+) -> set[str]:
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(rounds):
+        grid = _state(geometry, givens, solution, rng)
+        open_cells = [c for c in range(geometry.ncells) if not grid.values[c]]
+        for rules in ((), NET_RULES, NET_RULES[:1], NET_RULES[:3]):
+            limit = rng.choice((0, 0, 1, 2, 5))
+            start = None
+            if open_cells and rng.random() < 0.8:
+                cell = rng.choice(open_cells)
+                digits = [d + 1 for d in range(geometry.size) if grid.cands[cell] >> d & 1]
+                start = (cell, rng.choice(digits or [1]))
+            seen.add(_same(grid, rules, start, False, limit))
+            # a quiet grid: settled first (no single left), then an assumption on it
+            after = propagate._settle_py(grid.copy(), rules)
+            if after.grid is not None and is_quiet(after.grid) and after.grid.empty:
+                quiet_grid = after.grid
+                cell = rng.choice([c for c in range(geometry.ncells) if quiet_grid.empty >> c & 1])
+                digits = [d + 1 for d in range(geometry.size) if quiet_grid.cands[cell] >> d & 1]
+                seen.add(_same(quiet_grid, rules, (cell, rng.choice(digits)), True, limit))
+    return seen
+
+
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_settle_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    if geometry.ncells > 128:  # beyond the C tables: both paths are the Python one
+        _differential(geometry, givens, solution, zlib.crc32(ident.encode()), 2)
+        return
+    seen = _differential(geometry, givens, solution, zlib.crc32(ident.encode()), 40)
+    assert "broken" in seen and "settled" in seen
+
+
+def test_c_and_python_settle_agree_on_hard_puzzles() -> None:
+    lines = shared_lines("forum_hardest_1106.txt", 12, step=90)
+    lines += shared_lines("royle_17clue.txt", 6, step=997)
+    seen: set[str] = set()
+    for i, line in enumerate(lines):
+        puzzle = parse_puzzle(line.split()[0][:81])
+        result = solve(puzzle).solution
+        assert result is not None
+        solution = list(result.cells)
+        seen |= _differential(puzzle.geometry, list(puzzle.cells), solution, i, 25)
+    assert seen == {"broken", "settled", "stopped"}
+
+
+@pytest.mark.parametrize("name", ["variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"])
+def test_c_and_python_settle_agree_on_variants(name: str) -> None:
+    variant = name.removeprefix("variant_").removesuffix(".txt")
+    for i, line in enumerate(shared_lines(name, 4, step=7)):
+        puzzle = parse_puzzle(line.split()[0][:81], variant=variant)
+        result = solve(puzzle)
+        if result.solution is None:
+            continue
+        _differential(puzzle.geometry, list(puzzle.cells), list(result.solution.cells), i, 15)
+
+
+@needs_core
+def test_every_9x9_geometry_runs_in_c() -> None:
+    for ident, geometry, _, _ in PUZZLES:
+        if geometry.size == 9:
+            assert propagate._c_tables(geometry) is not None, ident
+
+
+@needs_core
+def test_rules_other_than_the_net_rules_stay_in_python() -> None:
+    calls = []
+
+    def rule(grid: CandidateGrid) -> list[tuple[int, int]]:
+        calls.append(grid.empty)
+        return []
+
+    _, geometry, givens, _ = next(p for p in PUZZLES if p[1].size == 9)
+    grid = CandidateGrid.from_values(geometry, givens)
+    assert propagate._net_prefix((rule,)) == -1
+    assert propagate._net_prefix((*NET_RULES, rule)) == -1
+    assert propagate._net_prefix(NET_RULES[1:2]) == -1
+    assert propagate._net_prefix(NET_RULES[:2]) == 2
+    out = settle(grid.copy(), (rule,))
+    assert calls and isinstance(out, Outcome)
+
+
+@needs_core
+def test_c_settle_rejects_a_grid_of_another_shape() -> None:
+    _, geometry, givens, _ = next(p for p in PUZZLES if p[1].size == 9)
+    grid = CandidateGrid.from_values(geometry, givens)
+    capsule = propagate._c_tables(geometry)
+    assert CORE is not None
+    with pytest.raises(ValueError, match="does not match"):
+        CORE.settle(
+            capsule, grid.cands[:-1], grid.where, grid.placed, grid.values, grid.empty, -1, 0, False, 0, 0
+        )
+    with pytest.raises(ValueError, match="out of range"):
+        CORE.settle(capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty, 0, 10, False, 0, 0)
+    with pytest.raises(TypeError):
+        CORE.settle(capsule, grid.cands)
+
+
+def _rating(line: str, variant: str | None = None) -> tuple[object, ...]:
+    rating = rate(line, steps=True, variant=variant)
+    steps = [step.to_json() for step in rating.steps]
+    return rating.status, rating.se, rating.level, rating.score, rating.hardest, rating.complete, steps
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("name", "variant"),
+    [("forum_hardest_1106.txt", None), ("variant_x.txt", "x"), ("variant_windoku.txt", "windoku")],
+)
+def test_ratings_are_the_same_with_the_c_propagation(
+    name: str, variant: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line = shared_lines(name, 1)[0].split()[0]
+    with_c = _rating(line, variant)
+    monkeypatch.setattr(propagate, "USE_C", False)
+    assert _rating(line, variant) == with_c
