@@ -419,7 +419,7 @@ def test_direct_forms_match_trying_every_step(seed: int) -> None:
         "Direct hidden pair": (lambda g: subsets.iter_hidden(g, 2), True),
         "Direct hidden triple": (lambda g: subsets.iter_hidden(g, 3), True),
     }
-    finders: dict[str, Any] = {f.form: f.find for f in rating._SE_DIRECT if f.form in plain}
+    finders: dict[str, Any] = {f.form: f.find for f in rating._SE_FORMS if f.form in plain}
     assert set(finders) == set(plain)
     for grid in _pencil_boards(seed):
         for form, (find_all, subset) in plain.items():
@@ -429,6 +429,29 @@ def test_direct_forms_match_trying_every_step(seed: int) -> None:
                 for direct in rating._direct_steps(grid, step, form, subset=subset)
             ]
             assert list(finders[form].every(grid)) == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_direct_intersections_make_their_single_in_a_house_of_the_locked_kind(seed: int) -> None:
+    """As in Sudoku Explainer, a direct pointing places a hidden single of its digit in another
+    box, a direct claiming in another line of the kind the digit is locked in: a single that the
+    eliminations make only in some other kind of house does not make the step direct."""
+    from shudu.logic import intersections, rating
+
+    finders = {f.form: f.find for f in rating._SE_FORMS}
+    for grid in _pencil_boards(seed):
+        houses = grid.geometry.houses
+        for pointing, form in ((True, "Direct pointing"), (False, "Direct claiming")):
+            expected = set()
+            for a, _b, digit, _inside, out in intersections.locked(grid, pointing=pointing):
+                plane = grid.where[digit - 1] & ~out
+                for h, hbits in enumerate(grid.t.house_bits):
+                    spots = plane & hbits
+                    crossed = hbits & out
+                    if houses[h].kind == houses[a].kind and crossed and spots and not spots & (spots - 1):
+                        expected.add((spots.bit_length() - 1, digit))
+            found = {step.placements[0] for step in finders[form].every(grid)}
+            assert found == expected
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -201,8 +201,19 @@ def _fish_rows() -> Iterator[Technique]:
     )
 
 
-def _forcing(name: str, first: str, score: int, se: float, *, short: str) -> Technique:
-    """Forcing chains or nets: contradiction and verity (cell or house), HoDoKu's codes."""
+def _forcing(
+    name: str,
+    first: str,
+    score: int,
+    se: float,
+    *,
+    short: str,
+    verity: float | None = None,
+    more: tuple[Form, ...] = (),
+) -> Technique:
+    """Forcing chains or nets: contradiction and verity (cell or house), HoDoKu's codes, and
+    ``more`` forms. ``verity`` rates the verities where it differs from ``se`` + 0.2."""
+    rated = round(se + 0.2, 1) if verity is None else verity
     return Technique(
         name,
         name,
@@ -218,9 +229,10 @@ def _forcing(name: str, first: str, score: int, se: float, *, short: str) -> Tec
                 se=se,
                 aliases=(f"{name} (contradiction)",),
             ),
-            _f(f"{name} Verity", f"{name} Verity", (f"{int(first) + 1:04d}",), se=round(se + 0.2, 1)),
-            _f(f"{name} (cell)", f"{name} Verity", (f"{int(first) + 1:04d}",), se=round(se + 0.2, 1)),
-            _f(f"{name} (house)", f"{name} Verity", (f"{int(first) + 1:04d}",), se=round(se + 0.2, 1)),
+            _f(f"{name} Verity", f"{name} Verity", (f"{int(first) + 1:04d}",), se=rated),
+            _f(f"{name} (cell)", f"{name} Verity", (f"{int(first) + 1:04d}",), se=rated),
+            _f(f"{name} (house)", f"{name} Verity", (f"{int(first) + 1:04d}",), se=rated),
+            *more,
         ),
         aliases=(short,) if short else (),
     )
@@ -425,7 +437,22 @@ CATALOG: tuple[Technique, ...] = (
     # last resorts
     Technique("Template Set", "Template Set", ("1201",), "extreme", 10000, 10.0, se_known=False),
     Technique("Template Delete", "Template Delete", ("1202",), "extreme", 10000, 10.0, se_known=False),
-    _forcing("Forcing Chain", "1301", 500, 8.0, short=""),
+    # Sudoku Explainer rates the forcing chains that follow every single as the grid changes 8.5
+    # (its dynamic forcing chains), those over direct links only 8.0 (its multiple forcing
+    # chains) and a contradiction that follows the assumed digit alone 7.5 (its Nishio)
+    _forcing(
+        "Forcing Chain",
+        "1301",
+        500,
+        8.5,
+        short="",
+        verity=8.5,
+        more=(
+            _f("Nishio Forcing Chain", se=7.5),
+            _f("Cell Forcing Chain", "Forcing Chain Verity", se=8.0),
+            _f("House Forcing Chain", "Forcing Chain Verity", se=8.0),
+        ),
+    ),
     _forcing("Forcing Net", "1303", 700, 9.0, short=""),
     Technique(
         "Nested Forcing Net",

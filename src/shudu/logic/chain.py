@@ -144,6 +144,13 @@ class Net:
     def to_json(self, size: int) -> dict[str, Any]:
         return {"type": "net", "branches": [b.to_json(size) for b in self.branches], "text": self.text(size)}
 
+    def length(self, fallback: int) -> int:
+        """The length a net is rated by, as Sudoku Explainer measures it: its nodes (every
+        branch's lines, each line with all it needs) less two; ``fallback`` when no branch was
+        traced."""
+        nodes = sum(len(branch.lines) for branch in self.branches)
+        return max(nodes - 2, 0) if nodes else fallback
+
 
 #: What a step may carry as its structure.
 Structure = Chain | Net

@@ -53,19 +53,27 @@ def _forcing(
         return got
 
     open_cells = sorted(bits(grid.empty), key=lambda c: grid.cands[c].bit_count())
-    # 1. an assumption that breaks the grid is false (the shortest such; a longer one need not be
-    #    followed to its end)
-    best: tuple[int, int, int] | None = None
+    # 1. an assumption that breaks the grid is false: the shortest such (a longer one need not be
+    #    followed to its end), and of those in the fewest deductions, the one whose traced branch
+    #    is shortest (what a player reads, and what the rating counts)
+    least: int | None = None
+    ties: list[tuple[int, int]] = []
     for cell in open_cells if contradictions else ():
         for d in bits(grid.cands[cell]):
-            got = outcome(cell, d, best[0] if best else 0)
-            if got.grid is None and got is not STOPPED and (best is None or got.steps < best[0]):
-                best = (got.steps, cell, d)
-    if best:
-        steps, cell, d = best
-        return _contradiction_step(
-            grid, rules, f"{name} (contradiction)", cell, d + 1, steps, kind=name + " Contradiction"
-        )
+            got = outcome(cell, d, 0 if least is None else least + 1)
+            if got.grid is None and got is not STOPPED:
+                if least is None or got.steps < least:
+                    least, ties = got.steps, []
+                if got.steps == least:
+                    ties.append((cell, d))
+    if least is not None:
+        found = [
+            _contradiction_step(
+                grid, rules, f"{name} (contradiction)", cell, d + 1, least, kind=name + " Contradiction"
+            )
+            for cell, d in ties
+        ]
+        return min(found, key=lambda step: step.length)
     # 2. every candidate of a cell, or every place of a digit in a house, agrees on something
     choices: list[tuple[str, list[tuple[int, int]], list[str]]] = []
     for cell in open_cells:
@@ -78,34 +86,36 @@ def _forcing(
             if spots.bit_count() >= 2:
                 where = [(c, d) for c in bits(spots)]
                 choices.append((f"wherever {digit_char(d + 1)} goes in {house}", where, [house]))
-    found: tuple[int, Step] | None = None
+    cheapest = None
     for label, options, houses in choices:
         results = [outcome(c, d) for c, d in options]
         live = [r for r in results if r.grid is not None]
         if not live:
             continue
         cost = sum(r.steps for r in results)
-        if found and cost >= found[0]:
+        if cheapest and cost >= cheapest[0]:
             continue
         placements, eliminations = _agreement(grid, live)
         if placements or eliminations:
-            involved = sorted({c for c, _ in options})
-            net = _verity_net(grid, rules, options, results, placements, eliminations)
-            step = make_step(
-                grid,
-                name,
-                f"{label}, the consequences agree: {net.text(n)}",
-                structure=net,
-                placements=placements,
-                eliminations=eliminations,
-                cells=involved,
-                digits=sorted({d + 1 for _, d in options}),
-                houses=houses,
-                length=cost + len(options),
-                kind=name + (" (cell)" if not houses else " (house)"),
-            )
-            found = (cost, step)
-    return found[1] if found else None
+            cheapest = (cost, label, options, houses, results, placements, eliminations)
+    if cheapest is None:
+        return None
+    # the net is traced (slowly, every line kept) for the cheapest verity only
+    cost, label, options, houses, results, placements, eliminations = cheapest
+    net = _verity_net(grid, rules, options, results, placements, eliminations)
+    return make_step(
+        grid,
+        name,
+        f"{label}, the consequences agree: {net.text(n)}",
+        structure=net,
+        placements=placements,
+        eliminations=eliminations,
+        cells=sorted({c for c, _ in options}),
+        digits=sorted({d + 1 for _, d in options}),
+        houses=houses,
+        length=net.length(cost + len(options)),
+        kind=name + (" (cell)" if not houses else " (house)"),
+    )
 
 
 def _contradiction_step(
@@ -127,7 +137,7 @@ def _contradiction_step(
         eliminations=[(cell, digit)],
         cells=[cell],
         digits=[digit],
-        length=steps + 1,
+        length=Net((branch,)).length(steps + 1),
         kind=kind,
     )
 

@@ -12,7 +12,7 @@ then does the same work, and counts the same work units, however often it is rep
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
@@ -26,7 +26,7 @@ Find = Callable[[CandidateGrid], Step | None]
 #: The most answers one block keeps; the oldest goes first.
 MEMO_SIZE = 512
 
-_cache: ContextVar[dict[Any, Step | None] | None] = ContextVar("shudu_logic_memo", default=None)
+_cache: ContextVar[dict[Any, Any] | None] = ContextVar("shudu_logic_memo", default=None)
 
 
 @contextmanager
@@ -49,7 +49,8 @@ def remembered(find: Find) -> Find:
             return find(grid)
         key = (find, grid.geometry, tuple(grid.values), tuple(grid.cands))
         if key in cache:
-            return cache[key]
+            known: Step | None = cache[key]
+            return known
         step = find(grid)
         if len(cache) >= MEMO_SIZE:
             del cache[next(iter(cache))]
@@ -58,3 +59,25 @@ def remembered(find: Find) -> Find:
 
     finder.uncached = find  # type: ignore[attr-defined]
     return finder
+
+
+def remembered_steps(
+    every: Callable[[CandidateGrid], Iterable[Step]],
+) -> Callable[[CandidateGrid], list[Step]]:
+    """A listing of every step, with its answers cached per grid as :func:`remembered` does (a
+    finder that gives the first of the list then costs nothing more)."""
+
+    @wraps(every)
+    def listing(grid: CandidateGrid) -> list[Step]:
+        cache = _cache.get()
+        if cache is None:
+            return list(every(grid))
+        key = (every, grid.geometry, tuple(grid.values), tuple(grid.cands))
+        if key not in cache:
+            if len(cache) >= MEMO_SIZE:
+                del cache[next(iter(cache))]
+            cache[key] = list(every(grid))
+        found: list[Step] = cache[key]
+        return found
+
+    return listing

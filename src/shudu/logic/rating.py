@@ -22,7 +22,7 @@ from ..formats import PuzzleLike, as_puzzle
 from ..notation import Status
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
-from . import intersections, singles, subsets
+from . import intersections, nishio, singles, static_forcing, subsets
 from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
 from .grid import CandidateGrid, bits
@@ -221,16 +221,22 @@ def _direct_steps(grid: CandidateGrid, step: Step, name: str, *, subset: bool) -
 
 def _direct_locked(name: str, *, pointing: bool) -> Find:
     """A finder of the direct form of locked candidates, whose ``every`` lists all its steps
-    (:func:`_direct_steps` of each pattern). A pattern whose eliminations leave no hidden single
-    of its digit in a house they touch is passed over before its step is built."""
+    (:func:`_direct_steps` of each pattern).
+
+    As in Sudoku Explainer, the single must appear in a house of the same kind as the one the
+    digit is locked in (another box for pointing, another row or column for claiming from a row
+    or column) that the eliminations cross. A pattern that leaves no such single is passed over
+    before its step is built."""
 
     def every(grid: CandidateGrid) -> Iterator[Step]:
         hb = grid.t.house_bits
+        houses_of = grid.geometry.houses
         cell_houses = grid.geometry.cell_houses
         for found in intersections.locked(grid, pointing=pointing):
-            digit, out = found[2], found[4]
+            a, digit, out = found[0], found[2], found[4]
+            kind = houses_of[a].kind
             plane = grid.where[digit - 1] & ~out
-            houses = {h for c in bits(out) for h in cell_houses[c]}
+            houses = sorted({h for c in bits(out) for h in cell_houses[c] if houses_of[h].kind == kind})
             if any((spots := plane & hb[h]) and not spots & (spots - 1) for h in houses):
                 step = intersections.locked_step(grid, found, pointing=pointing)
                 yield from _direct_steps(grid, step, name, subset=False)
@@ -271,8 +277,10 @@ def _direct_hidden(k: int, name: str) -> Find:
 
 
 def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[Step]:
-    """The hidden singles that ``step`` made: of its digit in a house it eliminated from (an
-    intersection), or of another digit in its own house (a hidden subset)."""
+    """The hidden singles that ``step`` made: of another digit in a house where it is a hidden
+    subset (``subset``), or of its digit in a house of the kind it is locked in (an intersection
+    names that house first) that its eliminations cross."""
+    houses_of = grid.geometry.houses
     if subset:
         # every house where the subset is hidden (its digits have no place there outside its
         # cells): a subset listed once may be hidden in a row and in a box at the same time
@@ -283,7 +291,11 @@ def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[
             if hbits & cells == cells and all(not grid.where[d - 1] & hbits & ~cells for d in step.digits)
         ]
     else:
-        houses = sorted({h for c, _ in step.eliminations for h in grid.geometry.cell_houses[c]})
+        kind = next(house.kind for house in houses_of if house.name == step.houses[0])
+        cell_houses = grid.geometry.cell_houses
+        houses = sorted(
+            {h for c, _ in step.eliminations for h in cell_houses[c] if houses_of[h].kind == kind}
+        )
     for h in houses:
         for single in singles.hidden_singles_in(grid, h):
             if subset or single.digits == step.digits:
@@ -301,8 +313,9 @@ def _box_singles(grid: CandidateGrid) -> Iterator[Step]:
 _box_single.every = _box_singles  # type: ignore[attr-defined]
 
 
-#: Sudoku Explainer's direct forms, each a finder of one form of a catalog technique.
-_SE_DIRECT: tuple[Finder, ...] = (
+#: Sudoku Explainer's direct forms, its Nishio and its (static) multiple forcing chains, each a
+#: finder of one form of a catalog technique.
+_SE_FORMS: tuple[Finder, ...] = (
     Finder(CATALOG["Hidden single"], _box_single, form="Hidden single in box"),
     Finder(
         CATALOG["Locked candidates (pointing)"],
@@ -324,6 +337,8 @@ _SE_DIRECT: tuple[Finder, ...] = (
         _direct_hidden(3, "Direct hidden triple"),
         form="Direct hidden triple",
     ),
+    Finder(CATALOG["Forcing Chain"], nishio.find_nishio, form=nishio.FORM),
+    Finder(CATALOG["Forcing Chain"], static_forcing.find_static_forcing, form=static_forcing.FORMS[0]),
 )
 
 
@@ -334,8 +349,8 @@ def se_order(*, uniqueness: bool) -> tuple[Finder, ...]:
         for t in TECHNIQUES
         if (uniqueness or not t.uniqueness) and t.se_known
     ]
-    extra = len(_SE_DIRECT)
-    ranked = sorted(enumerate([*_SE_DIRECT, *table]), key=lambda it: (it[1].se, it[0] >= extra, it[0]))
+    extra = len(_SE_FORMS)
+    ranked = sorted(enumerate([*_SE_FORMS, *table]), key=lambda it: (it[1].se, it[0] >= extra, it[0]))
     return tuple(t for _, t in ranked)
 
 

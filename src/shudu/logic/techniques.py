@@ -22,8 +22,10 @@ from . import (
     intersections,
     kraken,
     loops,
+    nishio,
     patterns,
     singles,
+    static_forcing,
     subsets,
     suedecoq,
     templates,
@@ -168,6 +170,11 @@ LISTED_ONLY: tuple[Finder, ...] = (
     _t("Kraken Fish", kraken.find_kraken_fish),
     _t("Template Set", templates.find_template_set),
     _t("Template Delete", templates.find_template_delete),
+    # Sudoku Explainer's forms of forcing chains, which only its path takes (rating.se_order)
+    Finder(CATALOG_BY_NAME["Forcing Chain"], nishio.find_nishio, form=nishio.FORM),
+    Finder(
+        CATALOG_BY_NAME["Forcing Chain"], static_forcing.find_static_forcing, form=static_forcing.FORMS[0]
+    ),
 )
 
 #: Every finder: the solving order, then the ones only listed.
