@@ -29,8 +29,26 @@ Node = tuple[int, int, bool]  # (cell, digit 0-based, on)
 FORMS = ("Cell Forcing Chain", "House Forcing Chain")
 
 
+class Reach:
+    """Where one assumption leads over direct links, wave by wave: ``waves[k]`` holds, per digit,
+    the cells that wave made true (even k) or false (odd k). Wave 0 is the assumption; a node of
+    wave k has k + 1 nodes on its chain, itself and the assumption included."""
+
+    def __init__(self, waves: list[list[int]], on: list[int], off: list[int]) -> None:
+        self.waves = waves
+        self.on = on
+        self.off = off
+
+    def depth(self, cell: int, d: int, on: bool) -> int:
+        bit = 1 << cell
+        for k in range(0 if on else 1, len(self.waves), 2):
+            if self.waves[k][d] & bit:
+                return k + 1
+        raise KeyError((cell, d, on))
+
+
 class Links:
-    """The direct links of one grid: for a removed candidate, what it places."""
+    """The direct links of one grid, and where each assumption leads over them."""
 
     def __init__(self, grid: CandidateGrid) -> None:
         self.grid = grid
@@ -38,69 +56,108 @@ class Links:
         #: per digit, per cell: the cells that get the digit when this cell loses it
         self.partner: list[dict[int, int]] = [{} for _ in range(grid.size)]
         for d, plane in enumerate(grid.where):
+            partner = self.partner[d]
             for hbits in hb:
                 spots = plane & hbits
                 rest = spots & (spots - 1)
                 if spots and rest and not rest & (rest - 1):
                     for c in bits(spots):
-                        partner = self.partner[d]
                         partner[c] = partner.get(c, 0) | (spots & ~(1 << c))
-        self._followed: dict[tuple[int, int], dict[Node, Node | None]] = {}
+        #: the cells with two candidates
+        self.pairs = sum(1 << c for c in bits(grid.empty) if grid.cands[c].bit_count() == 2)
+        self._reached: dict[tuple[int, int], Reach] = {}
 
-    def follow(self, cell: int, d: int) -> dict[Node, Node | None]:
-        """Every node the assumption "``d`` in ``cell``" reaches, each with the node that reached
-        it first (breadth first; the assumption's is None). Stops at a contradiction."""
+    def follow(self, cell: int, d: int) -> Reach:
+        """Every node the assumption "``d`` in ``cell``" reaches, wave by wave, until nothing is
+        new or a wave would make a candidate both true and false (that wave is left out)."""
         key = (cell, d)
-        if key in self._followed:
-            return self._followed[key]
+        known = self._reached.get(key)
+        if known is not None:
+            return known
         grid = self.grid
+        n = grid.size
+        digits = range(n)
         cands, where, peers = grid.cands, grid.where, grid.t.peer_bits
-        parent: dict[Node, Node | None] = {(cell, d, True): None}
-        ons: list[tuple[int, int]] = [(cell, d)]
-        while ons:
-            offs: list[tuple[int, int]] = []
-            for c, v in ons:
-                source = (c, v, True)
-                for w in bits(cands[c] & ~(1 << v)):
-                    if (c, w, True) in parent:
-                        return self._keep(key, parent)
-                    if (c, w, False) not in parent:
-                        parent[(c, w, False)] = source
-                        offs.append((c, w))
-                for p in bits(where[v] & peers[c]):
-                    if (p, v, True) in parent:
-                        return self._keep(key, parent)
-                    if (p, v, False) not in parent:
-                        parent[(p, v, False)] = source
-                        offs.append((p, v))
-            ons = []
-            for c, v in offs:
-                source = (c, v, False)
-                mask = cands[c]
-                others = mask & ~(1 << v)
-                targets = [(c, others.bit_length() - 1)] if mask.bit_count() == 2 else []
-                targets += [(p, v) for p in bits(self.partner[v].get(c, 0))]
-                for t in targets:
-                    if (*t, False) in parent:
-                        return self._keep(key, parent)
-                    if (*t, True) not in parent:
-                        parent[(*t, True)] = source
-                        ons.append(t)
-        return self._keep(key, parent)
+        partner, pairs = self.partner, self.pairs
+        on = [0] * n
+        off = [0] * n
+        on[d] = 1 << cell
+        wave = on[:]
+        waves = [wave]
+        while True:
+            out = [0] * n  # what the new true candidates make false
+            for v in digits:
+                cells = wave[v]
+                while cells:
+                    low = cells & -cells
+                    cells ^= low
+                    c = low.bit_length() - 1
+                    others = cands[c] & ~(1 << v)
+                    while others:
+                        w = others & -others
+                        others ^= w
+                        out[w.bit_length() - 1] |= low
+                    out[v] |= where[v] & peers[c]
+            wave = []
+            for v in digits:
+                if out[v] & on[v]:
+                    break
+                wave.append(out[v] & ~off[v])
+            if len(wave) < n or not any(wave):
+                break
+            waves.append(wave)
+            off = [off[v] | wave[v] for v in digits]
+            out = [0] * n  # what the new false candidates make true
+            for v in digits:
+                cells = wave[v]
+                if not cells:
+                    continue
+                here = partner[v]
+                while cells:
+                    low = cells & -cells
+                    cells ^= low
+                    c = low.bit_length() - 1
+                    if pairs & low:
+                        out[(cands[c] & ~(1 << v)).bit_length() - 1] |= low
+                    out[v] |= here.get(c, 0)
+            wave = []
+            for v in digits:
+                if out[v] & off[v]:
+                    break
+                wave.append(out[v] & ~on[v])
+            if len(wave) < n or not any(wave):
+                break
+            waves.append(wave)
+            on = [on[v] | wave[v] for v in digits]
+        reach = self._reached[key] = Reach(waves, on, off)
+        return reach
 
-    def _keep(self, key: tuple[int, int], parent: dict[Node, Node | None]) -> dict[Node, Node | None]:
-        self._followed[key] = parent
-        return parent
-
-
-def _depth(parent: dict[Node, Node | None], node: Node) -> int:
-    """How many nodes the chain to ``node`` holds, ``node`` and the assumption included."""
-    count = 0
-    at: Node | None = node
-    while at is not None:
-        count += 1
-        at = parent[at]
-    return count
+    def chain(self, cell: int, d: int, node: Node) -> list[Node]:
+        """The chain from the assumption "``d`` in ``cell``" to ``node``, each node linked to the
+        first node of the wave before that implies it (its own cell first, then by cell)."""
+        reach = self.follow(cell, d)
+        grid = self.grid
+        cands, peers = grid.cands, grid.t.peer_bits
+        chain = [node]
+        c, v, is_on = node
+        for k in range(reach.depth(c, v, is_on) - 1, 0, -1):
+            before = reach.waves[k - 1]
+            if is_on:  # made true by a false candidate: its cell's other one, or its partner's
+                other = (cands[c] & ~(1 << v)).bit_length() - 1
+                if self.pairs >> c & 1 and before[other] >> c & 1:
+                    c, v = c, other
+                else:
+                    c = next(p for p in bits(before[v]) if self.partner[v].get(p, 0) >> c & 1)
+            else:  # made false by a true candidate: of its own cell, or a peer with its digit
+                own = [w for w in bits(cands[c] & ~(1 << v)) if before[w] >> c & 1]
+                if own:
+                    v = own[0]
+                else:
+                    c = (before[v] & peers[c] & -(before[v] & peers[c])).bit_length() - 1
+            is_on = not is_on
+            chain.append((c, v, is_on))
+        chain.reverse()
+        return chain
 
 
 @remembered_steps
@@ -108,20 +165,27 @@ def iter_static_forcing(grid: CandidateGrid) -> Iterator[Step]:
     """Every cell and house forcing chain over direct links, the shortest (fewest nodes) first
     for each conclusion."""
     links = Links(grid)
+    n = grid.size
     found: dict[Node, tuple[int, list[tuple[int, int]], str | None]] = {}
     for options, house in _choices(grid):
         checkpoint()
         reached = [links.follow(c, d) for c, d in options]
-        common = set(reached[0]).intersection(*reached[1:])
-        for node in common:
-            cell, d, on = node
-            if on and (not grid.empty >> cell & 1 or (cell, d) in options):
-                continue  # already placed, or an assumption itself
-            if not on and not grid.cands[cell] >> d & 1:
-                continue
-            nodes = sum(_depth(r, node) for r in reached)
-            if node not in found or nodes < found[node][0]:
-                found[node] = (nodes, options, house)
+        for on in (True, False):
+            for d in range(n):
+                common = grid.empty
+                for r in reached:
+                    common &= (r.on if on else r.off)[d]
+                    if not common:
+                        break
+                if on:  # not the assumptions themselves
+                    common &= ~sum(1 << c for c, e in options if e == d)
+                else:  # only candidates still there
+                    common &= grid.where[d]
+                for cell in bits(common):
+                    node = (cell, d, on)
+                    nodes = sum(r.depth(cell, d, on) for r in reached)
+                    if node not in found or nodes < found[node][0]:
+                        found[node] = (nodes, options, house)
     for node, (nodes, options, house) in sorted(found.items(), key=lambda it: (it[1][0], it[0])):
         yield _step(grid, links, node, nodes, options, house)
 
@@ -149,13 +213,7 @@ def _choices(grid: CandidateGrid) -> Iterator[tuple[list[tuple[int, int]], str |
                 yield [(c, d) for c in bits(spots)], grid.geometry.houses[h].name
 
 
-def _branch(grid: CandidateGrid, parent: dict[Node, Node | None], node: Node) -> Branch:
-    chain: list[Node] = []
-    at: Node | None = node
-    while at is not None:
-        chain.append(at)
-        at = parent[at]
-    chain.reverse()
+def _branch(grid: CandidateGrid, chain: list[Node]) -> Branch:
     lines = []
     for i, (cell, d, on) in enumerate(chain):
         if i == 0:
@@ -181,7 +239,7 @@ def _step(
     house: str | None,
 ) -> Step:
     cell, d, on = node
-    net = Net(tuple(_branch(grid, links.follow(c, e), node) for c, e in options))
+    net = Net(tuple(_branch(grid, links.chain(c, e, node)) for c, e in options))
     if house is None:
         label = f"whichever digit {grid.name(options[0][0])} holds"
     else:
