@@ -306,10 +306,12 @@ def assert_branch_holds(base: CandidateGrid, branch: Branch) -> None:
             house = next(h for h in geometry.houses if h.name == rule.removeprefix("hidden single in "))
             assert line.on and [c for c in house.cells if after.has(c, line.digit)] == [line.cell], line
         elif rule.startswith("sees "):
-            (j,) = line.because
-            cause = branch.lines[j]
-            assert not line.on and cause.on and cause.digit == line.digit
-            assert line.cell in geometry.peers[cause.cell] and geometry.cell_name(cause.cell) == rule[5:]
+            # every placement of the round that removes the candidate is cited
+            causes = [branch.lines[j] for j in line.because]
+            assert causes and not line.on
+            for cause in causes:
+                assert cause.on and cause.digit == line.digit and line.cell in geometry.peers[cause.cell]
+            assert rule[5:] == base.names(sum(1 << cause.cell for cause in causes))
         elif " holds " in rule:
             (j,) = line.because
             cause = branch.lines[j]

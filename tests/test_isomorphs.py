@@ -123,7 +123,8 @@ def test_sample_isomorphs_rate_alike() -> None:
 
 
 @pytest.mark.xfail(
-    reason="chain and forcing finders choose among chains by the order of their search",
+    reason="HoDoKu's path takes the first of steps tied in every way it compares, and the chain "
+    "finders keep the first chain found for an outcome; SE ratings and levels mostly agree",
     strict=False,
 )
 def test_chained_isomorphs_rate_alike() -> None:

@@ -5,6 +5,15 @@ once a forcing step is chosen, :class:`Trace` follows its assumptions again, slo
 every placement and elimination the earlier lines that caused it and the rule that did. The branch
 shown to a player is then pruned to the lines the conclusion needs.
 
+Like :func:`settle`, the trace works in rounds: every single of the grid as it stands is found
+before any is placed. Of a placement's reasons (a naked single, a hidden single in one house or
+another) it keeps the one that needs the fewest lines; a candidate that several placements of the
+round remove cites them all; of the contradictions a round meets (a cell without candidates, a
+house without a place for a digit) it reports the one that needs the fewest lines. Two singles
+of a round that clash are left to the next round, which finds the cell or house they empty. So
+the branch's size, which rates the step, does not depend on the order the grid's cells are
+numbered in.
+
 A line's causes are exact: applying just those lines to the board before the assumption, the rule
 named gives the line (a naked single's other candidates are gone; a hidden single's other places
 are gone; a candidate goes because a peer holds its digit; a basic technique's pattern holds).
@@ -33,27 +42,59 @@ class Trace:
         #: Per removed candidate, the line that removed it (a placement removes its cell's others).
         self.gone: dict[Candidate, int] = {}
         self.placed: dict[int, int] = {}
+        #: Per line, the lines it needs (itself included) as a bit set.
+        self.needs: list[int] = []
         #: The contradiction reached: its text and the lines that make it.
         self.broken: tuple[str, tuple[int, ...]] | None = None
 
     # --- recording ----------------------------------------------------------------------------
 
     def _add(self, cell: int, digit: int, on: bool, because: Sequence[int], rule: str) -> int:
-        self.lines.append(Implication(cell, digit, on, tuple(sorted(set(because))), rule))
-        return len(self.lines) - 1
+        causes = tuple(sorted(set(because)))
+        index = len(self.lines)
+        self.lines.append(Implication(cell, digit, on, causes, rule))
+        needs = 1 << index
+        for c in causes:
+            needs |= self.needs[c]
+        self.needs.append(needs)
+        return index
+
+    def _size(self, causes: Sequence[int]) -> int:
+        """How many lines these causes need, themselves included."""
+        needs = 0
+        for c in causes:
+            needs |= self.needs[c]
+        return needs.bit_count()
 
     def _place(self, cell: int, digit: int, because: Sequence[int], rule: str) -> None:
+        """One placement on its own (the assumption)."""
+        self._place_round({cell: (digit, list(because), rule)})
+
+    def _place_round(self, found: dict[int, tuple[int, list[int], str]]) -> None:
+        """Place a round's singles: a line each, then a line for each candidate they remove from
+        their peers, citing every placement of the round that removes it."""
         grid = self.grid
-        index = self._add(cell, digit, True, because, rule)
-        self.placed[cell] = index
-        for e in bits(grid.cands[cell]):
-            if e != digit - 1:
-                self.gone[(cell, e + 1)] = index
-        peers = grid.where[digit - 1] & grid.t.peer_bits[cell]
-        grid.place(cell, digit)
-        name = grid.name(cell)
-        for peer in bits(peers):
-            self.gone[(peer, digit)] = self._add(peer, digit, False, [index], f"sees {name}")
+        peer_bits = grid.t.peer_bits
+        placed: dict[int, int] = {}
+        for cell in sorted(found):
+            digit, because, rule = found[cell]
+            index = self._add(cell, digit, True, because, rule)
+            placed[cell] = index
+            self.placed[cell] = index
+            for e in bits(grid.cands[cell]):
+                if e != digit - 1:
+                    self.gone[(cell, e + 1)] = index
+        seen: dict[Candidate, list[int]] = {}
+        taken = sum(1 << c for c in placed)
+        for cell in sorted(placed):
+            digit = found[cell][0]
+            for peer in bits(grid.where[digit - 1] & peer_bits[cell] & ~taken):
+                seen.setdefault((peer, digit), []).append(cell)
+        for cell in sorted(placed):
+            grid.place(cell, found[cell][0])
+        for (peer, digit), by in sorted(seen.items()):
+            rule = f"sees {grid.names(sum(1 << c for c in by))}"
+            self.gone[(peer, digit)] = self._add(peer, digit, False, [placed[c] for c in by], rule)
 
     def _eliminate(self, cell: int, digit: int, because: Sequence[int], rule: str) -> None:
         if self.grid.eliminate(cell, digit):
@@ -75,18 +116,30 @@ class Trace:
                 return
 
     def _singles(self) -> bool:
+        """One round of singles (see the module's notes); False when there is none or the grid
+        breaks."""
         grid, base = self.grid, self.base
+        broken: list[tuple[int, str, list[int]]] = []
+        found: dict[int, tuple[int, list[int], str]] = {}
+
+        def offer(cell: int, digit: int, because: list[int], rule: str) -> None:
+            # a cell that is the only place of two digits takes the first: the next round finds
+            # the other digit without a place
+            held = found.get(cell)
+            if held is None or (held[0] == digit and self._size(because) < self._size(held[1])):
+                found[cell] = (digit, because, rule)
+
         for cell in bits(grid.empty):
             mask = grid.cands[cell]
             if mask & (mask - 1):
                 continue
             others = [(cell, d + 1) for d in bits(base.cands[cell])]
             if not mask:
-                self.broken = (f"{grid.name(cell)} has no candidate left", tuple(self._causes(others)))
-                return False
+                causes = self._causes(others)
+                broken.append((self._size(causes), f"{grid.name(cell)} has no candidate left", causes))
+                continue
             digit = mask.bit_length()
-            self._place(cell, digit, self._causes([c for c in others if c[1] != digit]), "naked single")
-            return True
+            offer(cell, digit, self._causes([c for c in others if c[1] != digit]), "naked single")
         for h, hbits in enumerate(grid.t.house_bits):
             house = grid.geometry.houses[h].name
             for d in range(grid.size):
@@ -95,14 +148,26 @@ class Trace:
                 spots = grid.where[d] & hbits
                 if spots & (spots - 1):
                     continue
-                others = [(c, d + 1) for c in bits(base.where[d] & hbits & ~spots)]
+                causes = self._causes([(c, d + 1) for c in bits(base.where[d] & hbits & ~spots)])
                 if not spots:
                     text = f"no place is left for {digit_char(d + 1)} in {house}"
-                    self.broken = (text, tuple(self._causes(others)))
-                    return False
-                self._place(spots.bit_length() - 1, d + 1, self._causes(others), f"hidden single in {house}")
-                return True
-        return False
+                    broken.append((self._size(causes), text, causes))
+                    continue
+                offer(spots.bit_length() - 1, d + 1, causes, f"hidden single in {house}")
+        # of two singles of one digit that see each other only the first is placed: the next
+        # round finds the other without its place (the branch needs the same lines either way)
+        peer_bits = grid.t.peer_bits
+        for b in sorted(found):
+            if any(a < b and found[a][0] == found[b][0] and peer_bits[a] >> b & 1 for a in found):
+                del found[b]
+        if broken:
+            _, text, causes = min(broken, key=lambda b: b[0])
+            self.broken = (text, tuple(causes))
+            return False
+        if not found:
+            return False
+        self._place_round(found)
+        return True
 
     def _rules(self) -> bool:
         for rule in self.rules:
