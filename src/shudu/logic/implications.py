@@ -9,10 +9,9 @@ Like :func:`settle`, the trace works in rounds: every single of the grid as it s
 before any is placed. Of a placement's reasons (a naked single, a hidden single in one house or
 another) it keeps the one that needs the fewest lines; a candidate that several placements of the
 round remove cites them all; of the contradictions a round meets (a cell without candidates, a
-house without a place for a digit) it reports the one that needs the fewest lines. Two singles
-of a round that clash are left to the next round, which finds the cell or house they empty. So
-the branch's size, which rates the step, does not depend on the order the grid's cells are
-numbered in.
+house without a place for a digit, two singles that clash) it reports the one that needs the
+fewest lines. So the branch's size, which rates the step, does not depend on the order the
+grid's cells are numbered in.
 
 A line's causes are exact: applying just those lines to the board before the assumption, the rule
 named gives the line (a naked single's other candidates are gone; a hidden single's other places
@@ -120,14 +119,13 @@ class Trace:
         breaks."""
         grid, base = self.grid, self.base
         broken: list[tuple[int, str, list[int]]] = []
-        found: dict[int, tuple[int, list[int], str]] = {}
+        #: per cell, per digit: its reason needing the fewest lines (causes, rule)
+        offers: dict[int, dict[int, tuple[list[int], str]]] = {}
 
         def offer(cell: int, digit: int, because: list[int], rule: str) -> None:
-            # a cell that is the only place of two digits takes the first: the next round finds
-            # the other digit without a place
-            held = found.get(cell)
-            if held is None or (held[0] == digit and self._size(because) < self._size(held[1])):
-                found[cell] = (digit, because, rule)
+            held = offers.setdefault(cell, {})
+            if digit not in held or self._size(because) < self._size(held[digit][0]):
+                held[digit] = (because, rule)
 
         for cell in bits(grid.empty):
             mask = grid.cands[cell]
@@ -154,20 +152,51 @@ class Trace:
                     broken.append((self._size(causes), text, causes))
                     continue
                 offer(spots.bit_length() - 1, d + 1, causes, f"hidden single in {house}")
-        # of two singles of one digit that see each other only the first is placed: the next
-        # round finds the other without its place (the branch needs the same lines either way)
+        # singles that clash: a cell that is the only place of two digits, or two cells that must
+        # take one digit and see each other; each costs the lines of both its reasons
+        clashes: list[tuple[int, int, int, int, int]] = []  # (size, cell, digit, other cell, other digit)
         peer_bits = grid.t.peer_bits
-        for b in sorted(found):
-            if any(a < b and found[a][0] == found[b][0] and peer_bits[a] >> b & 1 for a in found):
-                del found[b]
-        if broken:
-            _, text, causes = min(broken, key=lambda b: b[0])
-            self.broken = (text, tuple(causes))
+        for cell, held in offers.items():
+            for d1 in held:
+                for d2 in held:
+                    if d1 < d2:
+                        needs = self._size(held[d1][0] + held[d2][0]) + 1
+                        clashes.append((needs, cell, d1, cell, d2))
+        ones = {cell: next(iter(held)) for cell, held in offers.items() if len(held) == 1}
+        for a, da in ones.items():
+            for b, db in ones.items():
+                if a < b and da == db and peer_bits[a] >> b & 1:
+                    needs = self._size(offers[a][da][0] + offers[b][db][0]) + 2
+                    clashes.append((needs, a, da, b, db))
+        best_broken = min(broken, key=lambda it: it[0]) if broken else None
+        best_clash = min(clashes, key=lambda it: it[0]) if clashes else None
+        if best_clash is not None and (best_broken is None or best_clash[0] < best_broken[0]):
+            self._clash(offers, *best_clash[1:])
             return False
-        if not found:
+        if best_broken is not None:
+            self.broken = (best_broken[1], tuple(best_broken[2]))
             return False
-        self._place_round(found)
+        if not offers:
+            return False
+        self._place_round({cell: (d, *held[d]) for cell, held in offers.items() for d in held})
         return True
+
+    def _clash(
+        self, offers: dict[int, dict[int, tuple[list[int], str]]], a: int, da: int, b: int, db: int
+    ) -> None:
+        """Record two singles that clash as the contradiction they make: the first placed, then
+        the cell (or house) of the second left without its digit."""
+        grid = self.grid
+        because, rule = offers[a][da]
+        index = self._add(a, da, True, because, rule)
+        # a cell that is the only place of two digits holds the first: that removes the second
+        gone = index if a == b else self._add(b, db, False, [index], f"sees {grid.name(a)}")
+        causes, why = offers[b][db]
+        if why == "naked single":
+            text = f"{grid.name(b)} has no candidate left"
+        else:
+            text = f"no place is left for {digit_char(db)} in {why.removeprefix('hidden single in ')}"
+        self.broken = (text, (*causes, gone))
 
     def _rules(self) -> bool:
         for rule in self.rules:
