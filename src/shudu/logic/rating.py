@@ -26,11 +26,20 @@ from . import intersections, nishio, singles, static_forcing, subsets
 from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
 from .grid import CandidateGrid, bits
-from .memo import memo_scope
+from .memo import memo_scope, remembered_steps
 from .solver import SINGLES, chosen, first_technique
 from .solver import steps as path_steps
 from .step import Step, make_step
-from .techniques import LEVEL_MAX_SCORE, LEVELS, TECHNIQUES, Finder, rating_of, se_rating, techniques
+from .techniques import (
+    LEVEL_MAX_SCORE,
+    LEVELS,
+    TECHNIQUES,
+    Finder,
+    length_bonus,
+    rating_of,
+    se_rating,
+    techniques,
+)
 
 
 class UnsolvableError(ShuduError):
@@ -313,6 +322,21 @@ def _box_singles(grid: CandidateGrid) -> Iterator[Step]:
 _box_single.every = _box_singles  # type: ignore[attr-defined]
 
 
+@remembered_steps
+def _every_easiest_static_forcing(grid: CandidateGrid) -> list[Step]:
+    """The cell and house forcing chains over direct links of the lowest rating: the path keeps
+    no other, so no other is built."""
+    return static_forcing.steps(grid, rank=length_bonus)
+
+
+def _easiest_static_forcing(grid: CandidateGrid) -> Step | None:
+    found = _every_easiest_static_forcing(grid)
+    return found[0] if found else None
+
+
+_easiest_static_forcing.every = _every_easiest_static_forcing  # type: ignore[attr-defined]
+
+
 #: Sudoku Explainer's direct forms, its Nishio and its (static) multiple forcing chains, each a
 #: finder of one form of a catalog technique.
 _SE_FORMS: tuple[Finder, ...] = (
@@ -338,7 +362,7 @@ _SE_FORMS: tuple[Finder, ...] = (
         form="Direct hidden triple",
     ),
     Finder(CATALOG["Forcing Chain"], nishio.find_nishio, form=nishio.FORM),
-    Finder(CATALOG["Forcing Chain"], static_forcing.find_static_forcing, form=static_forcing.FORMS[0]),
+    Finder(CATALOG["Forcing Chain"], _easiest_static_forcing, form=static_forcing.FORMS[0]),
 )
 
 

@@ -15,13 +15,14 @@ chains (8.5) that its path tries next, so its scale needs them on its path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Branch, Implication, Net
 from .grid import CandidateGrid, bits
 from .memo import remembered_steps
+from .propagate import is_quiet, settle
 from .step import Step, make_step
 
 Node = tuple[int, int, bool]  # (cell, digit 0-based, on)
@@ -160,15 +161,64 @@ class Links:
         return chain
 
 
-@remembered_steps
-def iter_static_forcing(grid: CandidateGrid) -> Iterator[Step]:
-    """Every cell and house forcing chain over direct links, the shortest (fewest nodes) first
-    for each conclusion."""
+class _Dynamic:
+    """Where each assumption leads with every single followed (:func:`settle`, in the C core when
+    it is built). What direct links reach, singles reach too, so a choice of assumptions whose
+    outcomes share no placement and no elimination has no forcing chain over direct links either,
+    and is passed over before its chains are followed."""
+
+    def __init__(self, grid: CandidateGrid) -> None:
+        self.grid = grid
+        self.quiet = is_quiet(grid)
+        #: per assumption: the candidates it fills and the candidates it removes, each as one
+        #: bit set (digit by digit, a grid's cells apart); None when it breaks the grid
+        self._seen: dict[tuple[int, int], tuple[int, int] | None] = {}
+
+    def outcome(self, cell: int, d: int) -> tuple[int, int] | None:
+        key = (cell, d)
+        if key not in self._seen:
+            grid = self.grid
+            got = settle(grid.copy(), start=(cell, d + 1), quiet=self.quiet).grid
+            if got is None:
+                self._seen[key] = None
+            else:
+                width = len(grid.cands)
+                filled = [0] * grid.size
+                values = got.values
+                for c in bits(grid.empty & ~got.empty):
+                    filled[values[c] - 1] |= 1 << c
+                placed = removed = 0
+                for e in range(grid.size - 1, -1, -1):
+                    placed = placed << width | filled[e]
+                    removed = removed << width | (grid.where[e] & ~got.where[e] & ~filled[e])
+                self._seen[key] = (placed, removed)
+        return self._seen[key]
+
+    def may_agree(self, options: list[tuple[int, int]]) -> bool:
+        placed = removed = -1
+        live = False
+        for c, d in options:
+            got = self.outcome(c, d)
+            if got is not None:
+                live = True
+                placed &= got[0]
+                removed &= got[1]
+        return not live or bool(placed | removed)
+
+
+def _conclusions(
+    grid: CandidateGrid,
+) -> tuple[Links, list[tuple[int, Node, list[tuple[int, int]], str | None]]]:
+    """Every conclusion the cell and house forcing chains reach, with the fewest nodes that reach
+    it and the assumptions that do: (nodes, conclusion, assumptions, house), fewest nodes first."""
     links = Links(grid)
     n = grid.size
     found: dict[Node, tuple[int, list[tuple[int, int]], str | None]] = {}
+    dynamic = _Dynamic(grid)
     for options, house in _choices(grid):
         checkpoint()
+        if not dynamic.may_agree(options):
+            continue
         reached = [links.follow(c, d) for c, d in options]
         for on in (True, False):
             for d in range(n):
@@ -186,13 +236,35 @@ def iter_static_forcing(grid: CandidateGrid) -> Iterator[Step]:
                     nodes = sum(r.depth(cell, d, on) for r in reached)
                     if node not in found or nodes < found[node][0]:
                         found[node] = (nodes, options, house)
-    for node, (nodes, options, house) in sorted(found.items(), key=lambda it: (it[1][0], it[0])):
-        yield _step(grid, links, node, nodes, options, house)
+    ranked = sorted((nodes, node, options, house) for node, (nodes, options, house) in found.items())
+    return links, ranked
+
+
+def steps(grid: CandidateGrid, rank: Callable[[int], object] | None = None) -> list[Step]:
+    """The steps of :func:`iter_static_forcing`; with ``rank`` (of a step's length), only those
+    ranked lowest, the others never built."""
+    links, ranked = _conclusions(grid)
+    if rank is not None and ranked:
+        low = rank(_length(ranked[0][0]))
+        ranked = [entry for entry in ranked if rank(_length(entry[0])) == low]
+    return [_step(grid, links, node, nodes, options, house) for nodes, node, options, house in ranked]
+
+
+@remembered_steps
+def iter_static_forcing(grid: CandidateGrid) -> Iterator[Step]:
+    """Every cell and house forcing chain over direct links, the shortest (fewest nodes) first
+    for each conclusion."""
+    return iter(steps(grid))
 
 
 def find_static_forcing(grid: CandidateGrid) -> Step | None:
     found = iter_static_forcing(grid)
     return found[0] if found else None
+
+
+def _length(nodes: int) -> int:
+    """A chain's length as Sudoku Explainer counts it: its nodes less two."""
+    return max(nodes - 2, 0)
 
 
 find_static_forcing.every = iter_static_forcing  # type: ignore[attr-defined]
@@ -254,6 +326,6 @@ def _step(
         cells=sorted({c for c, _ in options}),
         digits=sorted({e + 1 for _, e in options}),
         houses=[house] if house else [],
-        length=max(nodes - 2, 0),
+        length=_length(nodes),
         kind=FORMS[0] if house is None else FORMS[1],
     )
