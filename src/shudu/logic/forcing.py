@@ -68,7 +68,7 @@ def _forcing(
                     ties.append((cell, d))
     if least is not None:
         found = [
-            _contradiction_step(
+            contradiction_step(
                 grid, rules, f"{name} (contradiction)", cell, d + 1, least, kind=name + " Contradiction"
             )
             for cell, d in ties
@@ -118,12 +118,21 @@ def _forcing(
     )
 
 
-def _contradiction_step(
-    grid: CandidateGrid, rules: tuple[Rule, ...], technique: str, cell: int, digit: int, steps: int, kind: str
+def contradiction_step(
+    grid: CandidateGrid,
+    rules: tuple[Rule, ...],
+    technique: str,
+    cell: int,
+    digit: int,
+    steps: int,
+    kind: str,
+    *,
+    how: str = "",
 ) -> Step:
-    """The step "``digit`` goes from ``cell``": its branch from the assumption to the contradiction."""
+    """The step "``digit`` goes from ``cell``": its branch from the assumption to the contradiction
+    (``how`` says how the assumption was followed, where that differs from the branch's rules)."""
     branch = contradiction_branch(grid, rules, cell, digit)
-    where = f"if {grid.name(cell)} were {digit_char(digit)}"
+    where = f"if {grid.name(cell)} were {digit_char(digit)}{how}"
     if branch is None:  # the slow trace stalled where the fast one broke the grid: say what is known
         branch = Branch(())
         reason = f"{where}, {steps} deductions later the grid breaks"

@@ -18,11 +18,10 @@ from collections.abc import Iterator
 
 from ..notation import digit_char
 from .budget import checkpoint
-from .chain import Branch, Net
+from .forcing import contradiction_step
 from .grid import CandidateGrid, bits
-from .implications import contradiction_branch
 from .memo import remembered_steps
-from .step import Step, make_step
+from .step import Step
 
 #: The technique and form the steps are rated as (a form of the catalog's "Forcing Chain").
 FORM = "Nishio Forcing Chain"
@@ -81,7 +80,9 @@ def iter_nishio(grid: CandidateGrid) -> Iterator[Step]:
             found.append((cell, d))
     for cell, d in found:
         assert best is not None
-        yield _step(grid, cell, d + 1, best)
+        yield contradiction_step(
+            grid, (), FORM, cell, d + 1, best, FORM, how=f" (following {digit_char(d + 1)} alone)"
+        )
 
 
 def find_nishio(grid: CandidateGrid) -> Step | None:
@@ -91,24 +92,3 @@ def find_nishio(grid: CandidateGrid) -> Step | None:
 
 
 find_nishio.every = iter_nishio  # type: ignore[attr-defined]
-
-
-def _step(grid: CandidateGrid, cell: int, digit: int, steps: int) -> Step:
-    where = f"if {grid.name(cell)} were {digit_char(digit)}"
-    branch = contradiction_branch(grid, (), cell, digit)
-    if branch is None:  # cannot happen: singles reach at least what one digit alone reaches
-        branch = Branch(())
-        reason = f"{where}, following {digit_char(digit)} alone, {steps} places later the grid breaks"
-    else:
-        reason = f"{where} (following {digit_char(digit)}): {branch.text(grid.size)}"
-    return make_step(
-        grid,
-        FORM,
-        reason,
-        structure=Net((branch,)),
-        eliminations=[(cell, digit)],
-        cells=[cell],
-        digits=[digit],
-        length=Net((branch,)).length(steps + 1),
-        kind=FORM,
-    )
