@@ -15,7 +15,7 @@ import pytest
 
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
-from shudu.logic import propagate
+from shudu.logic import propagate, singles_rounds
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
@@ -212,3 +212,104 @@ def test_ratings_are_the_same_with_the_c_propagation(
     with_c = _rating(line, variant)
     monkeypatch.setattr(propagate, "USE_C", False)
     assert _rating(line, variant) == with_c
+
+
+# --- rounds of singles (shudu.logic.singles_rounds) ------------------------------------------
+
+
+def _same_rounds(grid: CandidateGrid, kinds: tuple[int, ...], max_rounds: int) -> int:
+    """Run the C and Python rounds of singles on copies of ``grid``; assert they agree."""
+    mine, spec = grid.copy(), grid.copy()
+    got = singles_rounds.run(mine, kinds, max_rounds)
+    want = singles_rounds.run_py(spec, kinds, max_rounds)
+    assert got == want
+    assert _fields(mine) == _fields(spec)
+    return want.code
+
+
+KIND_ORDERS = (
+    (singles_rounds.FULL_HOUSE, singles_rounds.NAKED, singles_rounds.HIDDEN),  # HoDoKu's
+    (singles_rounds.FULL_HOUSE, singles_rounds.BOX, singles_rounds.HIDDEN),  # Sudoku Explainer's
+    (singles_rounds.NAKED,),
+    (singles_rounds.BOX, singles_rounds.NAKED),
+    (singles_rounds.HIDDEN, singles_rounds.FULL_HOUSE),
+)
+
+
+def _singles_differential(
+    geometry: Geometry, givens: list[int], solution: list[int], seed: int, rounds: int
+) -> set[int]:
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(rounds):
+        grid = _state(geometry, givens, solution, rng)
+        for kinds in KIND_ORDERS:
+            seen.add(_same_rounds(grid, kinds, rng.choice((0, 0, 1, 3))))
+    return seen
+
+
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_singles_rounds_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    seen = _singles_differential(geometry, givens, solution, zlib.crc32(ident.encode()), 6)
+    assert singles_rounds.SETTLED in seen
+
+
+def test_c_and_python_singles_rounds_agree_on_hard_puzzles_and_variants() -> None:
+    seen: set[int] = set()
+    cases = [(line, None) for line in shared_lines("forum_hardest_1106.txt", 8, step=130)]
+    cases += [(line, None) for line in shared_lines("royle_17clue.txt", 8, step=997)]
+    for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
+        variant = name.removeprefix("variant_").removesuffix(".txt")
+        cases += [(line, variant) for line in shared_lines(name, 3, step=11)]
+    for i, (line, variant) in enumerate(cases):
+        puzzle = parse_puzzle(line.split()[0][:81], variant=variant)
+        result = solve(puzzle).solution
+        if result is None:
+            continue
+        seen |= _singles_differential(puzzle.geometry, list(puzzle.cells), list(result.cells), i, 20)
+    assert seen == {singles_rounds.SETTLED, singles_rounds.CLASH, singles_rounds.ROUNDS}
+
+
+def test_a_round_whose_singles_clash_is_left_undone() -> None:
+    """Two cells of a row whose only candidate is the same digit: no round is played."""
+    puzzle = parse_puzzle("1" + "." * 80)
+    grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
+    for cell in (1, 2):
+        for digit in range(1, 10):
+            if digit != 5:
+                grid.eliminate(cell, digit)
+    for run in (singles_rounds.run, singles_rounds.run_py):
+        trial = grid.copy()
+        assert run(trial, (singles_rounds.NAKED,)) == (singles_rounds.CLASH, [])
+        assert _fields(trial) == _fields(grid)
+
+
+def _same_ratings(cases: list[tuple[object, str | None]]) -> None:
+    for puzzle, variant in cases:
+        lean, full = rate(puzzle, variant=variant), rate(puzzle, steps=True, variant=variant)
+        got = (lean.status, lean.level, lean.score, lean.se, lean.hardest)
+        assert got == (full.status, full.level, full.score, full.se, full.hardest), puzzle
+
+
+@pytest.mark.parametrize("use_c", [True, False], ids=["c", "python"])
+def test_ratings_from_tallies_match_the_step_paths(monkeypatch: pytest.MonkeyPatch, use_c: bool) -> None:
+    """``rate`` without steps sums the rounds up (singles played in one go); with steps it walks
+    every step: both give the same level, score, rating and hardest step."""
+    monkeypatch.setattr(propagate, "USE_C", use_c)
+    _same_ratings([(known.puzzle(), None) for known in KNOWN if known.count == 1][:40])
+
+
+@pytest.mark.parametrize("use_c", [True, False], ids=["c", "python"])
+def test_ratings_from_tallies_match_the_step_paths_on_shared_sets(
+    monkeypatch: pytest.MonkeyPatch, use_c: bool
+) -> None:
+    monkeypatch.setattr(propagate, "USE_C", use_c)
+    cases: list[tuple[object, str | None]] = []
+    cases += [(line.split()[0][:81], None) for line in shared_lines("royle_17clue.txt", 25, step=397)]
+    cases += [(line.split()[0][:81], None) for line in shared_lines("magictour_top1465.txt", 6, step=241)]
+    for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
+        variant = name.removeprefix("variant_").removesuffix(".txt")
+        cases += [(line.split()[0][:81], variant) for line in shared_lines(name, 4, step=13)]
+    _same_ratings(cases)

@@ -80,8 +80,18 @@ def _c_core() -> ModuleType | None:
             from ..solvers import _core_c  # type: ignore[attr-defined]
         except ImportError:
             _core_c = None
-        _core = _core_c if hasattr(_core_c, "settle") else None
+        _core = _core_c if hasattr(_core_c, "settle") and hasattr(_core_c, "singles") else None
     return _core
+
+
+def c_core() -> ModuleType | None:
+    """The C core when :func:`settle` may use it (built, and :data:`USE_C`), else None."""
+    return _c_core() if USE_C else None
+
+
+def c_tables(geometry: Geometry) -> object | None:
+    """The C core's tables of a geometry (a capsule) when the C path may take it, else None."""
+    return _c_tables(geometry) if USE_C else None
 
 
 @lru_cache(maxsize=TABLES_CACHE_SIZE)

@@ -12,7 +12,7 @@ docs/rating.md describes both scales and how close they come to the reference pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -27,7 +27,7 @@ from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
 from .grid import CandidateGrid, bits
 from .memo import memo_scope, remembered_steps
-from .solver import SINGLES, chosen, first_technique
+from .solver import Tally, rounds, tallies
 from .solver import steps as path_steps
 from .step import Step, make_step
 from .techniques import (
@@ -36,8 +36,6 @@ from .techniques import (
     TECHNIQUES,
     Finder,
     length_bonus,
-    rating_of,
-    se_rating,
     techniques,
 )
 
@@ -136,8 +134,11 @@ def analyse(
         allow = unique and uniqueness is not False
         try:
             grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
-            path.extend(path_steps(grid, techniques(uniqueness=allow)))
-            level, score = hodoku_level(path, puzzle.size)
+            if keep_steps:
+                path.extend(path_steps(grid, techniques(uniqueness=allow)))
+                level, score = hodoku_level(path, puzzle.size)
+            else:
+                level, score = tallied_level(tallies(grid, techniques(uniqueness=allow)), puzzle.size)
         except LogicTimeout:
             return _partial(puzzle, "timeout", unique, path, keep_steps)
         kept = tuple(path) if keep_steps else ()
@@ -192,12 +193,16 @@ def hodoku_level(path: Sequence[Step], size: int = 9) -> tuple[str, int]:
     limits grow with the number of cells (a 16x16 puzzle solved by singles alone stays easy);
     smaller grids keep the 9x9 limits.
     """
+    return tallied_level((Tally.of([step]) for step in path), size)
+
+
+def tallied_level(rounds: Iterable[Tally], size: int = 9) -> tuple[str, int]:
+    """:func:`hodoku_level` of a path given as the tallies of its rounds."""
     score = 0
     level = 0
-    for step in path:
-        name, points, _ = rating_of(step)
-        score += points
-        level = max(level, LEVELS.index(name))
+    for tally in rounds:
+        score += tally.points
+        level = max(level, LEVELS.index(tally.level))
     scale = max(1.0, size * size / 81)
     while level < len(LEVELS) - 1 and score > LEVEL_MAX_SCORE[LEVELS[level]] * scale:
         level += 1
@@ -311,17 +316,6 @@ def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[
                 yield single
 
 
-def _box_single(grid: CandidateGrid) -> Step | None:
-    return next(_box_singles(grid), None)
-
-
-def _box_singles(grid: CandidateGrid) -> Iterator[Step]:
-    return singles.iter_box_singles(grid)
-
-
-_box_single.every = _box_singles  # type: ignore[attr-defined]
-
-
 @remembered_steps
 def _every_easiest_static_forcing(grid: CandidateGrid) -> list[Step]:
     """The cell and house forcing chains over direct links of the lowest rating: the path keeps
@@ -340,7 +334,7 @@ _easiest_static_forcing.every = _every_easiest_static_forcing  # type: ignore[at
 #: Sudoku Explainer's direct forms, its Nishio and its (static) multiple forcing chains, each a
 #: finder of one form of a catalog technique.
 _SE_FORMS: tuple[Finder, ...] = (
-    Finder(CATALOG["Hidden single"], _box_single, form="Hidden single in box"),
+    Finder(CATALOG["Hidden single"], singles.find_box_single, form="Hidden single in box"),
     Finder(
         CATALOG["Locked candidates (pointing)"],
         _direct_locked("Direct pointing", pointing=True),
@@ -385,19 +379,7 @@ def se_rounds(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[list[Step]]:
     (:func:`~shudu.logic.solver.chosen`). The rounds depend only on the grid, not on how it is
     written down."""
     grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
-    order = se_order(uniqueness=uniqueness)
-    while grid.empty:
-        found = first_technique(grid, order)
-        if found is None:
-            return
-        finder, batch = found
-        low = min(se_rating(step) for step in batch)
-        easiest = [step for step in batch if se_rating(step) == low]
-        if finder.technique.name not in SINGLES:
-            easiest = [chosen(grid, easiest)]
-        for step in easiest:
-            grid.apply(step)
-        yield easiest
+    return rounds(grid, se_order(uniqueness=uniqueness), easiest=True)
 
 
 def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
@@ -407,9 +389,9 @@ def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
 
 def se_path_rating(puzzle: Puzzle, *, uniqueness: bool) -> tuple[float, str]:
     """(rating, step name) of the hardest step on the Sudoku Explainer-order path."""
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
     best, name = 0.0, ""
-    for batch in se_rounds(puzzle, uniqueness=uniqueness):
-        value = se_rating(batch[0])
-        if value > best:
-            best, name = value, min(step.name for step in batch)
+    for tally in tallies(grid, se_order(uniqueness=uniqueness), easiest=True):
+        if tally.se > best:
+            best, name = tally.se, tally.name
     return best, name

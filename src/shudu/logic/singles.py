@@ -119,12 +119,21 @@ def iter_hidden_single(grid: CandidateGrid) -> Iterator[Step]:
             yield _hidden_step(grid, houses[rank], cell, digit)
 
 
+def find_box_single(grid: CandidateGrid) -> Step | None:
+    """A digit with one place left in a box or jigsaw region (Sudoku Explainer's easiest
+    hidden single); its ``every`` is :func:`iter_box_singles`."""
+    return next(iter_box_singles(grid), None)
+
+
 def iter_box_singles(grid: CandidateGrid) -> Iterator[Step]:
     """The hidden singles of every box (or region) in turn, digits ascending in each: a cell
     and digit once per box that has it."""
     boxes = grid.t.boxes
     for rank, digit, cell in _hidden_places(grid, boxes):
         yield _hidden_step(grid, boxes[rank], cell, digit)
+
+
+find_box_single.every = iter_box_singles  # type: ignore[attr-defined]
 
 
 def _hidden_places(grid: CandidateGrid, houses: tuple[int, ...]) -> list[tuple[int, int, int]]:

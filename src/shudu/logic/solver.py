@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
+from typing import NamedTuple
 
 from ..errors import ShuduError
+from ..notation import LEVELS, Level
 from ..puzzle import Puzzle
+from . import singles_rounds
 from .allsteps import effect, lister, technique_steps
 from .budget import checkpoint
+from .catalog import Technique
 from .grid import CandidateGrid
 from .propagate import settle
 from .step import Step
@@ -119,26 +123,102 @@ def chosen(grid: CandidateGrid, batch: list[Step]) -> Step:
     return pick
 
 
-def rounds(grid: CandidateGrid, order: Sequence[Finder]) -> Iterator[list[Step]]:
+def rounds(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = False) -> Iterator[list[Step]]:
     """The canonical solving path from ``grid`` (changed in place), a round at a time.
 
     Each round takes the first technique in ``order`` that has a step. For singles it places
     every single of that kind at once; for any other technique it carries out one step
     (:func:`chosen`), then the next round starts again from the singles, as a player would.
-    Which steps a round holds depends only on the grid, never on the order cells are scanned
-    in, so isomorphs of a puzzle (digits relabelled, rows and columns permuted, transposed)
-    walk the same path and get the same ratings.
+    With ``easiest`` (Sudoku Explainer's path) only the technique's steps of the lowest rating
+    are considered (a chain's rating grows with its length). Which steps a round holds depends
+    only on the grid, never on the order cells are scanned in, so isomorphs of a puzzle (digits
+    relabelled, rows and columns permuted, transposed) walk the same path and get the same
+    ratings.
     """
     while grid.empty:
         found = first_technique(grid, order)
         if found is None:
             return
-        finder, batch = found
-        if finder.technique.name not in SINGLES:
-            batch = [chosen(grid, batch)]
-        for step in batch:
-            grid.apply(step)
-        yield batch
+        yield _take(grid, *found, easiest=easiest)
+
+
+def _take(grid: CandidateGrid, finder: Finder, batch: list[Step], *, easiest: bool) -> list[Step]:
+    """The steps of ``batch`` a round carries out (see :func:`rounds`), applied to ``grid``."""
+    if easiest:
+        low = min(se_rating(step) for step in batch)
+        batch = [step for step in batch if se_rating(step) == low]
+    if finder.technique.name not in SINGLES:
+        batch = [chosen(grid, batch)]
+    for step in batch:
+        grid.apply(step)
+    return batch
+
+
+class Tally(NamedTuple):
+    """A round of a path summed up, as the ratings see it."""
+
+    technique: Technique
+    #: The first name, in sort order, of the round's steps.
+    name: str
+    #: How many steps the round holds.
+    steps: int
+    #: HoDoKu's: the hardest level of the round's steps and their summed score.
+    level: Level
+    points: int
+    #: Sudoku Explainer's rating of the round's first step (on its path, every step's).
+    se: float
+
+    @classmethod
+    def of(cls, batch: Sequence[Step]) -> Tally:
+        rated = [rating_of(step) for step in batch]
+        return cls(
+            batch[0].technique,
+            min(step.name for step in batch),
+            len(batch),
+            max((level for level, _, _ in rated), key=LEVELS.index),
+            sum(points for _, points, _ in rated),
+            se_rating(batch[0]),
+        )
+
+
+def tallies(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = False) -> Iterator[Tally]:
+    """:func:`rounds`, each summed up as a :class:`Tally`, for a caller that needs no steps:
+    the singles finders that lead ``order`` play their rounds in one go
+    (:func:`singles_rounds.run`), with no step built. The tallies are those of :func:`rounds`."""
+    head = _singles_head(order)
+    rest = order[len(head) :]
+    kinds = [kind for kind, _ in head]
+    while grid.empty:
+        todo = rest
+        if kinds:
+            done = singles_rounds.run(grid, kinds)
+            checkpoint(len(done.rounds) + sum(count for _, count in done.rounds))
+            for position, count in done.rounds:
+                yield head[position][1]._replace(steps=count, points=head[position][1].points * count)
+            if not grid.empty:
+                return
+            if done.code == singles_rounds.CLASH:
+                todo = order  # that round goes as :func:`rounds` takes it
+        found = first_technique(grid, todo)
+        if found is None:
+            return
+        yield Tally.of(_take(grid, *found, easiest=easiest))
+
+
+def _singles_head(order: Sequence[Finder]) -> list[tuple[int, Tally]]:
+    """The singles finders that lead ``order``: each one's kind and the tally of one of its
+    steps (the name of its steps there: a hidden single after the box singles is in a line)."""
+    head: list[tuple[int, Tally]] = []
+    for finder in order:
+        kind = singles_rounds.KIND_OF_FIND.get(finder.find)
+        if kind is None:
+            break
+        name = finder.form or finder.technique.name
+        if kind == singles_rounds.HIDDEN and any(k == singles_rounds.BOX for k, _ in head):
+            name = "Hidden single in line"
+        level, points, se = finder.technique.rating(name)
+        head.append((kind, Tally(finder.technique, name, 1, level, points, se)))
+    return head
 
 
 def first_technique(grid: CandidateGrid, order: Sequence[Finder]) -> tuple[Finder, list[Step]] | None:

@@ -1085,6 +1085,9 @@ static PyMethodDef core_methods[] = {
     {"settle", (PyCFunction)(void (*)(void))shudu_settle, METH_FASTCALL,
      "settle(tables, cands, where, placed, values, empty, start_cell, start_digit, quiet, "
      "limit, nrules) -> (code, steps, empty): shudu.logic.propagate.settle in C"},
+    {"singles", (PyCFunction)(void (*)(void))shudu_singles, METH_FASTCALL,
+     "singles(tables, cands, where, placed, values, empty, kinds, max_rounds) -> (code, empty, "
+     "log): rounds of singles, shudu.logic.singles_rounds in C"},
     {NULL, NULL, 0, NULL},
 };
 

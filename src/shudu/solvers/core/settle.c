@@ -98,6 +98,7 @@ typedef struct {
     uint8_t ch[S_MAX_CELLS][S_MAX_CELL_HOUSES];
     /* per cell, the cells it forms a locked pair with (a box or region and another house) */
     cset locked[S_MAX_CELLS];
+    uint64_t boxlike; /* the houses that are boxes or regions */
     int ngroups[2]; /* [0]: pointing (a is a box or region), [1]: claiming */
     group_t groups[2][S_MAX_HOUSES];
     overlap_t *ov;  /* grouped by kind, then by house a, in the original order */
@@ -200,6 +201,7 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args)
         int b = PyObject_IsTrue(PySequence_Fast_GET_ITEM(boxlike, h));
         if (b < 0) goto fail;
         box[h] = b;
+        if (b) t->boxlike |= (uint64_t)1 << h;
     }
     for (Py_ssize_t c = 0; c < nc; c++) {
         if (get_cset(PySequence_Fast_GET_ITEM(peer_bits, c), (int)nc, &t->peer[c])) goto fail;
@@ -570,6 +572,61 @@ static int set_item(PyObject *list, Py_ssize_t i, PyObject *value)
     return 0;
 }
 
+/* The grid of a call (cands, where, placed, values, empty: the fields of a CandidateGrid) read
+ * into s, with a copy of what may change so that store_grid writes back only that. */
+typedef struct {
+    uint32_t cands[S_MAX_CELLS], placed[S_MAX_HOUSES];
+    cset where[S_MAX_DIGITS];
+} saved_t;
+
+static int load_grid(state_t *s, const tables_t *t, PyObject *const *grid, saved_t *saved)
+{
+    PyObject *cands = grid[0], *where = grid[1], *placed = grid[2], *values = grid[3];
+    int nc = t->ncells, n = t->n, nh = t->nhouses;
+    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) != nc || !PyList_Check(where) ||
+        PyList_GET_SIZE(where) != n || !PyList_Check(placed) || PyList_GET_SIZE(placed) != nh ||
+        !PyList_Check(values) || PyList_GET_SIZE(values) != nc) {
+        PyErr_SetString(PyExc_ValueError, "the grid does not match the tables");
+        return -1;
+    }
+    s->t = t;
+    uint32_t full = (uint32_t)((1u << n) - 1);
+    for (int c = 0; c < nc; c++) {
+        if (read_small(cands, c, full, "a cell's candidates", &s->cands[c])) return -1;
+        s->values[c] = 0;
+    }
+    for (int h = 0; h < nh; h++)
+        if (read_small(placed, h, full, "a house's placed digits", &s->placed[h])) return -1;
+    for (int d = 0; d < n; d++)
+        if (get_cset(PyList_GET_ITEM(where, d), nc, &s->where[d])) return -1;
+    if (get_cset(grid[4], nc, &s->empty)) return -1;
+    memcpy(saved->cands, s->cands, sizeof(uint32_t) * (size_t)nc);
+    memcpy(saved->placed, s->placed, sizeof(uint32_t) * (size_t)nh);
+    memcpy(saved->where, s->where, sizeof(cset) * (size_t)n);
+    return 0;
+}
+
+/* Write back what changed (values: the cells placed here); the new empty set, or NULL. */
+static PyObject *store_grid(const state_t *s, PyObject *const *grid, const saved_t *saved)
+{
+    PyObject *cands = grid[0], *where = grid[1], *placed = grid[2], *values = grid[3];
+    const tables_t *t = s->t;
+    for (int c = 0; c < t->ncells; c++) {
+        if (s->cands[c] != saved->cands[c] &&
+            set_item(cands, c, PyLong_FromUnsignedLong(s->cands[c])))
+            return NULL;
+        if (s->values[c] && set_item(values, c, PyLong_FromLong(s->values[c]))) return NULL;
+    }
+    for (int h = 0; h < t->nhouses; h++)
+        if (s->placed[h] != saved->placed[h] &&
+            set_item(placed, h, PyLong_FromUnsignedLong(s->placed[h])))
+            return NULL;
+    for (int d = 0; d < t->n; d++)
+        if (!cs_eq(s->where[d], saved->where[d]) && set_item(where, d, from_cset(s->where[d])))
+            return NULL;
+    return from_cset(s->empty);
+}
+
 PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -579,14 +636,7 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     }
     tables_t *t = (tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
     if (!t) return NULL;
-    PyObject *cands = args[1], *where = args[2], *placed = args[3], *values = args[4];
-    int nc = t->ncells, n = t->n, nh = t->nhouses;
-    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) != nc || !PyList_Check(where) ||
-        PyList_GET_SIZE(where) != n || !PyList_Check(placed) || PyList_GET_SIZE(placed) != nh ||
-        !PyList_Check(values) || PyList_GET_SIZE(values) != nc) {
-        PyErr_SetString(PyExc_ValueError, "the grid does not match the tables");
-        return NULL;
-    }
+    int nc = t->ncells, n = t->n;
     long start_cell = PyLong_AsLong(args[6]), start_digit = PyLong_AsLong(args[7]);
     int quiet = PyObject_IsTrue(args[8]);
     long limit = PyLong_AsLong(args[9]), nrules = PyLong_AsLong(args[10]);
@@ -597,38 +647,134 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     }
     state_t s;
-    s.t = t;
-    uint32_t full = (uint32_t)((1u << n) - 1);
-    uint32_t cands0[S_MAX_CELLS], placed0[S_MAX_HOUSES];
-    cset where0[S_MAX_DIGITS];
-    for (int c = 0; c < nc; c++) {
-        if (read_small(cands, c, full, "a cell's candidates", &s.cands[c])) return NULL;
-        s.values[c] = 0;
-    }
-    for (int h = 0; h < nh; h++)
-        if (read_small(placed, h, full, "a house's placed digits", &s.placed[h])) return NULL;
-    for (int d = 0; d < n; d++)
-        if (get_cset(PyList_GET_ITEM(where, d), nc, &s.where[d])) return NULL;
-    if (get_cset(args[5], nc, &s.empty)) return NULL;
-    memcpy(cands0, s.cands, sizeof(uint32_t) * (size_t)nc);
-    memcpy(placed0, s.placed, sizeof(uint32_t) * (size_t)nh);
-    memcpy(where0, s.where, sizeof(cset) * (size_t)n);
-
+    saved_t saved;
+    if (load_grid(&s, t, args + 1, &saved)) return NULL;
     long steps = 0;
     int code = run_settle(&s, (int)start_cell, (int)start_digit, quiet, limit, (int)nrules, &steps);
-
-    /* write back what changed; values: the cells placed here */
-    for (int c = 0; c < nc; c++) {
-        if (s.cands[c] != cands0[c] && set_item(cands, c, PyLong_FromUnsignedLong(s.cands[c])))
-            return NULL;
-        if (s.values[c] && set_item(values, c, PyLong_FromLong(s.values[c]))) return NULL;
-    }
-    for (int h = 0; h < nh; h++)
-        if (s.placed[h] != placed0[h] && set_item(placed, h, PyLong_FromUnsignedLong(s.placed[h])))
-            return NULL;
-    for (int d = 0; d < n; d++)
-        if (!cs_eq(s.where[d], where0[d]) && set_item(where, d, from_cset(s.where[d]))) return NULL;
-    PyObject *empty = from_cset(s.empty);
+    PyObject *empty = store_grid(&s, args + 1, &saved);
     if (!empty) return NULL;
     return Py_BuildValue("(ilN)", code, steps, empty);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rounds of singles (shudu.logic.singles_rounds)                           */
+/* ------------------------------------------------------------------------ */
+
+enum { K_FULL_HOUSE = 0, K_NAKED = 1, K_HIDDEN = 2, K_BOX = 3, K_KINDS = 4 };
+
+/* One placement found for a round: kept once; a second digit for the same cell, or a digit
+ * twice among peers, is a clash (-1). */
+static int add_single(int cell, int digit, uint8_t *fdig, cset *by_digit, const tables_t *t,
+                      uint8_t *cells, uint8_t *digits, int *count)
+{
+    if (fdig[cell]) return fdig[cell] == digit ? 0 : -1;
+    if (cs_any(cs_and(by_digit[digit - 1], t->peer[cell]))) return -1;
+    fdig[cell] = (uint8_t)digit;
+    by_digit[digit - 1] = cs_or(by_digit[digit - 1], cs_bit(cell));
+    cells[*count] = (uint8_t)cell;
+    digits[*count] = (uint8_t)digit;
+    (*count)++;
+    return 0;
+}
+
+/* Every single of one kind on the grid as it stands (the steps of the kind's finder in
+ * shudu.logic.singles): their count, or -1 when two of them clash. */
+static int singles_of(const state_t *s, int kind, uint8_t *cells, uint8_t *digits)
+{
+    const tables_t *t = s->t;
+    uint8_t fdig[S_MAX_CELLS];
+    cset by_digit[S_MAX_DIGITS];
+    memset(fdig, 0, sizeof fdig);
+    memset(by_digit, 0, sizeof by_digit);
+    int count = 0;
+    if (kind == K_FULL_HOUSE) {
+        /* a house with one open cell, whose one candidate is the digit the house lacks */
+        for (int h = 0; h < t->nhouses; h++) {
+            cset open = cs_and(t->house[h], s->empty);
+            if (!cs_any(open) || cs_many(open)) continue;
+            int cell = cs_low(open);
+            uint32_t mask = s->cands[cell];
+            if (mask && !(mask & (mask - 1)) &&
+                add_single(cell, ctz64(mask) + 1, fdig, by_digit, t, cells, digits, &count))
+                return -1;
+        }
+    } else if (kind == K_NAKED) {
+        CS_FOR(cell, s->empty, {
+            uint32_t mask = s->cands[cell];
+            if (mask && !(mask & (mask - 1)) &&
+                add_single(cell, ctz64(mask) + 1, fdig, by_digit, t, cells, digits, &count))
+                return -1;
+        });
+    } else {
+        /* a digit with one place in a house (of every house, or of the boxes and regions) */
+        for (int h = 0; h < t->nhouses; h++) {
+            if (kind == K_BOX && !(t->boxlike >> h & 1)) continue;
+            cset hbits = t->house[h];
+            if (!cs_any(cs_and(hbits, s->empty))) continue;
+            for (int d = 0; d < t->n; d++) {
+                cset spots = cs_and(s->where[d], hbits);
+                if (cs_any(spots) && !cs_many(spots) &&
+                    add_single(cs_low(spots), d + 1, fdig, by_digit, t, cells, digits, &count))
+                    return -1;
+            }
+        }
+    }
+    return count;
+}
+
+enum { R_SETTLED = 0, R_CLASH = 1, R_ROUNDS = 2 };
+
+PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "singles takes 8 arguments");
+        return NULL;
+    }
+    tables_t *t = (tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    char *kinds;
+    Py_ssize_t nkinds;
+    if (PyBytes_AsStringAndSize(args[6], &kinds, &nkinds)) return NULL;
+    long max_rounds = PyLong_AsLong(args[7]);
+    if (max_rounds == -1 && PyErr_Occurred()) return NULL;
+    if (nkinds < 1 || nkinds > K_KINDS || max_rounds < 0) {
+        PyErr_SetString(PyExc_ValueError, "singles: kinds or rounds out of range");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nkinds; i++)
+        if ((unsigned char)kinds[i] >= K_KINDS) {
+            PyErr_SetString(PyExc_ValueError, "singles: unknown kind");
+            return NULL;
+        }
+    state_t s;
+    saved_t saved;
+    if (load_grid(&s, t, args + 1, &saved)) return NULL;
+    /* two bytes a round: the kind's position in kinds, and how many singles it placed */
+    uint8_t log[2 * S_MAX_CELLS];
+    int nrounds = 0, code = R_SETTLED;
+    uint8_t cells[S_MAX_CELLS], digits[S_MAX_CELLS];
+    while (cs_any(s.empty)) {
+        if (max_rounds && nrounds >= max_rounds) {
+            code = R_ROUNDS;
+            break;
+        }
+        int found = 0, k = 0;
+        for (; k < nkinds; k++) {
+            found = singles_of(&s, (unsigned char)kinds[k], cells, digits);
+            if (found) break;
+        }
+        if (found < 0) {
+            code = R_CLASH;
+            break;
+        }
+        if (!found) break;
+        for (int i = 0; i < found; i++) place(&s, cells[i], digits[i]);
+        log[2 * nrounds] = (uint8_t)k;
+        log[2 * nrounds + 1] = (uint8_t)found;
+        nrounds++; /* each round fills a cell: at most ncells rounds */
+    }
+    PyObject *empty = store_grid(&s, args + 1, &saved);
+    if (!empty) return NULL;
+    return Py_BuildValue("(iNy#)", code, empty, (const char *)log, (Py_ssize_t)(2 * nrounds));
 }
