@@ -1,4 +1,7 @@
-"""The C propagation of forcing nets against its Python specification.
+"""The C parts of the logic engine against their Python specifications.
+
+The forcing nets' propagation, the rounds of singles the ratings play in one go, and the patterns
+of locked candidates and naked and hidden subsets.
 
 ``propagate.settle`` runs in the C core when it is built; ``propagate._settle_py`` is the Python
 code it must match. On random candidate states of real puzzles (standard and variant 9x9 grids,
@@ -15,7 +18,7 @@ import pytest
 
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
-from shudu.logic import propagate, singles_rounds
+from shudu.logic import intersections, propagate, singles_rounds, subsets
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
@@ -313,3 +316,48 @@ def test_ratings_from_tallies_match_the_step_paths_on_shared_sets(
         variant = name.removeprefix("variant_").removesuffix(".txt")
         cases += [(line.split()[0][:81], variant) for line in shared_lines(name, 4, step=13)]
     _same_ratings(cases)
+
+
+# --- patterns of the basic techniques (intersections.locked, subsets.naked and hidden) ---------
+
+
+def _same_patterns(grid: CandidateGrid) -> int:
+    """The C core's locked candidates and subsets are the Python code's, in the same order."""
+    count = 0
+    for pointing in (True, False):
+        want = list(intersections.locked_py(grid, pointing=pointing))
+        assert list(intersections.locked(grid, pointing=pointing)) == want
+        count += len(want)
+    for k in (2, 3, 4):
+        for locked in (False, True) if k < 4 else (False,):
+            want_naked = list(subsets.naked_py(grid, k, locked=locked))
+            assert list(subsets.naked(grid, k, locked=locked)) == want_naked
+            count += len(want_naked)
+        want_hidden = list(subsets.hidden_py(grid, k))
+        assert list(subsets.hidden(grid, k)) == want_hidden
+        count += len(want_hidden)
+    return count
+
+
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_basic_patterns_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    rng = random.Random(zlib.crc32(ident.encode()))
+    found = sum(_same_patterns(_state(geometry, givens, solution, rng)) for _ in range(6))
+    assert found or geometry.size < 6
+
+
+def test_c_and_python_basic_patterns_agree_on_hard_puzzles_and_variants() -> None:
+    cases = [(line, None) for line in shared_lines("forum_hardest_1106.txt", 10, step=110)]
+    for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
+        variant = name.removeprefix("variant_").removesuffix(".txt")
+        cases += [(line, variant) for line in shared_lines(name, 3, step=17)]
+    rng = random.Random(11)
+    for line, variant in cases:
+        puzzle = parse_puzzle(line.split()[0][:81], variant=variant)
+        result = solve(puzzle).solution
+        if result is None:
+            continue
+        for _ in range(10):
+            _same_patterns(_state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng))

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from ..geometry import Geometry
 from ..notation import digit_char
+from . import propagate
 from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, tables
 from .step import Step, make_step
 
@@ -48,7 +49,21 @@ Locked = tuple[int, int, int, int, int]
 def locked(grid: CandidateGrid, *, pointing: bool) -> Iterator[Locked]:
     """Every pointing (or claiming) pattern of the grid, in the order :func:`iter_locked` lists
     its steps (by overlap, as in the geometry's tables, then by digit), without building the
-    steps."""
+    steps. The C core finds them where it can (:func:`locked_py` is its specification)."""
+    capsule = propagate.c_tables(grid.geometry)
+    if capsule is not None:
+        core = propagate.c_core()
+        assert core is not None
+        found = core.locked(capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty, pointing)
+        if found is not None:
+            for _, d, a, b, inside, out in found:
+                yield a, b, d + 1, inside, out
+            return
+    yield from locked_py(grid, pointing=pointing)
+
+
+def locked_py(grid: CandidateGrid, *, pointing: bool) -> Iterator[Locked]:
+    """:func:`locked` in Python."""
     hb = grid.t.house_bits
     where = grid.where
     found: list[tuple[int, int, int, int, int, int]] = []

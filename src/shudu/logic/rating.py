@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple
 
 from .. import solvers
@@ -360,6 +361,7 @@ _SE_FORMS: tuple[Finder, ...] = (
 )
 
 
+@cache
 def se_order(*, uniqueness: bool) -> tuple[Finder, ...]:
     """The finders in Sudoku Explainer's order: by rating, then by the solver's order."""
     table = [

@@ -194,7 +194,8 @@ def tallies(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = Fal
             done = singles_rounds.run(grid, kinds)
             checkpoint(len(done.rounds) + sum(count for _, count in done.rounds))
             for position, count in done.rounds:
-                yield head[position][1]._replace(steps=count, points=head[position][1].points * count)
+                one = head[position][1]
+                yield Tally(one.technique, one.name, count, one.level, one.points * count, one.se)
             if not grid.empty:
                 return
             if done.code == singles_rounds.CLASH:

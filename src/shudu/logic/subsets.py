@@ -9,10 +9,13 @@ every other digit.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
+from ..geometry import Geometry
+from . import propagate
 from .budget import checkpoint
-from .grid import CandidateGrid, bits, digits_of
+from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, digits_of
 from .step import Step, digit_list, make_step
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -85,16 +88,79 @@ def iter_hidden_quad(grid: CandidateGrid) -> Iterator[Step]:
 
 def iter_naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[Step]:
     """Every naked subset of k cells (only locked ones, or only the others), each set of cells once."""
+    houses = grid.geometry.houses
+    hb = grid.t.house_bits
+    for h, inside, union in naked(grid, k, locked=locked):
+        cells = list(bits(inside))
+        common_houses = [g for g, gbits in enumerate(hb) if inside & gbits == inside]
+        # The digits go from the houses holding every cell of the subset (HoDoKu's definition;
+        # a digit held by fewer of its cells rules out more, but that is another deduction).
+        shared = 0
+        for g in common_houses:
+            shared |= hb[g]
+        elims = [(c, d + 1) for d in bits(union) for c in bits(grid.where[d] & shared & ~inside)]
+        name = f"{'Locked' if locked else 'Naked'} {_NAMES[k]}"
+        yield make_step(
+            grid,
+            name,
+            f"{grid.names(cells)} hold only {digit_list(digits_of(union))} within {houses[h].name}",
+            eliminations=elims,
+            cells=cells,
+            digits=digits_of(union),
+            houses=[houses[g].name for g in common_houses],
+        )
+
+
+#: A naked subset: (house, its cells, their digits), both as bit sets.
+Naked = tuple[int, int, int]
+
+
+def naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[Naked]:
+    """Every naked subset of k cells that eliminates something (only locked ones, or only the
+    others), each set of cells once, in the order :func:`iter_naked` lists its steps. The C core
+    finds them where it can (:func:`naked_py` is its specification)."""
+    checkpoint()
+    found = _c_subsets(grid, k, 1 if locked else 0)
+    if found is not None:
+        return iter(found)
+    return naked_py(grid, k, locked=locked)
+
+
+def _c_subsets(grid: CandidateGrid, k: int, mode: int) -> list[tuple[int, int, int]] | None:
+    """The C core's subsets (mode 0 naked, 1 locked, 2 hidden), or None where it cannot go."""
+    capsule = propagate.c_tables(grid.geometry)
+    if capsule is None or not 1 <= k <= 4:
+        return None
+    core = propagate.c_core()
+    assert core is not None
+    found: list[tuple[int, int, int]] | None = core.subsets(
+        capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty, k, mode
+    )
+    return found
+
+
+def naked_py(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[Naked]:
+    """:func:`naked` in Python."""
     cands, where = grid.cands, grid.where
+    hb = grid.t.house_bits
     houses = grid.geometry.houses
     done: set[int] = set()
-    for h, hbits in enumerate(grid.t.house_bits):
+    few = _at_most(grid, k)
+    partners = _locked_partners(grid.geometry) if locked else ()
+    for h, hbits in enumerate(hb):
         open_cells = hbits & grid.empty
-        if open_cells.bit_count() <= k:
+        if open_cells.bit_count() <= k or (open_cells & few).bit_count() < k:
             continue
         checkpoint()
-        small = [c for c in bits(open_cells) if cands[c].bit_count() <= k]
+        small = list(bits(open_cells & few))
+        if locked:
+            # the cells of a locked subset share a box (or region) and another house, two by two
+            small = [c for c in small if partners[c] & few & open_cells]
+            if len(small) < k:
+                continue
         for combo in combinations(small, k):
+            if locked and any(not partners[a] >> b & 1 for a, b in combinations(combo, 2)):
+                continue
             union = 0
             for c in combo:
                 union |= cands[c]
@@ -104,32 +170,43 @@ def iter_naked(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator
             if inside in done:
                 continue
             done.add(inside)
-            common_houses = [g for g, gbits in enumerate(grid.t.house_bits) if inside & gbits == inside]
+            common_houses = [g for g, gbits in enumerate(hb) if inside & gbits == inside]
             is_locked = len(common_houses) >= 2 and any(
                 houses[g].kind in ("box", "region") for g in common_houses
             )
             if locked != is_locked:
                 continue
-            # The digits go from the houses holding every cell of the subset (HoDoKu's definition;
-            # a digit held by fewer of its cells rules out more, but that is another deduction).
             shared = 0
             for g in common_houses:
-                shared |= grid.t.house_bits[g]
-            elims = []
-            for d in bits(union):
-                seen = where[d] & shared & ~inside
-                elims += [(c, d + 1) for c in bits(seen)]
-            if elims:
-                name = f"{'Locked' if locked else 'Naked'} {_NAMES[k]}"
-                yield make_step(
-                    grid,
-                    name,
-                    f"{grid.names(combo)} hold only {digit_list(digits_of(union))} within {houses[h].name}",
-                    eliminations=elims,
-                    cells=combo,
-                    digits=digits_of(union),
-                    houses=[houses[g].name for g in common_houses],
-                )
+                shared |= hb[g]
+            if any(where[d] & shared & ~inside for d in bits(union)):
+                yield h, inside, union
+
+
+def _at_most(grid: CandidateGrid, k: int) -> int:
+    """The open cells with at most ``k`` candidates, as a cell set."""
+    counts = [0] * (k + 1)  # counts[i]: cells seen in more than i planes so far
+    for plane in grid.where:
+        for i in range(k, 0, -1):
+            counts[i] |= counts[i - 1] & plane
+        counts[0] |= plane
+    return grid.empty & ~counts[k]
+
+
+@lru_cache(maxsize=TABLES_CACHE_SIZE)
+def _locked_partners(geometry: Geometry) -> tuple[int, ...]:
+    """Per cell, the cells it shares two houses with, one of them a box or jigsaw region."""
+    houses, cell_houses = geometry.houses, geometry.cell_houses
+    out = []
+    for a in range(geometry.ncells):
+        mine = set(cell_houses[a])
+        partners = 0
+        for b in range(geometry.ncells):
+            common = [h for h in cell_houses[b] if h in mine]
+            if b != a and len(common) >= 2 and any(houses[h].kind in ("box", "region") for h in common):
+                partners |= 1 << b
+        out.append(partners)
+    return tuple(out)
 
 
 def iter_hidden(grid: CandidateGrid, k: int) -> Iterator[Step]:
@@ -144,7 +221,21 @@ Hidden = tuple[int, tuple[int, ...], int, list[tuple[int, int]]]
 
 def hidden(grid: CandidateGrid, k: int) -> Iterator[Hidden]:
     """Every hidden subset of k digits that eliminates something, in the order
-    :func:`iter_hidden` lists its steps, without building the steps."""
+    :func:`iter_hidden` lists its steps, without building the steps. The C core finds them
+    where it can (:func:`hidden_py` is its specification)."""
+    checkpoint()
+    found = _c_subsets(grid, k, 2)
+    if found is None:
+        yield from hidden_py(grid, k)
+        return
+    cands = grid.cands
+    for h, union, keep in found:
+        elims = [(c, d + 1) for c in bits(union) for d in bits(cands[c] & ~keep)]
+        yield h, tuple(d + 1 for d in bits(keep)), union, elims
+
+
+def hidden_py(grid: CandidateGrid, k: int) -> Iterator[Hidden]:
+    """:func:`hidden` in Python."""
     cands, where = grid.cands, grid.where
     done: set[tuple[int, int]] = set()
     for h, hbits in enumerate(grid.t.house_bits):

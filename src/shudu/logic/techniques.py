@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from ..notation import LEVELS, Level
 from . import (
@@ -228,6 +229,7 @@ def se_rating(step: Step) -> float:
     return base
 
 
+@cache
 def techniques(*, uniqueness: bool = False, upto: str | None = None) -> tuple[Finder, ...]:
     """The techniques a solver may use, in order; ``upto`` stops after the named one."""
     out = []

@@ -1088,6 +1088,12 @@ static PyMethodDef core_methods[] = {
     {"singles", (PyCFunction)(void (*)(void))shudu_singles, METH_FASTCALL,
      "singles(tables, cands, where, placed, values, empty, kinds, max_rounds) -> (code, empty, "
      "log): rounds of singles, shudu.logic.singles_rounds in C"},
+    {"locked", (PyCFunction)(void (*)(void))shudu_locked, METH_FASTCALL,
+     "locked(tables, cands, where, placed, values, empty, pointing) -> the patterns of "
+     "shudu.logic.intersections.locked"},
+    {"subsets", (PyCFunction)(void (*)(void))shudu_subsets, METH_FASTCALL,
+     "subsets(tables, cands, where, placed, values, empty, k, mode) -> the patterns of "
+     "shudu.logic.subsets (mode 0 naked, 1 locked, 2 hidden)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,5 +19,11 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
  * rounds of singles (shudu.logic.singles_rounds); code 0: no kind has a single, 1: stopped before
  * a round whose singles clash, 2: max_rounds reached; log: (kind position, count) a round */
 PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* locked(tables, cands, where, placed, values, empty, pointing) -> the patterns of
+ * shudu.logic.intersections.locked: [(rank, digit index, a, b, inside, out)] */
+PyObject *shudu_locked(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* subsets(tables, cands, where, placed, values, empty, k, mode) -> the subsets of
+ * shudu.logic.subsets (mode 0 naked, 1 locked, 2 hidden): [(house, cells, digits)] */
+PyObject *shudu_subsets(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif
