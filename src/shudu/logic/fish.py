@@ -16,7 +16,7 @@ from itertools import combinations
 from ..notation import digit_char
 from .complex_fish import iter_siamese_fish
 from .grid import CandidateGrid, bits
-from .memo import remembered
+from .memo import barren, mark_barren, remembered
 from .step import Step, distinct, make_step
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -93,7 +93,12 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
     houses = grid.geometry.houses
     peer_bits = t.peer_bits
     low, high = (1, k + _MAX_FIN_LINES) if finned else (2, k)
+    # a digit's fish depend on its places alone: places searched in vain are skipped
+    tag = ("fish", k, finned, id(t))
     for d, where in enumerate(grid.where):
+        if not where or barren((tag, where)):
+            continue
+        fruitful = False
         for base_houses, cover_houses, across in ((t.rows, t.columns, True), (t.columns, t.rows, False)):
             # each base line: (house, its places, the cover indices of those places)
             lines = []
@@ -152,6 +157,7 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
                     )
                     if fins:
                         reason += f" apart from the fin{'s' if fins & (fins - 1) else ''} {grid.names(fins)}"
+                    fruitful = True
                     yield make_step(
                         grid,
                         name,
@@ -162,6 +168,8 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
                         houses=base_names + cover_names,
                         kind=name,
                     )
+        if not fruitful:
+            mark_barren((tag, where))
 
 
 def _combinations(lines: list[_Line], k: int, most: int) -> Iterator[tuple[tuple[_Line, ...], int]]:

@@ -12,7 +12,7 @@ then does the same work, and counts the same work units, however often it is rep
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
@@ -27,16 +27,41 @@ Find = Callable[[CandidateGrid], Step | None]
 MEMO_SIZE = 512
 
 _cache: ContextVar[dict[Any, Any] | None] = ContextVar("shudu_logic_memo", default=None)
+#: The searches known to find nothing (see :func:`barren`), inside a block.
+_barren: ContextVar[set[Hashable] | None] = ContextVar("shudu_logic_barren", default=None)
+#: The most barren searches one block keeps (then it starts afresh).
+BARREN_SIZE = 100_000
 
 
 @contextmanager
 def memo_scope() -> Iterator[None]:
     """Remember the wrapped finders' answers until the block ends."""
     token = _cache.set({})
+    barren_token = _barren.set(set())
     try:
         yield
     finally:
+        _barren.reset(barren_token)
         _cache.reset(token)
+
+
+def barren(key: Hashable) -> bool:
+    """Whether a search was marked as finding nothing (:func:`mark_barren`) in this block.
+
+    A finder whose search for one digit depends only on that digit's places (fish,
+    single-digit patterns) marks the places it searched in vain, keyed by everything the search
+    depends on; the next round, most digits' places are unchanged and need no second look."""
+    known = _barren.get()
+    return known is not None and key in known
+
+
+def mark_barren(key: Hashable) -> None:
+    """Remember, until the block ends, that the search ``key`` stands for finds nothing."""
+    known = _barren.get()
+    if known is not None:
+        if len(known) >= BARREN_SIZE:
+            known.clear()
+        known.add(key)
 
 
 def remembered(find: Find) -> Find:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from ..notation import digit_char
 from .grid import CandidateGrid, bits
+from .memo import barren, mark_barren
 from .step import Step, distinct, make_step
 
 StrongLink = tuple[int, int, int]  # cell, cell, house
@@ -40,9 +41,14 @@ def _kind(grid: CandidateGrid, h: int) -> str:
 def _two_link_chains(grid: CandidateGrid, family: str) -> Iterator[Step]:
     peer_bits = grid.t.peer_bits
     houses = grid.geometry.houses
+    # a digit's chains depend on its places alone: places searched in vain are skipped
+    tag = ("two links", family, id(grid.t))
     for d in range(grid.size):
-        links = strong_links(grid, d)
         where = grid.where[d]
+        if not where or barren((tag, where)):
+            continue
+        fruitful = False
+        links = strong_links(grid, d)
         for i, (a1, b1, h1) in enumerate(links):
             for a2, b2, h2 in links[i + 1 :]:
                 for start, join1 in ((a1, b1), (b1, a1)):
@@ -73,7 +79,10 @@ def _two_link_chains(grid: CandidateGrid, family: str) -> Iterator[Step]:
                             houses=[houses[h1].name, houses[h2].name],
                             length=3,
                         )
+                        fruitful = True
                         yield return_step
+        if not fruitful:
+            mark_barren((tag, where))
 
 
 def _classify(grid: CandidateGrid, h1: int, h2: int, join1: int, join2: int) -> str:
@@ -126,11 +135,13 @@ def iter_empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
     t = grid.t
     hb = t.house_bits
     houses = grid.geometry.houses
+    tag = ("empty rectangle", id(t))
     for d in range(n):
         where = grid.where[d]
-        links = [(a, b, h) for a, b, h in strong_links(grid, d) if _kind(grid, h) in ("row", "column")]
-        if not links:
+        if not where or barren((tag, where)):
             continue
+        fruitful = False
+        links = [(a, b, h) for a, b, h in strong_links(grid, d) if _kind(grid, h) in ("row", "column")]
         for box in t.boxes:
             spots = where & hb[box]
             if spots.bit_count() < 2:
@@ -156,6 +167,7 @@ def iter_empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
                                 continue
                             digit = d + 1
                             dc = digit_char(digit)
+                            fruitful = True
                             yield make_step(
                                 grid,
                                 "Empty Rectangle",
@@ -167,6 +179,8 @@ def iter_empty_rectangle(grid: CandidateGrid) -> Iterator[Step]:
                                 houses=[houses[box].name, houses[h].name],
                                 length=4,
                             )
+        if not fruitful:
+            mark_barren((tag, where))
 
 
 def iter_dual_two_string_kite(grid: CandidateGrid) -> Iterator[Step]:
