@@ -15,9 +15,10 @@ from dataclasses import fields
 
 import pytest
 
+import shudu
 from shudu import variants
 from shudu.formats import as_puzzle
-from shudu.logic import intersections, singles
+from shudu.logic import fish, intersections, memo, patterns, singles
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.solver import steps
 from shudu.logic.step import Step, make_step, new_step
@@ -223,3 +224,35 @@ def test_hidden_singles_fold_the_regular_houses(name: str, folded: int) -> None:
     assert len(plan.folds) == folded
     loose = {h for _, h in plan.loose}
     assert loose == {h for h in houses if geometry.houses[h].kind in ("extra", "region")}
+
+
+def _path(puzzle: str) -> list[dict[str, object]]:
+    rating = shudu.rate(puzzle, steps=True)
+    return [step.to_json() for step in rating.steps]
+
+
+def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fish and single-digit patterns skip a digit whose places were searched in vain earlier
+    in the call (memo.barren): the paths are the ones a search of every digit gives."""
+    puzzles = [
+        # fish, skyscrapers, kites, turbot fish and empty rectangles on the way
+        "..61......7...356..9...2....8..7..2........5....5.43..4.....79.1....84.......5..6",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+    ]
+    skipped: list[object] = []
+    real = memo.barren
+
+    def counting(key: object) -> bool:
+        known = real(key)  # type: ignore[arg-type]
+        if known:
+            skipped.append(key)
+        return known
+
+    for module in (fish, patterns):
+        monkeypatch.setattr(module, "barren", counting)
+    with_skips = [_path(p) for p in puzzles]
+    assert skipped  # the skipping was exercised
+    for module in (fish, patterns):
+        monkeypatch.setattr(module, "barren", lambda key: False)
+    assert with_skips == [_path(p) for p in puzzles]
