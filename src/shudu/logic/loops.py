@@ -199,7 +199,29 @@ def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
 def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
     """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
     path_length)`` says yes; None past ``limit`` links."""
-    return next((path for path in _bfs_all(graph, start, limit) if goal(path[-1], len(path) - 1)), None)
+    parent = {start * 2: -1}
+    frontier = [start * 2]
+    links = 0
+    while frontier and links + 1 < limit:
+        links += 1
+        nxt = []
+        checkpoint(len(frontier))
+        for state in frontier:
+            node, on = state >> 1, state & 1
+            for other in graph.weak[node] if on else graph.strong[node]:
+                new = other * 2 + (0 if on else 1)
+                if new in parent:
+                    continue
+                parent[new] = state
+                nxt.append(new)
+                # the path to ``new`` has ``links`` links; it is written out only when it is wanted
+                if not on and goal(new, links):
+                    path = [new]
+                    while parent[path[-1]] != -1:
+                        path.append(parent[path[-1]])
+                    return path[::-1]
+        frontier = nxt
+    return None
 
 
 def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
