@@ -198,34 +198,22 @@ def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
 
 def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
     """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
-    path_length)`` says yes; None past ``limit`` links."""
-    parent = {start * 2: -1}
-    frontier = [start * 2]
-    links = 0
-    while frontier and links + 1 < limit:
-        links += 1
-        nxt = []
-        checkpoint(len(frontier))
-        for state in frontier:
-            node, on = state >> 1, state & 1
-            for other in graph.weak[node] if on else graph.strong[node]:
-                new = other * 2 + (0 if on else 1)
-                if new in parent:
-                    continue
-                parent[new] = state
-                nxt.append(new)
-                # the path to ``new`` has ``links`` links; it is written out only when it is wanted
-                if not on and goal(new, links):
-                    path = [new]
-                    while parent[path[-1]] != -1:
-                        path.append(parent[path[-1]])
-                    return path[::-1]
-        frontier = nxt
+    path_length)`` says yes; None past ``limit`` links. Only that path is written out."""
+    for state, links, parent in _reached(graph, start, limit):
+        if goal(state, links):
+            return _path(parent, state)
     return None
 
 
 def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
     """The shortest alternating path from ``start`` off to every node it reaches on."""
+    for state, _, parent in _reached(graph, start, limit):
+        yield _path(parent, state)
+
+
+def _reached(graph: Graph, start: int, limit: int) -> Iterator[tuple[int, int, dict[int, int]]]:
+    """Breadth first from ``start`` off, alternating strong and weak links: each state reached on
+    (by a strong link), with the links of its shortest path and the map of parents."""
     parent = {start * 2: -1}
     frontier = [start * 2]
     links = 0
@@ -242,11 +230,16 @@ def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
                 parent[new] = state
                 nxt.append(new)
                 if not on:
-                    path = [new]
-                    while parent[path[-1]] != -1:
-                        path.append(parent[path[-1]])
-                    yield path[::-1]
+                    yield new, links, parent
         frontier = nxt
+
+
+def _path(parent: dict[int, int], state: int) -> list[int]:
+    """The states from the start to ``state``, following the parents back."""
+    path = [state]
+    while parent[path[-1]] != -1:
+        path.append(parent[path[-1]])
+    return path[::-1]
 
 
 def _ends(graph: Graph, s: int, y: int) -> list[tuple[int, int]]:
