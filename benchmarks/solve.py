@@ -256,6 +256,21 @@ def compare_tdoku(tdoku: Tdoku, data: Path, max_lines: int, rounds: int, passes:
             )
 
 
+def other_cpu_seconds() -> float | None:
+    """CPU seconds spent so far by every process but this one (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open("/proc/stat") as stream:
+            fields = stream.readline().split()[1:]
+        with open("/proc/self/stat") as stream:
+            mine = stream.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    busy = sum(int(x) for x in fields[:3]) + sum(int(x) for x in fields[5:8])  # less idle, iowait
+    own = int(mine[11]) + int(mine[12])  # utime, stime
+    return (busy - own) / tick
+
+
 def thread_scaling(data: Path, max_lines: int, threads: list[int], repeat: int) -> None:
     """Wall-clock time of one batch on each thread count, interleaved, best of ``repeat``."""
     cores = os.cpu_count() or 1
@@ -275,6 +290,7 @@ def thread_scaling(data: Path, max_lines: int, threads: list[int], repeat: int) 
         buffer = ("\n".join(lines) + "\n").encode()
         limit = 2
         fast.solve_many(buffer[: 82 * 200], limit, max(threads))  # warm-up
+        started_set, others_before = time.perf_counter(), other_cpu_seconds()
         best = dict.fromkeys(threads, float("inf"))
         for run in range(repeat):
             for t in threads if run % 2 == 0 else threads[::-1]:
@@ -282,7 +298,14 @@ def thread_scaling(data: Path, max_lines: int, threads: list[int], repeat: int) 
                 fast.solve_many(buffer, limit, t)
                 best[t] = min(best[t], time.perf_counter() - started)
         load = os.getloadavg()[0]
-        busy |= load + max(threads) > cores + 0.5
+        others = other_cpu_seconds()
+        if others is not None and others_before is not None:
+            # what other processes ran meanwhile, in CPUs on average (the load average counts
+            # this benchmark's own threads too)
+            spent = time.perf_counter() - started_set
+            busy |= (others - others_before) / spent > 0.25
+        else:
+            busy |= load + max(threads) > cores + 0.5
         base = best[threads[0]]
         speed = " / ".join(f"{base / best[t]:.2f}x" for t in threads[1:])
         print(
@@ -292,7 +315,8 @@ def thread_scaling(data: Path, max_lines: int, threads: list[int], repeat: int) 
         )
     if busy:
         print(
-            f"\nThe machine was busy (load average plus {max(threads)} threads above its {cores}"
+            f"\nThe machine was busy (other processes used more than a quarter of a CPU, or where"
+            f" that cannot be read, load average plus {max(threads)} threads above its {cores}"
             " CPUs): these speed-ups measure the sharing, not the scaling."
         )
 
