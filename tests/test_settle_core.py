@@ -301,20 +301,16 @@ def test_ratings_from_tallies_match_the_step_paths(monkeypatch: pytest.MonkeyPat
     """``rate`` without steps sums the rounds up (singles played in one go); with steps it walks
     every step: both give the same level, score, rating and hardest step."""
     monkeypatch.setattr(propagate, "USE_C", use_c)
-    _same_ratings([(known.puzzle(), None) for known in KNOWN if known.count == 1][:40])
+    _same_ratings([(known.puzzle(), None) for known in KNOWN if known.count == 1][:25])
 
 
-@pytest.mark.parametrize("use_c", [True, False], ids=["c", "python"])
-def test_ratings_from_tallies_match_the_step_paths_on_shared_sets(
-    monkeypatch: pytest.MonkeyPatch, use_c: bool
-) -> None:
-    monkeypatch.setattr(propagate, "USE_C", use_c)
+def test_ratings_from_tallies_match_the_step_paths_on_shared_sets() -> None:
     cases: list[tuple[object, str | None]] = []
-    cases += [(line.split()[0][:81], None) for line in shared_lines("royle_17clue.txt", 25, step=397)]
-    cases += [(line.split()[0][:81], None) for line in shared_lines("magictour_top1465.txt", 6, step=241)]
+    cases += [(line.split()[0][:81], None) for line in shared_lines("royle_17clue.txt", 20, step=397)]
+    cases += [(line.split()[0][:81], None) for line in shared_lines("magictour_top1465.txt", 3, step=487)]
     for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
         variant = name.removeprefix("variant_").removesuffix(".txt")
-        cases += [(line.split()[0][:81], variant) for line in shared_lines(name, 4, step=13)]
+        cases += [(line.split()[0][:81], variant) for line in shared_lines(name, 3, step=13)]
     _same_ratings(cases)
 
 
