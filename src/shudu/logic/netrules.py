@@ -11,6 +11,7 @@ from functools import cache
 from ..geometry import Geometry
 from .grid import CandidateGrid, bits, tables
 from .propagate import Rule, declare_c_rules
+from .subsets import locked_partners
 
 Overlap = tuple[int, int, int]  # (index in the overlap list, cells of b outside a, cells of a outside b)
 #: Most remembered placements per house (see :func:`_locked`); 2**9 covers every 9x9 house.
@@ -68,21 +69,6 @@ def claiming_rule(grid: CandidateGrid) -> list[tuple[int, int]]:
     return _locked(grid, False)
 
 
-@cache
-def _locked_cells(geometry: Geometry) -> dict[tuple[int, int], bool]:
-    return {}
-
-
-def _is_locked(geometry: Geometry, a: int, b: int) -> bool:
-    """Whether two cells share a box (or region) and another house: a locked pair's cells."""
-    known = _locked_cells(geometry)
-    key = (a, b)
-    if key not in known:
-        common = set(geometry.cell_houses[a]) & set(geometry.cell_houses[b])
-        known[key] = len(common) >= 2 and any(geometry.houses[h].kind in ("box", "region") for h in common)
-    return known[key]
-
-
 def naked_pair_rule(grid: CandidateGrid) -> list[tuple[int, int]]:
     """As :func:`subsets.find_naked_pair` (locked pairs are left to their own finder)."""
     cands, where, peer_bits, empty = grid.cands, grid.where, grid.t.peer_bits, grid.empty
@@ -92,7 +78,7 @@ def naked_pair_rule(grid: CandidateGrid) -> list[tuple[int, int]]:
         twos |= ones & plane
         ones |= plane
     small_cells = empty & ~more
-    geometry = grid.geometry
+    partners = locked_partners(grid.geometry)
     for hbits in grid.t.house_bits:
         small_here = hbits & small_cells
         if not small_here & (small_here - 1) or (hbits & empty).bit_count() <= 2:
@@ -101,7 +87,7 @@ def naked_pair_rule(grid: CandidateGrid) -> list[tuple[int, int]]:
         for i, a in enumerate(small):
             for b in small[i + 1 :]:
                 union = cands[a] | cands[b]
-                if union.bit_count() != 2 or _is_locked(geometry, a, b):
+                if union.bit_count() != 2 or partners[a] >> b & 1:
                     continue
                 inside = (1 << a) | (1 << b)
                 elims = []

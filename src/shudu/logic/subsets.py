@@ -146,7 +146,7 @@ def naked_py(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[N
     houses = grid.geometry.houses
     done: set[int] = set()
     few = _at_most(grid, k)
-    partners = _locked_partners(grid.geometry) if locked else ()
+    partners = locked_partners(grid.geometry) if locked else ()
     for h, hbits in enumerate(hb):
         open_cells = hbits & grid.empty
         if open_cells.bit_count() <= k or (open_cells & few).bit_count() < k:
@@ -194,7 +194,7 @@ def _at_most(grid: CandidateGrid, k: int) -> int:
 
 
 @lru_cache(maxsize=TABLES_CACHE_SIZE)
-def _locked_partners(geometry: Geometry) -> tuple[int, ...]:
+def locked_partners(geometry: Geometry) -> tuple[int, ...]:
     """Per cell, the cells it shares two houses with, one of them a box or jigsaw region."""
     houses, cell_houses = geometry.houses, geometry.cell_houses
     out = []
