@@ -3,6 +3,7 @@ same answers on every core, and a job killed with SIGKILL that finishes as if ne
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -313,6 +314,31 @@ def test_a_job_killed_at_random_moments_finishes_as_if_never_stopped(tmp_path: P
     assert out.read_bytes() == expected.read_bytes()
     assert not folder.exists()
     assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name]
+
+
+def test_temporaries_of_killed_writers_are_swept_and_a_live_one_is_kept(tmp_path: Path) -> None:
+    """A writer killed between writing its temporary and the rename leaves a file that the next
+    finished write of the same output removes; a temporary whose writer still runs stays."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    source = tmp_path / "in.txt"
+    source.write_text(RATED[0] + "\n")
+    out, parts = tmp_path / "out.jsonl", tmp_path / "parts"
+    parts.mkdir()
+    litter = [tmp_path / f".out.jsonl.tmp-{gone.pid}", parts / f".part-00000000.parquet.tmp-{gone.pid}"]
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]) as live:
+        kept = tmp_path / f".out.jsonl.tmp-{live.pid}"
+        other = tmp_path / f".other.jsonl.tmp-{gone.pid}"
+        for path in [*litter, kept, other]:
+            path.write_text("half")
+        assert run(["rate", "-i", str(source), "-o", str(out), "--no-timing"])[0] == Exit.OK
+        if importlib.util.find_spec("pyarrow") is not None:
+            assert run(["rate", "-i", str(source), "-o", f"{parts}/", "--no-timing"])[0] == Exit.OK
+            assert not litter[1].exists()
+        live.kill()
+    assert not litter[0].exists()
+    assert kept.exists() and other.exists()  # a live writer's file, and another output's
+    assert records(out)[0]["status"] == "unique"
 
 
 def test_progress_is_shown_only_when_asked_or_on_a_terminal(puzzles: Path, tmp_path: Path) -> None:

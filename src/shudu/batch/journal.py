@@ -33,6 +33,28 @@ def write_atomically(path: Path, data: bytes) -> None:
     os.replace(temporary, path)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or no way to tell: leave its file alone
+        return True
+    return True
+
+
+def sweep_temporaries(folder: Path, names: str) -> None:
+    """Remove the temporaries of the files ``names`` (a glob) in ``folder`` whose writers are gone.
+
+    A temporary is named after its writer's process; one whose process was killed before the
+    rename can never be renamed into place, so it is only litter. A live writer's file stays.
+    """
+    for stale in folder.glob(f".{names}.tmp-*"):
+        pid = stale.name.rpartition(".tmp-")[2]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            stale.unlink(missing_ok=True)
+
+
 def _differences(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
     """The names of the settings that differ, options by name (``--allow-multiple``)."""
     changed = []

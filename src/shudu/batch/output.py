@@ -7,6 +7,7 @@ writes under a temporary name renamed into place (a folder of parts: part by par
 from __future__ import annotations
 
 import csv
+import glob
 import importlib
 import io
 import json
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OptionError, ShuduError
-from .journal import write_atomically
+from .journal import sweep_temporaries, write_atomically
 
 Record = dict[str, Any]
 
@@ -129,6 +130,7 @@ def write_output(path: str, form: str, fields: list[str], chunks: Iterable[list[
                 stream.flush()
                 os.fsync(stream.fileno())
         os.replace(temporary, target)
+        sweep_temporaries(target.parent, glob.escape(target.name))
     except OSError as exc:
         raise ShuduError(f"cannot write {path}: {exc.strerror}") from None
 
@@ -147,3 +149,4 @@ def _write_parts(folder: Path, fields: list[str], chunks: Iterable[list[Record]]
     for stale in folder.glob("part-*.parquet"):
         if stale.name not in written:
             stale.unlink()
+    sweep_temporaries(folder, "part-*.parquet")
