@@ -12,10 +12,14 @@ strong link and ``-`` a weak one. A net's branch reads ``r4c3=6 → r4c1≠6 →
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..notation import Cell, cell_name, digit_char
+
+if TYPE_CHECKING:
+    from .step import Step
 
 NodeKind = Literal["cell", "group", "als"]
 LinkKind = Literal["strong", "weak"]
@@ -168,3 +172,37 @@ def _cells_text(cells: tuple[Cell, ...], size: int) -> str:
     if len(cols) == 1:
         return "r" + sep.join(str(r + 1) for r in rows) + f"c{cols[0] + 1}"
     return "{" + ",".join(cell_name(c, size) for c in sorted(cells)) + "}"
+
+
+class Shortest:
+    """The outcomes a listing of chains meets, each with the shortest chain that gives it.
+
+    A chain search meets the chains of one outcome in the order it tries its starts, which is
+    the order cells are numbered in. Keeping the shortest chain of each outcome, rather than
+    the first, makes the length a listing gives an outcome, and the rating that follows from
+    it, the same on every isomorph of the grid. Steps are built only for the chains kept, in
+    the order their outcomes were first met.
+    """
+
+    __slots__ = ("_before", "_best")
+
+    def __init__(self, before: Shortest | None = None) -> None:
+        self._best: dict[object, tuple[int, Callable[[], Step]]] = {}
+        #: an earlier pass, whose outcomes this one leaves to it
+        self._before = before
+
+    def offer(self, key: object, length: int, build: Callable[[], Step]) -> None:
+        """A chain of ``length`` links with outcome ``key``; ``build`` makes its step."""
+        if self._before is not None and key in self._before:
+            return
+        best = self._best.get(key)
+        if best is None or length < best[0]:
+            self._best[key] = (length, build)
+
+    def steps(self) -> Iterator[Step]:
+        """The step of each outcome's shortest chain."""
+        for _, build in self._best.values():
+            yield build()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._best or (self._before is not None and key in self._before)

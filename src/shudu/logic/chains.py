@@ -14,10 +14,11 @@ start, so the chain found is the shortest of its kind.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from ..notation import digit_char
 from .budget import checkpoint
-from .chain import Chain, LinkKind, Node
+from .chain import Chain, LinkKind, Node, Shortest
 from .grid import CandidateGrid, bits
 from .step import Step, make_step
 
@@ -84,11 +85,12 @@ def find_x_chain(grid: CandidateGrid) -> Step | None:
 
 def iter_x_chain(grid: CandidateGrid) -> Iterator[Step]:
     """Every X-Chain: per digit, the shortest chain between each pair of ends that eliminates."""
-    seen: set[tuple[object, ...]] = set()
+    seen = Shortest()
     for d in range(grid.size):
         strong: Links = {}
         _conjugates(grid, strong, [d])
-        yield from _all(grid, strong, _weak(grid, strong, in_cell=False), "X-Chain", seen)
+        _all(grid, strong, _weak(grid, strong, in_cell=False), "X-Chain", seen)
+    yield from seen.steps()
 
 
 def find_xy_chain(grid: CandidateGrid) -> Step | None:
@@ -103,7 +105,9 @@ def iter_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
     _bivalues(grid, strong)
     weak = _weak(grid, strong, in_cell=False)
     n = grid.size
-    yield from _all(grid, strong, weak, "XY-Chain", set(), ends_alike=n)
+    seen = Shortest()
+    _all(grid, strong, weak, "XY-Chain", seen, ends_alike=n)
+    yield from seen.steps()
 
 
 def find_remote_pair(grid: CandidateGrid) -> Step | None:
@@ -129,7 +133,7 @@ def iter_remote_pair(grid: CandidateGrid) -> Iterator[Step]:
             strong[cell * n + x] = [cell * n + y]
             strong[cell * n + y] = [cell * n + x]
         weak = _weak(grid, strong, in_cell=False)
-        seen: set[tuple[object, ...]] = set()
+        seen = Shortest()
         for path in _paths(grid, strong, weak):
             first, last = path[0] >> 1, path[-1] >> 1
             if first % n != last % n or len(path) < 8:
@@ -137,10 +141,10 @@ def iter_remote_pair(grid: CandidateGrid) -> Iterator[Step]:
             a, b = first // n, last // n
             common = grid.t.peer_bits[a] & grid.t.peer_bits[b] & ~(1 << a | 1 << b)
             elims = [(c, d + 1) for d in (x, y) for c in bits(grid.where[d] & common)]
-            key = tuple(sorted(elims))
-            if elims and key not in seen:
-                seen.add(key)
-                yield _chain_step(grid, "Remote Pair", path, [], elims)
+            if elims:
+                build = partial(_chain_step, grid, "Remote Pair", path, [], elims)
+                seen.offer(tuple(sorted(elims)), len(path), build)
+        yield from seen.steps()
 
 
 def find_aic(grid: CandidateGrid) -> Step | None:
@@ -154,16 +158,16 @@ def iter_aic(grid: CandidateGrid) -> Iterator[Step]:
     """Every AIC over single candidates (conjugate pairs and bivalue cells) whose two ends lie in
     two cells (HoDoKu's AIC; chains closing on one cell are discontinuous nice loops)."""
     n = grid.size
-    seen: set[tuple[object, ...]] = set()
+    seen = Shortest()
     for path in _paths(grid, *_aic_graph(grid)):
         s, y = path[0] >> 1, path[-1] >> 1
         if s // n == y // n:
             continue
         placements, elims = _outcome(grid, s, y)
-        key = (tuple(placements), tuple(sorted(elims)))
-        if elims and key not in seen:
-            seen.add(key)
-            yield _chain_step(grid, "AIC", path, placements, elims)
+        if elims:
+            key = (tuple(placements), tuple(sorted(elims)))
+            seen.offer(key, len(path), partial(_chain_step, grid, "AIC", path, placements, elims))
+    yield from seen.steps()
 
 
 def find_discontinuous_nice_loop(grid: CandidateGrid) -> Step | None:
@@ -182,7 +186,7 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     """
     n = grid.size
     peer_bits = grid.t.peer_bits
-    seen: set[tuple[object, ...]] = set()
+    seen = Shortest()
     for path in _paths(grid, *_aic_graph(grid)):
         s, y = path[0] >> 1, path[-1] >> 1
         placements, elims = _outcome(grid, s, y)
@@ -194,17 +198,16 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
         else:
             found = [[e] for e in elims if e in ((cs, dy + 1), (cy, ds + 1)) and peer_bits[cs] >> cy & 1]
         for one in found:
-            key = (tuple(placements), tuple(one))
-            if (placements or one) and key not in seen:
-                seen.add(key)
-                yield _chain_step(grid, "Discontinuous Nice Loop", path, placements, one)
+            if placements or one:
+                build = partial(_chain_step, grid, "Discontinuous Nice Loop", path, placements, one)
+                seen.offer((tuple(placements), tuple(one)), len(path), build)
         if placements:
             # HoDoKu's form of the same loop: the cell's other candidates go
             others = [(cs, e + 1) for e in bits(grid.cands[cs]) if e != ds]
-            key = ((), tuple(others))
-            if others and key not in seen:
-                seen.add(key)
-                yield _chain_step(grid, "Discontinuous Nice Loop", path, [], others, proves=True)
+            if others:
+                build = partial(_chain_step, grid, "Discontinuous Nice Loop", path, [], others, proves=True)
+                seen.offer(((), tuple(others)), len(path), build)
+    yield from seen.steps()
 
 
 def _aic_graph(grid: CandidateGrid) -> tuple[Links, Links]:
@@ -278,11 +281,11 @@ def _all(
     strong: Links,
     weak: Links,
     name: str,
-    seen: set[tuple[object, ...]],
+    seen: Shortest,
     *,
     ends_alike: int = 0,
-) -> Iterator[Step]:
-    """Every chain of the graph that proves something, one per distinct outcome (only chains whose
+) -> None:
+    """Every chain of the graph that proves something, offered to ``seen`` (only chains whose
     two ends hold one digit, when ``ends_alike`` gives the grid's size)."""
     for path in _paths(grid, strong, weak):
         if ends_alike and (path[0] >> 1) % ends_alike != (path[-1] >> 1) % ends_alike:
@@ -291,10 +294,7 @@ def _all(
         if not placements and not elims:
             continue
         key = (tuple(placements), tuple(sorted(elims)))
-        if key in seen:
-            continue
-        seen.add(key)
-        yield _chain_step(grid, name, path, placements, elims)
+        seen.offer(key, len(path), partial(_chain_step, grid, name, path, placements, elims))
 
 
 def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: Step | None) -> Step | None:

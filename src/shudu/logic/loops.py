@@ -25,14 +25,14 @@ cells (a group node's, or the places of a digit in an ALS).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from itertools import pairwise
 
 from ..geometry import Geometry
 from ..notation import digit_char
 from .als import almost_locked_sets
 from .budget import checkpoint
-from .chain import Chain, LinkKind, Node
+from .chain import Chain, LinkKind, Node, Shortest
 from .chains import MAX_LINKS
 from .grid import CandidateGrid, bits, tables
 from .memo import remembered
@@ -316,17 +316,17 @@ def iter_grouped_chain(
     ALS nodes of up to :data:`ALS_NODE_CELLS` cells with other outcomes; chains that prove
     their start are left out when not ``proving``."""
     sizes = (0, ALS_NODE_CELLS) if als_nodes else (0,)
-    seen: set[tuple[str, tuple[tuple[int, int], ...]]] = set()
+    seen: Shortest | None = None
     for als_cells in sizes:
+        seen = Shortest(seen)  # the ALS pass gives only outcomes the group pass did not
         yield from _grouped_chains(graph_of(grid, als_cells=als_cells), seen, proving=proving)
-    done: set[tuple[tuple[int, int], ...]] = set()
+    seen = None
     for als_cells in sizes:
-        yield from _loops(grid, grouped=True, als_cells=als_cells, seen=done)
+        seen = Shortest(seen)
+        yield from _loops(grid, grouped=True, als_cells=als_cells, seen=seen)
 
 
-def _grouped_chains(
-    graph: Graph, seen: set[tuple[str, tuple[tuple[int, int], ...]]], *, proving: bool
-) -> Iterator[Step]:
+def _grouped_chains(graph: Graph, seen: Shortest, *, proving: bool) -> Iterator[Step]:
     n = graph.grid.size
     for s in sorted(graph.strong):
         for path in _bfs_all(graph, s, MAX_LINKS + 1):
@@ -336,7 +336,7 @@ def _grouped_chains(
             name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
             if last == s:
                 if proving:
-                    yield from _proving(graph, path, name, seen)
+                    _proving(graph, path, name, seen)
                 continue
             elims = _ends(graph, s, last)
             if not elims:
@@ -346,18 +346,14 @@ def _grouped_chains(
             if not same_cell:
                 # a loop through one eliminated cell: HoDoKu's grouped discontinuous nice loop
                 forms += [("Grouped Discontinuous Nice Loop", [e]) for e in elims]
+            template = "the chain {chain} shows that {first} or {last} is true"
             for kind, found in forms:
-                key = (kind, tuple(sorted(found)))
-                if key in seen:
-                    continue
-                seen.add(key)
-                template = "the chain {chain} shows that {first} or {last} is true"
-                yield _step(graph, name, path, found, template, kind)
+                build = partial(_step, graph, name, path, found, template, kind)
+                seen.offer((kind, tuple(sorted(found))), len(path), build)
+    yield from seen.steps()
 
 
-def _proving(
-    graph: Graph, path: list[int], name: str, seen: set[tuple[str, tuple[tuple[int, int], ...]]]
-) -> Iterator[Step]:
+def _proving(graph: Graph, path: list[int], name: str, seen: Shortest) -> None:
     """A grouped chain from a candidate back to itself proves it: the grouped discontinuous nice
     loop places it, or (HoDoKu's form) removes the cell's other candidates."""
     s = path[0] >> 1
@@ -370,9 +366,9 @@ def _proving(
     kind = "Grouped Discontinuous Nice Loop"
     for placements, elims in (([(cell, d + 1)], []), ([], others)):
         key = (kind + "+" if placements else kind, tuple(placements or elims))
-        if (placements or elims) and key not in seen:
-            seen.add(key)
-            yield _step(graph, name, path, elims, template, kind, placements=placements)
+        if placements or elims:
+            build = partial(_step, graph, name, path, elims, template, kind, placements=placements)
+            seen.offer(key, len(path), build)
 
 
 def _one_digit(graph: Graph, path: list[int]) -> bool:
@@ -414,10 +410,10 @@ def _loops(
     *,
     grouped: bool,
     als_cells: int = 0,
-    seen: set[tuple[tuple[int, int], ...]] | None = None,
+    seen: Shortest | None = None,
 ) -> Iterator[Step]:
     graph = graph_of(grid, als_cells=als_cells)
-    seen = set() if seen is None else seen
+    seen = Shortest() if seen is None else seen
     for s in sorted(graph.strong):
         weak_to_s = set(graph.weak[s])
         for path in _bfs_all(graph, s, MAX_LINKS):
@@ -427,22 +423,16 @@ def _loops(
             if _uses_group(graph, path) != grouped or not _apart(graph, [state >> 1 for state in path[:-1]]):
                 continue
             elims = _loop_eliminations(graph, path)
-            key = tuple(elims)
-            if not elims or key in seen:
+            if not elims:
                 continue
-            seen.add(key)
             if _one_digit(graph, path):
                 kind = "Grouped Continuous Nice Loop" if grouped else "Continuous Nice Loop (X-Cycle)"
             else:
                 kind = "Grouped Continuous Nice Loop" if grouped else ""
-            yield _step(
-                graph,
-                "Continuous Nice Loop",
-                path,
-                elims,
-                "the loop {chain} closes, so each weak link holds",
-                kind,
-            )
+            template = "the loop {chain} closes, so each weak link holds"
+            build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
+            seen.offer(tuple(elims), len(path), build)
+    yield from seen.steps()
 
 
 def _apart(graph: Graph, nodes: list[int]) -> bool:

@@ -19,6 +19,7 @@ from .allsteps import effect, lister, technique_steps
 from .budget import checkpoint
 from .catalog import Technique
 from .grid import CandidateGrid
+from .invariant import fingerprint
 from .propagate import settle
 from .step import Step
 from .techniques import Find, Finder, rating_of, se_rating, techniques
@@ -104,23 +105,33 @@ def chosen(grid: CandidateGrid, batch: list[Step]) -> Step:
     """The one step a round takes among several of a technique, chosen by what it leads to, so
     that the choice depends only on the grid (never on scanning order): the step that does the
     most, then the one after which singles fill the most cells, then the one whose grid after
-    those singles has the fewest candidates (compared cell count by cell count). Steps still
-    tied lead to grids alike in all these ways; the first is taken."""
+    those singles has the fewest candidates (compared cell count by cell count), then the
+    shorter chain. Steps still tied are told apart by the fingerprint of the grid each leaves
+    (:func:`~shudu.logic.invariant.fingerprint`, the same on every isomorph), before its
+    singles, whose kinds count in the ratings; steps tied even there leave grids that are
+    almost surely isomorphs, with the same path ahead, and the first is taken."""
     batch = strongest(batch)
     if len(batch) == 1:
         return batch[0]
-    best: tuple[int, tuple[int, ...]] | None = None
-    pick = batch[0]
+    keyed = []
     for step in batch:
-        trial = grid.copy()
-        trial.apply(step)
+        trial = _after(grid, step)
         after = settle(trial)
         filled = after.steps if after.grid is not None else len(trial.values)
         shape = tuple(sorted(mask.bit_count() for mask in trial.cands))
-        key = (-filled, shape)
-        if best is None or key < best:
-            best, pick = key, step
-    return pick
+        keyed.append(((-filled, shape), step))
+    best = min(key for key, _ in keyed)
+    tied = [step for key, step in keyed if key == best]
+    if len(tied) == 1:
+        return tied[0]
+    return min(tied, key=lambda step: fingerprint(_after(grid, step)))
+
+
+def _after(grid: CandidateGrid, step: Step) -> CandidateGrid:
+    """A copy of ``grid`` with ``step`` applied (the singles it leaves are part of the path)."""
+    trial = grid.copy()
+    trial.apply(step)
+    return trial
 
 
 def rounds(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = False) -> Iterator[list[Step]]:

@@ -1,0 +1,76 @@
+"""A fingerprint of a candidate grid that every isomorph of the grid shares.
+
+Two grids that differ only by how they are written down (digits relabelled, rows and columns
+permuted within bands and stacks, bands and stacks permuted, the grid transposed) get the same
+fingerprint; grids that are not isomorphs almost never do. The solving path uses it to choose
+among steps that are alike in every other way it compares (:func:`~shudu.logic.solver.chosen`),
+so that the choice, and the ratings that follow, never depend on the order cells are numbered in.
+
+The fingerprint is a colour refinement (Weisfeiler–Leman) of the grid seen as a graph of cells,
+digits and houses: a cell starts with its number of candidates, a digit with its number of
+places, a house with its kind (rows and columns are alike: a transposition swaps them); each
+round, every node's colour takes in the colours of its neighbours, and the fingerprint is the
+multiset of the final colours. Only integers and tuples of them are hashed, whose hashes are the
+same in every process.
+"""
+
+from __future__ import annotations
+
+from .grid import CandidateGrid, bits
+
+#: Rounds of refinement: each lets a colour see one step further across the grid.
+ROUNDS = 3
+
+
+def fingerprint(grid: CandidateGrid) -> int:
+    """The grid's fingerprint: equal on isomorphs (see the module's docstring)."""
+    t = grid.t
+    n = grid.size
+    cands, where = grid.cands, grid.where
+    house_bits = t.house_bits
+    house_cells = grid.geometry.house_cells
+    cell_houses = grid.geometry.cell_houses
+    kind = [0] * len(house_bits)
+    for h in t.boxes:
+        kind[h] = 1
+    for h in t.extras:
+        kind[h] = 2
+    places = [[(where[d] & hbits).bit_count() for d in range(n)] for hbits in house_bits]
+    cell = [
+        mask.bit_count() if grid.empty >> c & 1 else (-1 if grid.givens >> c & 1 else -2)
+        for c, mask in enumerate(cands)
+    ]
+    digit = [plane.bit_count() for plane in where]
+    house = kind[:]
+    for _ in range(ROUNDS):
+        house = [
+            hash(
+                (
+                    house[h],
+                    tuple(sorted(cell[c] for c in house_cells[h])),
+                    tuple(sorted(hash((digit[d], count)) for d, count in enumerate(places[h]))),
+                )
+            )
+            for h in range(len(house_bits))
+        ]
+        digit = [
+            hash(
+                (
+                    digit[d],
+                    tuple(sorted(hash((house[h], row[d])) for h, row in enumerate(places) if row[d])),
+                    tuple(sorted(cell[c] for c in bits(where[d]))),
+                )
+            )
+            for d in range(n)
+        ]
+        cell = [
+            hash(
+                (
+                    cell[c],
+                    tuple(sorted(digit[d] for d in bits(cands[c]))),
+                    tuple(sorted(house[h] for h in cell_houses[c])),
+                )
+            )
+            for c in range(len(cands))
+        ]
+    return hash((tuple(sorted(cell)), tuple(sorted(digit)), tuple(sorted(house))))
