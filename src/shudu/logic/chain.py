@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from ..notation import Cell, cell_name, digit_char
 
-if TYPE_CHECKING:
-    from .step import Step
+#: What a listing builds for the chains it keeps (a step).
+T = TypeVar("T")
 
 NodeKind = Literal["cell", "group", "als"]
 LinkKind = Literal["strong", "weak"]
@@ -174,7 +174,7 @@ def _cells_text(cells: tuple[Cell, ...], size: int) -> str:
     return "{" + ",".join(cell_name(c, size) for c in sorted(cells)) + "}"
 
 
-class Shortest:
+class Shortest(Generic[T]):
     """The outcomes a listing of chains meets, each with the shortest chain that gives it.
 
     A chain search meets the chains of one outcome in the order it tries its starts, which is
@@ -186,12 +186,12 @@ class Shortest:
 
     __slots__ = ("_before", "_best")
 
-    def __init__(self, before: Shortest | None = None) -> None:
-        self._best: dict[object, tuple[int, Callable[[], Step]]] = {}
+    def __init__(self, before: Shortest[T] | None = None) -> None:
+        self._best: dict[object, tuple[int, Callable[[], T]]] = {}
         #: an earlier pass, whose outcomes this one leaves to it
         self._before = before
 
-    def offer(self, key: object, length: int, build: Callable[[], Step]) -> None:
+    def offer(self, key: object, length: int, build: Callable[[], T]) -> None:
         """A chain of ``length`` links with outcome ``key``; ``build`` makes its step."""
         if self._before is not None and key in self._before:
             return
@@ -199,7 +199,7 @@ class Shortest:
         if best is None or length < best[0]:
             self._best[key] = (length, build)
 
-    def steps(self) -> Iterator[Step]:
+    def steps(self) -> Iterator[T]:
         """The step of each outcome's shortest chain."""
         for _, build in self._best.values():
             yield build()

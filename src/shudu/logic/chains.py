@@ -85,7 +85,7 @@ def find_x_chain(grid: CandidateGrid) -> Step | None:
 
 def iter_x_chain(grid: CandidateGrid) -> Iterator[Step]:
     """Every X-Chain: per digit, the shortest chain between each pair of ends that eliminates."""
-    seen = Shortest()
+    seen: Shortest[Step] = Shortest()
     for d in range(grid.size):
         strong: Links = {}
         _conjugates(grid, strong, [d])
@@ -105,7 +105,7 @@ def iter_xy_chain(grid: CandidateGrid) -> Iterator[Step]:
     _bivalues(grid, strong)
     weak = _weak(grid, strong, in_cell=False)
     n = grid.size
-    seen = Shortest()
+    seen: Shortest[Step] = Shortest()
     _all(grid, strong, weak, "XY-Chain", seen, ends_alike=n)
     yield from seen.steps()
 
@@ -133,7 +133,7 @@ def iter_remote_pair(grid: CandidateGrid) -> Iterator[Step]:
             strong[cell * n + x] = [cell * n + y]
             strong[cell * n + y] = [cell * n + x]
         weak = _weak(grid, strong, in_cell=False)
-        seen = Shortest()
+        seen: Shortest[Step] = Shortest()
         for path in _paths(grid, strong, weak):
             first, last = path[0] >> 1, path[-1] >> 1
             if first % n != last % n or len(path) < 8:
@@ -158,7 +158,7 @@ def iter_aic(grid: CandidateGrid) -> Iterator[Step]:
     """Every AIC over single candidates (conjugate pairs and bivalue cells) whose two ends lie in
     two cells (HoDoKu's AIC; chains closing on one cell are discontinuous nice loops)."""
     n = grid.size
-    seen = Shortest()
+    seen: Shortest[Step] = Shortest()
     for path in _paths(grid, *_aic_graph(grid)):
         s, y = path[0] >> 1, path[-1] >> 1
         if s // n == y // n:
@@ -186,7 +186,7 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     """
     n = grid.size
     peer_bits = grid.t.peer_bits
-    seen = Shortest()
+    seen: Shortest[Step] = Shortest()
     for path in _paths(grid, *_aic_graph(grid)):
         s, y = path[0] >> 1, path[-1] >> 1
         placements, elims = _outcome(grid, s, y)
@@ -281,7 +281,7 @@ def _all(
     strong: Links,
     weak: Links,
     name: str,
-    seen: Shortest,
+    seen: Shortest[Step],
     *,
     ends_alike: int = 0,
 ) -> None:

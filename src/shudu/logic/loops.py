@@ -316,17 +316,17 @@ def iter_grouped_chain(
     ALS nodes of up to :data:`ALS_NODE_CELLS` cells with other outcomes; chains that prove
     their start are left out when not ``proving``."""
     sizes = (0, ALS_NODE_CELLS) if als_nodes else (0,)
-    seen: Shortest | None = None
+    seen: Shortest[Step] | None = None
     for als_cells in sizes:
-        seen = Shortest(seen)  # the ALS pass gives only outcomes the group pass did not
+        seen = Shortest[Step](seen)  # the ALS pass gives only outcomes the group pass did not
         yield from _grouped_chains(graph_of(grid, als_cells=als_cells), seen, proving=proving)
     seen = None
     for als_cells in sizes:
-        seen = Shortest(seen)
+        seen = Shortest[Step](seen)
         yield from _loops(grid, grouped=True, als_cells=als_cells, seen=seen)
 
 
-def _grouped_chains(graph: Graph, seen: Shortest, *, proving: bool) -> Iterator[Step]:
+def _grouped_chains(graph: Graph, seen: Shortest[Step], *, proving: bool) -> Iterator[Step]:
     n = graph.grid.size
     for s in sorted(graph.strong):
         for path in _bfs_all(graph, s, MAX_LINKS + 1):
@@ -353,7 +353,7 @@ def _grouped_chains(graph: Graph, seen: Shortest, *, proving: bool) -> Iterator[
     yield from seen.steps()
 
 
-def _proving(graph: Graph, path: list[int], name: str, seen: Shortest) -> None:
+def _proving(graph: Graph, path: list[int], name: str, seen: Shortest[Step]) -> None:
     """A grouped chain from a candidate back to itself proves it: the grouped discontinuous nice
     loop places it, or (HoDoKu's form) removes the cell's other candidates."""
     s = path[0] >> 1
@@ -410,10 +410,10 @@ def _loops(
     *,
     grouped: bool,
     als_cells: int = 0,
-    seen: Shortest | None = None,
+    seen: Shortest[Step] | None = None,
 ) -> Iterator[Step]:
     graph = graph_of(grid, als_cells=als_cells)
-    seen = Shortest() if seen is None else seen
+    seen = Shortest[Step]() if seen is None else seen
     for s in sorted(graph.strong):
         weak_to_s = set(graph.weak[s])
         for path in _bfs_all(graph, s, MAX_LINKS):
