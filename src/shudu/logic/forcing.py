@@ -15,29 +15,43 @@ from .budget import checkpoint
 from .chain import Branch, Net
 from .grid import CandidateGrid, bits
 from .implications import conclusion_branch, contradiction_branch
-from .memo import remembered
+from .memo import remembered, remembered_steps
 from .netrules import NET_RULES
 from .propagate import STOPPED, Outcome, Rule, is_quiet, settle, value_planes
 from .step import Candidate, Step, make_step
 
 
-@remembered
-def find_forcing_chain(grid: CandidateGrid) -> Step | None:
+@remembered_steps
+def iter_forcing_chain(grid: CandidateGrid) -> list[Step]:
     """Forcing chains: follow singles from each candidate (contradictions, cell and house forcing)."""
     return _forcing(grid, (), "Forcing Chain")
 
 
-@remembered
-def find_forcing_net(grid: CandidateGrid) -> Step | None:
+def find_forcing_chain(grid: CandidateGrid) -> Step | None:
+    found = iter_forcing_chain(grid)
+    return found[0] if found else None
+
+
+@remembered_steps
+def iter_forcing_net(grid: CandidateGrid) -> list[Step]:
     """Forcing nets: as forcing chains, but following pointing, claiming and pairs too."""
     return _forcing(grid, NET_RULES, "Forcing Net")
 
 
-def _forcing(
-    grid: CandidateGrid, rules: tuple[Rule, ...], name: str, *, contradictions: bool = True
-) -> Step | None:
-    """The forcing step with ``rules``: the shortest contradiction (unless ``contradictions`` is
-    false), else the cheapest cell or house verity."""
+def find_forcing_net(grid: CandidateGrid) -> Step | None:
+    found = iter_forcing_net(grid)
+    return found[0] if found else None
+
+
+find_forcing_chain.every = iter_forcing_chain  # type: ignore[attr-defined]
+find_forcing_net.every = iter_forcing_net  # type: ignore[attr-defined]
+
+
+def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> list[Step]:
+    """The forcing steps with ``rules``: the shortest contradictions, else the cheapest cell or
+    house verities. Every step tied for shortest or cheapest is listed, so that which one a
+    path takes is for :func:`~shudu.logic.solver.chosen` to decide, never the order the cells
+    are tried in."""
     n = grid.size
     quiet = is_quiet(grid)
     outcomes: dict[tuple[int, int], Outcome] = {}
@@ -54,11 +68,11 @@ def _forcing(
 
     open_cells = sorted(bits(grid.empty), key=lambda c: grid.cands[c].bit_count())
     # 1. an assumption that breaks the grid is false: the shortest such (a longer one need not be
-    #    followed to its end), and of those in the fewest deductions, the one whose traced branch
-    #    is shortest (what a player reads, and what the rating counts)
+    #    followed to its end), and of those in the fewest deductions, the ones whose traced
+    #    branch is shortest (what a player reads, and what the rating counts)
     least: int | None = None
     ties: list[tuple[int, int]] = []
-    for cell in open_cells if contradictions else ():
+    for cell in open_cells:
         for d in bits(grid.cands[cell]):
             got = outcome(cell, d, 0 if least is None else least + 1)
             if got.grid is None and got is not STOPPED:
@@ -73,7 +87,8 @@ def _forcing(
             )
             for cell, d in ties
         ]
-        return min(found, key=lambda step: step.length)
+        shortest = min(step.length for step in found)
+        return [step for step in found if step.length == shortest]
     # 2. every candidate of a cell, or every place of a digit in a house, agrees on something
     choices: list[tuple[str, list[tuple[int, int]], list[str]]] = []
     for cell in open_cells:
@@ -86,27 +101,46 @@ def _forcing(
             if spots.bit_count() >= 2:
                 where = [(c, d) for c in bits(spots)]
                 choices.append((f"wherever {digit_char(d + 1)} goes in {house}", where, [house]))
-    cheapest = None
+    cheapest: list[tuple[str, list[tuple[int, int]], list[str], list[Outcome], Agreement]] = []
+    least_cost = 0
     for label, options, houses in choices:
         results = [outcome(c, d) for c, d in options]
         live = [r for r in results if r.grid is not None]
         if not live:
             continue
         cost = sum(r.steps for r in results)
-        if cheapest and cost >= cheapest[0]:
+        if cheapest and cost > least_cost:
             continue
-        placements, eliminations = _agreement(grid, live)
-        if placements or eliminations:
-            cheapest = (cost, label, options, houses, results, placements, eliminations)
-    if cheapest is None:
-        return None
-    # the net is traced (slowly, every line kept) for the cheapest verity only
-    cost, label, options, houses, results, placements, eliminations = cheapest
+        agreed = _agreement(grid, live)
+        if agreed:
+            if not cheapest or cost < least_cost:
+                cheapest, least_cost = [], cost
+            cheapest.append((label, options, houses, results, agreed))
+    # the net is traced (slowly, every line kept) for the cheapest verities only
+    return [
+        _verity_step(grid, rules, name, least_cost, label, options, houses, results, *one)
+        for label, options, houses, results, agreed in cheapest
+        for one in agreed
+    ]
+
+
+def _verity_step(
+    grid: CandidateGrid,
+    rules: tuple[Rule, ...],
+    name: str,
+    cost: int,
+    label: str,
+    options: list[tuple[int, int]],
+    houses: list[str],
+    results: list[Outcome],
+    placements: list[Candidate],
+    eliminations: list[Candidate],
+) -> Step:
     net = _verity_net(grid, rules, options, results, placements, eliminations)
     return make_step(
         grid,
         name,
-        f"{label}, the consequences agree: {net.text(n)}",
+        f"{label}, the consequences agree: {net.text(grid.size)}",
         structure=net,
         placements=placements,
         eliminations=eliminations,
@@ -170,23 +204,24 @@ def _verity_net(
     return Net(tuple(branches))
 
 
-def _agreement(grid: CandidateGrid, live: list[Outcome]) -> tuple[list[Candidate], list[Candidate]]:
-    """What every outcome agrees on: the first cell they all fill alike, else every candidate they
-    all remove."""
+#: What the outcomes of a choice agree on: one (placements, eliminations) pair per step.
+Agreement = list[tuple[list[Candidate], list[Candidate]]]
+
+
+def _agreement(grid: CandidateGrid, live: list[Outcome]) -> Agreement:
+    """What every outcome agrees on: each cell they all fill alike (a step each), else every
+    candidate they all remove (one step)."""
     planes = [value_planes(grid, r) for r in live]
-    first = None
+    placed: Agreement = []
     for d in range(grid.size):
         same = grid.empty
         for p in planes:
             same &= p[d]
             if not same:
                 break
-        if same:
-            cell = (same & -same).bit_length() - 1
-            if first is None or cell < first[0]:
-                first = (cell, d + 1)
-    if first:
-        return [first], []
+        placed += [([(cell, d + 1)], []) for cell in bits(same)]
+    if placed:
+        return sorted(placed)
     eliminations = []
     for d in range(grid.size):
         gone = grid.where[d]
@@ -196,7 +231,7 @@ def _agreement(grid: CandidateGrid, live: list[Outcome]) -> tuple[list[Candidate
             if not gone:
                 break
         eliminations += [(c, d + 1) for c in bits(gone)]
-    return [], eliminations
+    return [([], eliminations)] if eliminations else []
 
 
 @remembered
