@@ -254,7 +254,7 @@ def test_iterators_list_distinct_steps_and_the_finders_step_is_among_them() -> N
         (chains.find_x_chain, [chains.iter_x_chain]),
         (chains.find_aic, [chains.iter_aic, chains.iter_discontinuous_nice_loop]),
         (
-            loops.find_continuous_nice_loop.uncached,  # type: ignore[attr-defined]
+            loops.find_continuous_nice_loop,
             [loops.iter_continuous_nice_loop, loops.iter_grouped_chain],
         ),
         (als.find_als_xz.uncached, [als.iter_als_xz]),  # type: ignore[attr-defined]
@@ -336,7 +336,7 @@ def test_net_branches_follow_line_by_line(case: dict[str, Any]) -> None:
         "Forcing Net": forcing.find_forcing_net,
         "Nested Forcing Net": forcing.find_nested_forcing_net,
     }[case["technique"]]
-    step = find.uncached(grid)  # type: ignore[attr-defined]
+    step = getattr(find, "uncached", find)(grid)
     assert step is not None
     assert_sound(step, case["solution"])
     net = step.structure
@@ -355,28 +355,32 @@ def test_forcing_verities_carry_one_branch_per_option() -> None:
     """Cell and house verities: every option's branch ends in a contradiction or in the conclusion."""
     checked = 0
     for grid, solution in islice(boards(), 0, 30):
-        step = forcing._forcing(grid, (), "Forcing Chain", contradictions=False)
-        if step is None or "Contradiction" in step.name:
-            continue
-        assert_sound(step, solution)
-        net = step.structure
-        assert isinstance(net, Net) and net.branches
-        for branch in net.branches:
-            assert_branch_holds(grid, branch)
-            if not branch.contradiction:
-                settled = _apply(grid, branch, range(len(branch.lines)))
-                for cell, digit in step.placements:
-                    assert settled.values[cell] == digit
-                for cell, digit in step.eliminations:
-                    assert not settled.has(cell, digit) and settled.values[cell] != digit
-        checked += 1
+        for step in forcing._forcing(grid, (), "Forcing Chain", contradictions=False):
+            assert "Contradiction" not in step.name
+            checked += _verity_holds(grid, step, solution)
     assert checked
+
+
+def _verity_holds(grid: CandidateGrid, step: Step, solution: str) -> bool:
+    """The verity is sound, and each option's branch ends in a contradiction or its conclusion."""
+    assert_sound(step, solution)
+    net = step.structure
+    assert isinstance(net, Net) and net.branches
+    for branch in net.branches:
+        assert_branch_holds(grid, branch)
+        if not branch.contradiction:
+            settled = _apply(grid, branch, range(len(branch.lines)))
+            for cell, digit in step.placements:
+                assert settled.values[cell] == digit
+            for cell, digit in step.eliminations:
+                assert not settled.has(cell, digit) and settled.values[cell] != digit
+    return True
 
 
 def test_net_rules_cite_their_pattern() -> None:
     """A forcing net's basic-technique lines cite the lines that made the pattern, not all before."""
     case = next(c for c in NINE if c["technique"] == "Forcing Net")
-    step = forcing.find_forcing_net.uncached(grid_of(case))  # type: ignore[attr-defined]
+    step = forcing.find_forcing_net(grid_of(case))
     lines = [line for b in step.structure.branches for line in b.lines]
     basic = [
         line
@@ -395,12 +399,12 @@ SEARCHES = [
     chains.find_xy_chain,
     chains.find_aic,
     loops.find_grouped_chain.uncached,  # type: ignore[attr-defined]
-    loops.find_continuous_nice_loop.uncached,  # type: ignore[attr-defined]
+    loops.find_continuous_nice_loop,
     als.find_als_xz.uncached,  # type: ignore[attr-defined]
     als.find_als_xy_wing.uncached,  # type: ignore[attr-defined]
     als.find_death_blossom.uncached,  # type: ignore[attr-defined]
-    forcing.find_forcing_chain.uncached,  # type: ignore[attr-defined]
-    forcing.find_forcing_net.uncached,  # type: ignore[attr-defined]
+    forcing.find_forcing_chain,
+    forcing.find_forcing_net,
     forcing.find_nested_forcing_net.uncached,  # type: ignore[attr-defined]
     forcing.find_brute_force.uncached,  # type: ignore[attr-defined]
 ]

@@ -47,11 +47,13 @@ find_forcing_chain.every = iter_forcing_chain  # type: ignore[attr-defined]
 find_forcing_net.every = iter_forcing_net  # type: ignore[attr-defined]
 
 
-def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> list[Step]:
-    """The forcing steps with ``rules``: the shortest contradictions, else the cheapest cell or
-    house verities. Every step tied for shortest or cheapest is listed, so that which one a
-    path takes is for :func:`~shudu.logic.solver.chosen` to decide, never the order the cells
-    are tried in."""
+def _forcing(
+    grid: CandidateGrid, rules: tuple[Rule, ...], name: str, *, contradictions: bool = True
+) -> list[Step]:
+    """The forcing steps with ``rules``: the shortest contradictions (unless ``contradictions``
+    is false), else the cheapest cell or house verities. Every step tied for shortest or
+    cheapest is listed, so that which one a path takes is for
+    :func:`~shudu.logic.solver.chosen` to decide, never the order the cells are tried in."""
     n = grid.size
     quiet = is_quiet(grid)
     outcomes: dict[tuple[int, int], Outcome] = {}
@@ -72,7 +74,7 @@ def _forcing(grid: CandidateGrid, rules: tuple[Rule, ...], name: str) -> list[St
     #    branch is shortest (what a player reads, and what the rating counts)
     least: int | None = None
     ties: list[tuple[int, int]] = []
-    for cell in open_cells:
+    for cell in open_cells if contradictions else ():
         for d in bits(grid.cands[cell]):
             got = outcome(cell, d, 0 if least is None else least + 1)
             if got.grid is None and got is not STOPPED:

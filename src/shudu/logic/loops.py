@@ -35,7 +35,7 @@ from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
 from .chains import MAX_LINKS
 from .grid import CandidateGrid, bits, tables
-from .memo import remembered
+from .memo import remembered, remembered_steps
 from .step import Step, make_step
 
 
@@ -234,6 +234,66 @@ def _reached(graph: Graph, start: int, limit: int) -> Iterator[tuple[int, int, d
         frontier = nxt
 
 
+#: The most shortest paths a loop search writes out to one closing node; past it, those met first.
+PATHS_PER_END = 16
+
+
+def _layers(graph: Graph, start: int, limit: int) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
+    """Breadth first from ``start`` off, as :func:`_reached`, but keeping every parent that lies
+    on a shortest path: each state reached on, once its layer is complete, with the links of its
+    shortest paths and the map of parents."""
+    depth = {start * 2: 0}
+    parents: dict[int, list[int]] = {start * 2: []}
+    frontier = [start * 2]
+    links = 0
+    while frontier and links + 1 < limit:
+        links += 1
+        nxt = []
+        checkpoint(len(frontier))
+        for state in frontier:
+            node, on = state >> 1, state & 1
+            for other in graph.weak[node] if on else graph.strong[node]:
+                new = other * 2 + (0 if on else 1)
+                known = depth.get(new)
+                if known is None:
+                    depth[new] = links
+                    parents[new] = [state]
+                    nxt.append(new)
+                elif known == links:
+                    parents[new].append(state)
+        for new in nxt:
+            if new & 1:
+                yield new, links, parents
+        frontier = nxt
+
+
+def _apart_paths(graph: Graph, parents: dict[int, list[int]], end: int) -> list[list[int]]:
+    """The shortest paths from the start to ``end`` (up to :data:`PATHS_PER_END`) whose nodes
+    share no candidate (:func:`_apart`), so that a loop is not missed because the first
+    shortest path met crosses itself."""
+    found: list[list[int]] = []
+    taken = [0] * graph.grid.size
+    path: list[int] = []
+
+    def walk(state: int) -> None:
+        cells, d = graph.cells_of(state >> 1)
+        if taken[d] & cells:
+            return
+        taken[d] |= cells
+        path.append(state)
+        if not parents[state]:
+            found.append(path[::-1])
+        for before in parents[state]:
+            if len(found) >= PATHS_PER_END:
+                break
+            walk(before)
+        path.pop()
+        taken[d] ^= cells
+
+    walk(end)
+    return found
+
+
 def _path(parent: dict[int, int], state: int) -> list[int]:
     """The states from the start to ``state``, following the parents back."""
     path = [state]
@@ -375,28 +435,23 @@ def _one_digit(graph: Graph, path: list[int]) -> bool:
     return len({graph.cells_of(state >> 1)[1] for state in path}) == 1
 
 
-@remembered
+@remembered_steps
+def _every_loop(grid: CandidateGrid) -> list[Step]:
+    """Every continuous nice loop, grouped or not (no ALS nodes), one per set of eliminations:
+    what the solving path chooses from. The path meets grouped loops here, before the grouped
+    chains, and gives them the technique's name and score."""
+    plain = Shortest[Step]()
+    found = list(_loops(grid, grouped=False, seen=plain))
+    return found + list(_loops(grid, grouped=True, seen=Shortest[Step](plain), named_plain=True))
+
+
 def find_continuous_nice_loop(grid: CandidateGrid) -> Step | None:
     """A closed alternating loop (grouped or not): every weak link of it eliminates."""
-    graph = graph_of(grid)
-    for s in sorted(graph.strong):
-        weak_to_s = set(graph.weak[s])
+    found = _every_loop(grid)
+    return found[0] if found else None
 
-        def goal(state: int, links: int, weak_to_s: set[int] = weak_to_s) -> bool:
-            return links >= 3 and state >> 1 in weak_to_s
 
-        path = _bfs(graph, s, MAX_LINKS, goal)
-        if not path:
-            continue
-        path.append(s * 2)
-        if not _apart(graph, [state >> 1 for state in path[:-1]]):
-            continue
-        elims = _loop_eliminations(graph, path)
-        if elims:
-            name = "Continuous Nice Loop"
-            kind = "Continuous Nice Loop (X-Cycle)" if _one_digit(graph, path) else name
-            return _step(graph, name, path, elims, "the loop {chain} closes, so each weak link holds", kind)
-    return None
+find_continuous_nice_loop.every = _every_loop  # type: ignore[attr-defined]
 
 
 def iter_continuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
@@ -411,27 +466,32 @@ def _loops(
     grouped: bool,
     als_cells: int = 0,
     seen: Shortest[Step] | None = None,
+    named_plain: bool = False,
 ) -> Iterator[Step]:
+    """The continuous nice loops of ``grid`` through group or ALS nodes (``grouped``) or through
+    neither; ``named_plain``: grouped ones too are named Continuous Nice Loops."""
     graph = graph_of(grid, als_cells=als_cells)
     seen = Shortest[Step]() if seen is None else seen
     for s in sorted(graph.strong):
         weak_to_s = set(graph.weak[s])
-        for path in _bfs_all(graph, s, MAX_LINKS):
-            if len(path) < 4 or path[-1] >> 1 not in weak_to_s:
+        for end, links, parents in _layers(graph, s, MAX_LINKS):
+            if links < 3 or end >> 1 not in weak_to_s:
                 continue
-            path = [*path, s * 2]
-            if _uses_group(graph, path) != grouped or not _apart(graph, [state >> 1 for state in path[:-1]]):
-                continue
-            elims = _loop_eliminations(graph, path)
-            if not elims:
-                continue
-            if _one_digit(graph, path):
-                kind = "Grouped Continuous Nice Loop" if grouped else "Continuous Nice Loop (X-Cycle)"
-            else:
-                kind = "Grouped Continuous Nice Loop" if grouped else ""
-            template = "the loop {chain} closes, so each weak link holds"
-            build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
-            seen.offer(tuple(elims), len(path), build)
+            for path in _apart_paths(graph, parents, end):
+                path.append(s * 2)
+                if _uses_group(graph, path) != grouped:
+                    continue
+                elims = _loop_eliminations(graph, path)
+                if not elims:
+                    continue
+                group_named = grouped and not named_plain
+                if _one_digit(graph, path):
+                    kind = "Grouped Continuous Nice Loop" if group_named else "Continuous Nice Loop (X-Cycle)"
+                else:
+                    kind = "Grouped Continuous Nice Loop" if group_named else ""
+                template = "the loop {chain} closes, so each weak link holds"
+                build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
+                seen.offer(tuple(elims), len(path), build)
     yield from seen.steps()
 
 
