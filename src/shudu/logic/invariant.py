@@ -16,32 +16,62 @@ same in every process.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from .grid import CandidateGrid, bits
 
 #: Rounds of refinement: each lets a colour see one step further across the grid.
 ROUNDS = 3
 
 
+def _kinds(grid: CandidateGrid) -> list[int]:
+    """Each house's kind: 0 for a row or column (a transposition swaps them), 1 for a box or
+    region, 2 for an extra region."""
+    t = grid.t
+    kind = [0] * len(t.house_bits)
+    for h in t.boxes:
+        kind[h] = 1
+    for h in t.extras:
+        kind[h] = 2
+    return kind
+
+
+def around(grid: CandidateGrid, candidates: Iterable[tuple[int, int]]) -> tuple[object, ...]:
+    """A cheap partial fingerprint: for each of ``candidates`` (cell, digit), the cell's number of
+    candidates and the digit's number of places in each of the cell's houses, by kind. Equal on
+    isomorphs when ``candidates`` are mapped along."""
+    kind = _kinds(grid)
+    house_bits, cell_houses = grid.t.house_bits, grid.geometry.cell_houses
+    out = []
+    for cell, digit in candidates:
+        plane = grid.where[digit - 1]
+        places = sorted((kind[h], (plane & house_bits[h]).bit_count()) for h in cell_houses[cell])
+        out.append((grid.cands[cell].bit_count(), tuple(places)))
+    return tuple(sorted(out))
+
+
 def fingerprint(grid: CandidateGrid) -> int:
     """The grid's fingerprint: equal on isomorphs (see the module's docstring)."""
+    *_, last = refinements(grid)
+    return last
+
+
+def refinements(grid: CandidateGrid) -> Iterator[int]:
+    """The fingerprint after each round of refinement (:data:`ROUNDS` of them), each finer than
+    the one before: grids can be told apart round by round, and most need only the first."""
     t = grid.t
     n = grid.size
     cands, where = grid.cands, grid.where
     house_bits = t.house_bits
     house_cells = grid.geometry.house_cells
     cell_houses = grid.geometry.cell_houses
-    kind = [0] * len(house_bits)
-    for h in t.boxes:
-        kind[h] = 1
-    for h in t.extras:
-        kind[h] = 2
     places = [[(where[d] & hbits).bit_count() for d in range(n)] for hbits in house_bits]
     cell = [
         mask.bit_count() if grid.empty >> c & 1 else (-1 if grid.givens >> c & 1 else -2)
         for c, mask in enumerate(cands)
     ]
     digit = [plane.bit_count() for plane in where]
-    house = kind[:]
+    house = _kinds(grid)
     for _ in range(ROUNDS):
         house = [
             hash(
@@ -73,4 +103,4 @@ def fingerprint(grid: CandidateGrid) -> int:
             )
             for c in range(len(cands))
         ]
-    return hash((tuple(sorted(cell)), tuple(sorted(digit)), tuple(sorted(house))))
+        yield hash((tuple(sorted(cell)), tuple(sorted(digit)), tuple(sorted(house))))

@@ -19,7 +19,7 @@ from .allsteps import effect, lister, technique_steps
 from .budget import checkpoint
 from .catalog import Technique
 from .grid import CandidateGrid
-from .invariant import fingerprint
+from .invariant import ROUNDS, around, refinements
 from .propagate import settle
 from .step import Step
 from .techniques import Find, Finder, rating_of, se_rating, techniques
@@ -105,11 +105,12 @@ def chosen(grid: CandidateGrid, batch: list[Step]) -> Step:
     """The one step a round takes among several of a technique, chosen by what it leads to, so
     that the choice depends only on the grid (never on scanning order): the step that does the
     most, then the one after which singles fill the most cells, then the one whose grid after
-    those singles has the fewest candidates (compared cell count by cell count), then the
-    shorter chain. Steps still tied are told apart by the fingerprint of the grid each leaves
-    (:func:`~shudu.logic.invariant.fingerprint`, the same on every isomorph), before its
-    singles, whose kinds count in the ratings; steps tied even there leave grids that are
-    almost surely isomorphs, with the same path ahead, and the first is taken."""
+    those singles has the fewest candidates (compared cell count by cell count). Steps still
+    tied are told apart by invariants of what they leave, each the same on every isomorph:
+    first around the candidates they touch (:func:`~shudu.logic.invariant.around`), then
+    across the grid each leaves before its singles, whose kinds count in the ratings
+    (:func:`~shudu.logic.invariant.refinements`, round by round). Steps tied even there leave
+    grids that are almost surely isomorphs, with the same path ahead, and the first is taken."""
     batch = strongest(batch)
     if len(batch) == 1:
         return batch[0]
@@ -119,12 +120,24 @@ def chosen(grid: CandidateGrid, batch: list[Step]) -> Step:
         after = settle(trial)
         filled = after.steps if after.grid is not None else len(trial.values)
         shape = tuple(sorted(mask.bit_count() for mask in trial.cands))
-        keyed.append(((-filled, shape), step))
-    best = min(key for key, _ in keyed)
-    tied = [step for key, step in keyed if key == best]
-    if len(tied) == 1:
-        return tied[0]
-    return min(tied, key=lambda step: fingerprint(_after(grid, step)))
+        keyed.append(((-filled, shape), step, trial))
+    best = min(key for key, _, _ in keyed)
+    tied = [(step, trial) for key, step, trial in keyed if key == best]
+    if len(tied) > 1:
+        # what the steps leave around the candidates they touch, then the whole grid, round by
+        # round of refinement, until one step is left
+        near = [around(trial, (*step.placements, *step.eliminations)) for step, trial in tied]
+        least = min(near)
+        tied = [pair for pair, key in zip(tied, near, strict=True) if key == least]
+    if len(tied) > 1:
+        rounds = [refinements(_after(grid, step)) for step, _ in tied]
+        for _ in range(ROUNDS):
+            prints = [next(r) for r in rounds]
+            kept = [i for i, p in enumerate(prints) if p == min(prints)]
+            tied, rounds = [tied[i] for i in kept], [rounds[i] for i in kept]
+            if len(tied) == 1:
+                break
+    return tied[0][0]
 
 
 def _after(grid: CandidateGrid, step: Step) -> CandidateGrid:
