@@ -13,7 +13,7 @@ start, so the chain found is the shortest of its kind.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
 
 from ..notation import digit_char
@@ -246,32 +246,47 @@ def _paths(
     """Every start's shortest alternating path (states ``candidate * 2 + on``, the start off) to each
     candidate it reaches on, breadth first."""
     for s in sorted(strong):
-        parent = {s * 2: -1}
-        frontier = [s * 2]
-        links = 0
-        while frontier and links + 1 < limit:
-            links += 1
-            nxt = []
-            checkpoint(len(frontier))
-            for state in frontier:
-                node, on = state >> 1, state & 1
-                for other in weak[node] if on else strong[node]:
-                    new = other * 2 + (0 if on else 1)
-                    if new in parent:
-                        continue
-                    parent[new] = state
+        for state, _, parents in layers(strong, weak, s, limit):
+            yield trace(parents, state)
+
+
+def layers(
+    strong: Mapping[int, Iterable[int]], weak: Mapping[int, Iterable[int]], start: int, limit: int
+) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
+    """Breadth first from ``start`` off, a strong link into each "on" state and a weak one into
+    each "off" state, up to ``limit`` links: each state reached on, once its layer is complete,
+    with the links of its shortest paths and the map of parents. A state's parents are all
+    those on a shortest path to it, the first met first."""
+    depth = {start * 2: 0}
+    parents: dict[int, list[int]] = {start * 2: []}
+    frontier = [start * 2]
+    links = 0
+    while frontier and links + 1 < limit:
+        links += 1
+        nxt = []
+        checkpoint(len(frontier))
+        for state in frontier:
+            node, on = state >> 1, state & 1
+            for other in weak[node] if on else strong[node]:
+                new = other * 2 + (0 if on else 1)
+                known = depth.get(new)
+                if known is None:
+                    depth[new] = links
+                    parents[new] = [state]
                     nxt.append(new)
-                    if not on:
-                        yield _trace(parent, new)
-            frontier = nxt
+                elif known == links:
+                    parents[new].append(state)
+        for new in nxt:
+            if new & 1:
+                yield new, links, parents
+        frontier = nxt
 
 
-def _trace(parent: dict[int, int], end: int) -> list[int]:
-    path = []
-    state = end
-    while state != -1:
-        path.append(state)
-        state = parent[state]
+def trace(parents: Mapping[int, Sequence[int]], end: int) -> list[int]:
+    """The shortest path from the start to ``end`` through each state's first parent."""
+    path = [end]
+    while parents[path[-1]]:
+        path.append(parents[path[-1]][0])
     path.reverse()
     return path
 
@@ -298,37 +313,16 @@ def _all(
 
 
 def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: Step | None) -> Step | None:
+    """The first chain, breadth first from each start in turn, that proves something, each
+    start's search stopping at the length of the best chain so far."""
     limit = best.length if best else MAX_LINKS + 1
     for s in sorted(strong):
-        # states: candidate * 2 + (1 if on else 0); the start is off
-        parent = {s * 2: -1}
-        frontier = [s * 2]
-        links = 0
-        found = None
-        while frontier and links + 1 < limit and found is None:
-            links += 1
-            nxt = []
-            checkpoint(len(frontier))
-            for state in frontier:
-                node, on = state >> 1, state & 1
-                for other in weak[node] if on else strong[node]:
-                    new = other * 2 + (0 if on else 1)
-                    if new in parent:
-                        continue
-                    parent[new] = state
-                    nxt.append(new)
-                    if not on:
-                        placements, elims = _outcome(grid, s, other)
-                        if placements or elims:
-                            found = (new, placements, elims)
-                            break
-                if found:
-                    break
-            frontier = nxt
-        if found:
-            end, placements, elims = found
-            best = _chain_step(grid, name, _trace(parent, end), placements, elims)
-            limit = best.length
+        for end, _, parents in layers(strong, weak, s, limit):
+            placements, elims = _outcome(grid, s, end >> 1)
+            if placements or elims:
+                best = _chain_step(grid, name, trace(parents, end), placements, elims)
+                limit = best.length
+                break
     return best
 
 

@@ -33,7 +33,7 @@ from ..notation import digit_char
 from .als import almost_locked_sets
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
-from .chains import MAX_LINKS
+from .chains import MAX_LINKS, layers, trace
 from .grid import CandidateGrid, bits, tables
 from .memo import remembered, remembered_steps
 from .step import Step, make_step
@@ -199,72 +199,20 @@ def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
 def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
     """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
     path_length)`` says yes; None past ``limit`` links. Only that path is written out."""
-    for state, links, parent in _reached(graph, start, limit):
+    for state, links, parents in layers(graph.strong, graph.weak, start, limit):
         if goal(state, links):
-            return _path(parent, state)
+            return trace(parents, state)
     return None
 
 
 def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
     """The shortest alternating path from ``start`` off to every node it reaches on."""
-    for state, _, parent in _reached(graph, start, limit):
-        yield _path(parent, state)
-
-
-def _reached(graph: Graph, start: int, limit: int) -> Iterator[tuple[int, int, dict[int, int]]]:
-    """Breadth first from ``start`` off, alternating strong and weak links: each state reached on
-    (by a strong link), with the links of its shortest path and the map of parents."""
-    parent = {start * 2: -1}
-    frontier = [start * 2]
-    links = 0
-    while frontier and links + 1 < limit:
-        links += 1
-        nxt = []
-        checkpoint(len(frontier))
-        for state in frontier:
-            node, on = state >> 1, state & 1
-            for other in graph.weak[node] if on else graph.strong[node]:
-                new = other * 2 + (0 if on else 1)
-                if new in parent:
-                    continue
-                parent[new] = state
-                nxt.append(new)
-                if not on:
-                    yield new, links, parent
-        frontier = nxt
+    for state, _, parents in layers(graph.strong, graph.weak, start, limit):
+        yield trace(parents, state)
 
 
 #: The most shortest paths a loop search writes out to one closing node; past it, those met first.
 PATHS_PER_END = 16
-
-
-def _layers(graph: Graph, start: int, limit: int) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
-    """Breadth first from ``start`` off, as :func:`_reached`, but keeping every parent that lies
-    on a shortest path: each state reached on, once its layer is complete, with the links of its
-    shortest paths and the map of parents."""
-    depth = {start * 2: 0}
-    parents: dict[int, list[int]] = {start * 2: []}
-    frontier = [start * 2]
-    links = 0
-    while frontier and links + 1 < limit:
-        links += 1
-        nxt = []
-        checkpoint(len(frontier))
-        for state in frontier:
-            node, on = state >> 1, state & 1
-            for other in graph.weak[node] if on else graph.strong[node]:
-                new = other * 2 + (0 if on else 1)
-                known = depth.get(new)
-                if known is None:
-                    depth[new] = links
-                    parents[new] = [state]
-                    nxt.append(new)
-                elif known == links:
-                    parents[new].append(state)
-        for new in nxt:
-            if new & 1:
-                yield new, links, parents
-        frontier = nxt
 
 
 def _apart_paths(graph: Graph, parents: dict[int, list[int]], end: int) -> list[list[int]]:
@@ -292,14 +240,6 @@ def _apart_paths(graph: Graph, parents: dict[int, list[int]], end: int) -> list[
 
     walk(end)
     return found
-
-
-def _path(parent: dict[int, int], state: int) -> list[int]:
-    """The states from the start to ``state``, following the parents back."""
-    path = [state]
-    while parent[path[-1]] != -1:
-        path.append(parent[path[-1]])
-    return path[::-1]
 
 
 def _ends(graph: Graph, s: int, y: int) -> list[tuple[int, int]]:
@@ -474,7 +414,7 @@ def _loops(
     seen = Shortest[Step]() if seen is None else seen
     for s in sorted(graph.strong):
         weak_to_s = set(graph.weak[s])
-        for end, links, parents in _layers(graph, s, MAX_LINKS):
+        for end, links, parents in layers(graph.strong, graph.weak, s, MAX_LINKS):
             if links < 3 or end >> 1 not in weak_to_s:
                 continue
             for path in _apart_paths(graph, parents, end):
