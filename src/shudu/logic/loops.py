@@ -217,8 +217,9 @@ PATHS_PER_END = 16
 
 def _apart_paths(graph: Graph, parents: dict[int, list[int]], end: int) -> list[list[int]]:
     """The shortest paths from the start to ``end`` (up to :data:`PATHS_PER_END`) whose nodes
-    share no candidate (:func:`_apart`), so that a loop is not missed because the first
-    shortest path met crosses itself."""
+    share no candidate, so that each link of the loop counts once (its strong links hold at
+    least one true node each and its weak links at most one, so exactly), and a loop is not
+    missed because the first shortest path met crosses itself."""
     found: list[list[int]] = []
     taken = [0] * graph.grid.size
     path: list[int] = []
@@ -433,18 +434,6 @@ def _loops(
                 build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
                 seen.offer(tuple(elims), len(path), build)
     yield from seen.steps()
-
-
-def _apart(graph: Graph, nodes: list[int]) -> bool:
-    """Whether no two nodes of a loop share a candidate (each link then counts once: the loop's
-    strong links hold at least one true node each and its weak links at most one, so exactly)."""
-    taken = [0] * graph.grid.size
-    for node in nodes:
-        cells, d = graph.cells_of(node)
-        if taken[d] & cells:
-            return False
-        taken[d] |= cells
-    return True
 
 
 def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:
