@@ -52,11 +52,12 @@ SOURCES = [
     f"{SOLVERS}/_core.c",
     f"{SOLVERS}/core/general.c",
     f"{SOLVERS}/core/band9.c",
+    f"{SOLVERS}/core/band9x.c",
     f"{SOLVERS}/core/settle.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
-    for name in ("common", "search", "search_loop", "general", "band9", "band_tables", "settle")
+    for name in ("common", "search", "search_loop", "general", "band9", "band_tables", "vec4", "settle")
 ]
 
 setup(

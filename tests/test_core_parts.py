@@ -256,10 +256,13 @@ def test_a_generous_deadline_changes_no_answer(size: int) -> None:
 # -- the general engine's intersection rule: against a plain statement of the rules ---------
 
 
-def reference_closure(geometry: Geometry, givens: list[int], intersections: bool = True) -> tuple[int, ...]:
+def reference_closure(
+    geometry: Geometry, givens: list[int], intersections: bool = True, bands: bool = False
+) -> tuple[int, ...]:
     """Candidates (as digit masks) once naked singles, hidden singles and, if asked, the
-    intersection rule of every two houses sharing cells have nothing more to remove.
-    Written plainly with sets, apart from the engine; for consistent puzzles only."""
+    intersection rule of every two houses sharing cells and the band and stack rules of
+    9x9 have nothing more to remove. Written plainly with sets, apart from the engine; for
+    consistent puzzles only."""
     n = geometry.size
     houses = [tuple(house) for house in geometry.house_cells]
     cand = [{g} if g else set(range(1, n + 1)) for g in givens]
@@ -293,6 +296,16 @@ def reference_closure(geometry: Geometry, givens: list[int], intersections: bool
                             if c not in shared and d in cand[c]:
                                 cand[c].discard(d)
                                 changed = True
+        for triads in _band9_py.BAND_TRIADS + _band9_py.STACK_TRIADS if bands else ():
+            for d in range(1, n + 1):
+                present = sum(1 << t for t, cells in enumerate(triads) if any(d in cand[c] for c in cells))
+                keep = _band9_py.band_keep(present)
+                for t, cells in enumerate(triads):
+                    if not keep >> t & 1:
+                        for c in cells:
+                            if d in cand[c]:
+                                cand[c].discard(d)
+                                changed = True
         assert all(cand), "the reference is only for consistent puzzles"
     return tuple(sum(1 << (d - 1) for d in digits) for digits in cand)
 
@@ -303,8 +316,14 @@ def test_intersection_pairs_of_known_shapes() -> None:
     # meet 3 rows, 3 columns and 3 boxes (by 4, 2 and 2 cells) each
     assert len(_fast_py.Shape(4, Geometry(4).house_cells).locks) == 16
     assert len(_fast_py.Shape(9, Geometry(9).house_cells, general=True).locks) == 54
-    assert len(_fast_py.Shape(9, Geometry(9, variant="x").house_cells).locks) == 60
-    assert len(_fast_py.Shape(9, Geometry(9, variant="windoku").house_cells).locks) == 54 + 4 * 9
+    assert len(_fast_py.Shape(9, Geometry(9, variant="x").house_cells, general=True).locks) == 60
+    assert (
+        len(_fast_py.Shape(9, Geometry(9, variant="windoku").house_cells, general=True).locks) == 54 + 4 * 9
+    )
+    # with the band and stack rules (the 9x9 engine with extra houses), only the pairs
+    # with an extra house: the diagonals' boxes, the windows' rows, columns and boxes
+    assert len(_fast_py.Shape(9, Geometry(9, variant="x").house_cells).locks) == 6
+    assert len(_fast_py.Shape(9, Geometry(9, variant="windoku").house_cells).locks) == 4 * 9
     assert len(_fast_py.Shape(16, Geometry(16).house_cells).locks) == 128
     assert _fast_py.Shape(9, Geometry(9).house_cells).locks == ()  # the band rule serves
     shared, first_only, second_only = _fast_py.Shape(9, Geometry(9).house_cells, general=True).locks[0]
@@ -327,8 +346,9 @@ def test_twin_general_propagation_is_the_closure(name: str, size: int, variant: 
     if not path.exists():
         pytest.skip(f"{path} is not there")
     geometry = Geometry(size, variant=variant)
-    shape = _fast_py.Shape(size, geometry.house_cells)
-    assert not shape.std9
+    shape = _fast_py.Shape(size, geometry.house_cells, general=True)
+    banded = _fast_py.Shape(size, geometry.house_cells)
+    assert not shape.std9 and not shape.var9 and banded.var9 == (size == 9)
     lines = random.Random(7).sample(path.read_text().split(), 6 if size == 16 else 25)
     helped = 0
     for line in lines:
@@ -336,23 +356,33 @@ def test_twin_general_propagation_is_the_closure(name: str, size: int, variant: 
         closure = reference_closure(geometry, givens)
         assert _fast_py.propagate(shape, bytes(givens)) == closure, line
         helped += closure != reference_closure(geometry, givens, intersections=False)
+        if banded.var9:
+            assert _fast_py.propagate(banded, bytes(givens)) == reference_closure(
+                geometry, givens, bands=True
+            )
     if name != "size6_2x3_unique.txt":  # singles settle most 6x6 puzzles alone
         assert helped  # the rule did remove candidates that singles leave
 
 
 @C_ONLY
+@pytest.mark.parametrize("general", [True, False], ids=["general", "default"])
 @pytest.mark.parametrize(("name", "size", "variant"), GENERAL_SETS, ids=[s[0] for s in GENERAL_SETS])
-def test_c_general_engine_settles_what_the_closure_settles(name: str, size: int, variant: str | None) -> None:
-    # the cells the closure fills are what the C engine counts as settled before a guess
+def test_c_engines_settle_what_the_closure_settles(
+    name: str, size: int, variant: str | None, general: bool
+) -> None:
+    # the cells the closure fills are what the C engine counts as settled before a guess:
+    # the general engine's closure, or on 9x9 shapes with extra houses the 9x9 engine's
     path = DATA / name
     if not path.exists():
         pytest.skip(f"{path} is not there")
     geometry = Geometry(size, variant=variant)
     lines = random.Random(8).sample(path.read_text().split(), 6 if size == 16 else 25)
-    result = _core_c.Shape(size, geometry.house_cells).solve_many(lines, 1)
+    shape = _core_c.Shape(size, geometry.house_cells, None, general)
+    assert shape.var9 == (size == 9 and not general)
+    result = shape.solve_many(lines, 1)
     settled = array("Q", result[5])
     for line, count in zip(lines, settled, strict=True):
         givens = [0 if ch in ".0" else int(ch, 36) for ch in line]
-        closure = reference_closure(geometry, givens)
+        closure = reference_closure(geometry, givens, bands=shape.var9)
         filled = sum(1 for g, m in zip(givens, closure, strict=True) if not g and m & (m - 1) == 0)
         assert count == filled, line

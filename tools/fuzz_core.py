@@ -65,7 +65,9 @@ def fuzz_shapes(rng: random.Random) -> None:
 def fuzz_batches(rng: random.Random) -> None:
     """Random and broken puzzle lines, as lists and as one buffer, on every engine."""
     size = rng.choice([4, 6, 9, 9, 9, 16])
-    geometry = Geometry(size)
+    # 9x9 variants: the 9x9 engine with extra houses, and the general engine (links)
+    variant = rng.choice([None, None, "x", "windoku", "pyramid", "anti-knight"]) if size == 9 else None
+    geometry = Geometry(size, variant=variant)
     nc = size * size
     lines = []
     for _ in range(rng.randint(0, 8)):
@@ -83,7 +85,7 @@ def fuzz_batches(rng: random.Random) -> None:
     if node_limit in (None, 2**70) and not 0.0 <= timeout <= 1.0 and limit > 3:
         # no budget at all: counting the solutions of a sparse grid would take for ever
         node_limit = 20_000
-    shape = core.Shape(size, geometry.house_cells)
+    shape = core.Shape(size, geometry.house_cells, geometry.links if any(geometry.links) else None)
     call(shape.solve_many, lines, limit, threads, node_limit, timeout)
     if all(isinstance(line, str) for line in lines):
         sep = rng.choice(["\n", "\r\n", "\r", "\n\n"])

@@ -48,6 +48,7 @@ Shape_dealloc(ShapeObject *self)
     free(self->sh.peers);
     free(self->sh.lock_start);
     free(self->sh.lock_cells);
+    free(self->sh.b9x);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -317,7 +318,9 @@ Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->sh.peer_start[nc] = (int32_t)total;
     self->sh.std9 = !general && n == 9 && !has_links && is_standard9(self->sh.house, (int)nh);
-    if (!self->sh.std9 && build_locks(&self->sh) < 0)
+    if (!self->sh.std9 && !general && shudu_band9_extras(&self->sh, has_links) < 0)
+        goto nomem;
+    if (!self->sh.std9 && !self->sh.b9x && build_locks(&self->sh) < 0)
         goto nomem;
     free(adj);
     Py_DECREF(hs);
@@ -971,6 +974,13 @@ Shape_get_std9(ShapeObject *self, void *closure)
     return PyBool_FromLong(self->sh.std9);
 }
 
+static PyObject *
+Shape_get_var9(ShapeObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->sh.b9x != NULL);
+}
+
 static PyMethodDef Shape_methods[] = {
     {"search", (PyCFunction)Shape_search, METH_O, "search(givens: bytes) -> Search"},
     {"solve_many", (PyCFunction)(void (*)(void))Shape_solve_many, METH_VARARGS | METH_KEYWORDS,
@@ -981,6 +991,7 @@ static PyMethodDef Shape_methods[] = {
 static PyGetSetDef Shape_getset[] = {
     {"n", (getter)Shape_get_n, NULL, "grid size", NULL},
     {"std9", (getter)Shape_get_std9, NULL, "served by the 9x9 engine", NULL},
+    {"var9", (getter)Shape_get_var9, NULL, "served by the 9x9 engine with extra houses", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -6,17 +6,20 @@ held to this module by what it promises (docs/core.md), and the tests check exac
 - on every shape, the **same solutions in the same order**, the same statuses, and the
   same ``nodes``, ``guesses`` and ``settled`` counters, through ``Search.run`` and
   ``Shape.solve_many``, with the same budgets and the same errors for bad input;
-- on shapes outside the standard 9x9 grid, the C general engine (``core/general.c``)
-  carries out this module's algorithm: the same rules in the same order of passes, hence
-  the same propagated state at every node and the same branch cell (it skips only the
-  checks that cannot find anything: a house, or a pair of houses, none of whose cells lost
-  a candidate since it was last looked at);
-- on the standard 9x9 grid, the C 9x9 engine (``core/band9.c``) is another algorithm
-  with the same rules: its propagation works per digit and band, in its own order, so
-  its steps differ from these; what the two share is the **propagated state at every
-  node** (the same candidates, or both a contradiction; :mod:`shudu.solvers._band9_py`
-  states those rules on their own) and the **same branch cell** chosen from it. The same
-  state and the same branch cell at every node make the same search tree, hence the same
+- on the shapes the 9x9 engine does not take, and on every shape made with
+  ``general=True``, the C general engine (``core/general.c``) carries out this module's
+  algorithm: the same rules in the same order of passes, hence the same propagated state
+  at every node and the same branch cell (it skips only the checks that cannot find
+  anything: a house, or a pair of houses, none of whose cells lost a candidate since it
+  was last looked at);
+- on the standard 9x9 grid (``Shape.std9``), and on 9x9 shapes with the 27 standard
+  houses, at most ``EXTRA_HOUSES`` others and no links (``Shape.var9``: X, windoku,
+  pyramid …), the C 9x9 engine (``core/band9.c``) is another algorithm with the same
+  rules: its propagation works per digit and band, in its own order, so its steps differ
+  from these; what the two share is the **propagated state at every node** (the same
+  candidates, or both a contradiction; :mod:`shudu.solvers._band9_py` states the standard
+  grid's rules on their own) and the **same branch cell** chosen from it. The same state
+  and the same branch cell at every node make the same search tree, hence the same
   solutions, order and counters.
 
 Vocabulary:
@@ -39,7 +42,9 @@ The search is depth-first and resumable (``Search.run`` picks up where it stoppe
    is in no such matching (this covers pointing and claiming between rows and boxes). The
    **stack rule** is the same on a stack (three columns), with (column, box) triads. The
    C core keeps 9x9 candidates per digit and band, which makes these rules a few word-wide
-   operations. On every other shape the **intersection rule** joins the singles instead:
+   operations. On every other shape the **intersection rule** joins the singles instead
+   (on ``Shape.var9`` shapes both join them, the intersection rule only on the pairs with
+   an extra house):
    for two houses that share at least two cells (``Shape.locks``: a row and a box, a
    diagonal and a box, a window and a row …), a digit that one of them holds only in the
    shared cells leaves the other house's other cells (pointing and claiming, for any
@@ -97,6 +102,9 @@ _CLOCK_EVERY = 64
 # How many empty cells with two candidates the branch rule weighs (the C core's
 # BRANCH_PAIRS in core/band9.c and core/general.c).
 BRANCH_PAIRS = 8
+# A 9x9 shape with the 27 standard houses, no links and at most this many other distinct
+# houses keeps the band and stack rules (the C core's B9X_HOUSES in core/band9.h).
+EXTRA_HOUSES = 16
 
 
 def _char_value(ch: str, n: int) -> int:
@@ -150,33 +158,48 @@ def _cells(seq: object, what: str, index: int, ncells: int, most: int) -> list[i
     return cells
 
 
+def _standard_id(house: Sequence[int]) -> int:
+    """Which of the 27 standard houses of 9x9 the 9 cells are: rows 0..8, columns 9..17,
+    boxes 18..26; -1 for none."""
+    rows = {c // 9 for c in house}
+    cols = {c % 9 for c in house}
+    boxes = {(c // 27, c % 9 // 3) for c in house}
+    if len(rows) == 1:
+        return rows.pop()
+    if len(cols) == 1:
+        return 9 + cols.pop()
+    if len(boxes) == 1:
+        band, stack = boxes.pop()
+        return 18 + 3 * band + stack
+    return -1
+
+
 def _is_standard9(houses: list[list[int]]) -> bool:
-    if len(houses) != 27:
-        return False
-    seen = set()
-    for h in houses:
-        rows = {c // 9 for c in h}
-        cols = {c % 9 for c in h}
-        boxes = {(c // 27, c % 9 // 3) for c in h}
-        if len(rows) == 1:
-            key = rows.pop()
-        elif len(cols) == 1:
-            key = 9 + cols.pop()
-        elif len(boxes) == 1:
-            band, stack = boxes.pop()
-            key = 18 + 3 * band + stack
+    ids = {_standard_id(h) for h in houses}
+    return len(houses) == 27 and len(ids) == 27 and -1 not in ids
+
+
+def _extra_houses(houses: list[list[int]]) -> tuple[tuple[int, ...], ...] | None:
+    """The houses of a 9x9 shape beyond the 27 standard ones, repeats once, in order; None
+    when a standard house is missing or there are more than ``EXTRA_HOUSES``."""
+    ids = set()
+    extras: dict[frozenset[int], tuple[int, ...]] = {}
+    for house in houses:
+        key = _standard_id(house)
+        if key >= 0:
+            ids.add(key)
         else:
-            return False
-        if key in seen:
-            return False
-        seen.add(key)
-    return True
+            extras.setdefault(frozenset(house), tuple(house))
+    if len(ids) < 27 or len(extras) > EXTRA_HOUSES:
+        return None
+    return tuple(extras.values())
 
 
 def _intersections(
-    houses: tuple[tuple[int, ...], ...],
+    houses: tuple[tuple[int, ...], ...], second_from: int = 0
 ) -> tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
-    """The pairs of houses that share at least two cells but not all (see ``Shape.locks``)."""
+    """The pairs of houses that share at least two cells but not all (see ``Shape.locks``),
+    the second of each pair one of ``houses[second_from:]``."""
     n = len(houses[0]) if houses else 0
     member: dict[int, list[int]] = {}
     for h, house in enumerate(houses):
@@ -187,7 +210,7 @@ def _intersections(
         shared_count: dict[int, int] = {}
         for c in first:
             for b in member[c]:
-                if b > a:
+                if b > a and b >= second_from:
                     shared_count[b] = shared_count.get(b, 0) + 1
         for b in sorted(shared_count):
             if 2 <= shared_count[b] < n:
@@ -206,9 +229,9 @@ class Shape:
     """A grid shape compiled for searching: size ``n``, houses and links.
 
     ``houses`` is a sequence of ``n``-cell sequences of cell indices, ``links`` is ``None``
-    or one sequence of cell indices per cell. ``general=True`` keeps a standard 9x9 grid on
-    the general engine (for comparisons); otherwise ``std9`` tells that the C core serves it
-    with its 9x9 engine.
+    or one sequence of cell indices per cell. ``general=True`` keeps every shape on the
+    general engine (for comparisons); otherwise ``std9`` tells that the C core serves it
+    with its 9x9 engine, and ``var9`` with its 9x9 engine and extra houses.
     """
 
     def __init__(
@@ -255,13 +278,22 @@ class Shape:
         self.houses: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in checked)
         self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(a)) for a in adjacent)
         self.std9 = not general and n == 9 and not has_links and _is_standard9(checked)
-        #: The intersections (none on the standard 9x9 grid, where the band rule serves):
-        #: for each pair of houses sharing at least two cells but not all, in the order of
-        #: the first house then the second, the shared cells, the first house's other
-        #: cells and the second house's other cells.
-        self.locks: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...] = (
-            () if self.std9 else _intersections(self.houses)
-        )
+        extras = None if general or n != 9 or has_links or self.std9 else _extra_houses(checked)
+        self.var9 = extras is not None
+        #: The intersections: for each pair of houses sharing at least two cells but not
+        #: all, in the order of the first house then the second, the shared cells, the
+        #: first house's other cells and the second house's other cells. None on the
+        #: standard 9x9 grid, where the band and stack rules serve; with extra houses, only
+        #: the pairs with an extra house (the first a standard or an earlier extra house).
+        self.locks: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+        if self.std9:
+            self.locks = ()
+        elif extras is not None:
+            standard = tuple(sorted((h for h in self.houses if _standard_id(h) >= 0), key=_standard_id))
+            unique = tuple({_standard_id(h): h for h in standard}.values())
+            self.locks = _intersections(unique + extras, second_from=len(unique))
+        else:
+            self.locks = _intersections(self.houses)
 
     def search(self, givens: bytes) -> Search:
         """A fresh search over one puzzle; ``givens`` holds ``n * n`` values 0..n."""
@@ -593,10 +625,10 @@ class Search:
                         raise _Contradiction
                     progress = True
             if not progress and qi == len(queue):
-                if self.shape.std9:
-                    if self._band_rule(state, queue):
-                        continue
-                elif self._intersection_rule(state, queue):
+                shape = self.shape
+                if (shape.std9 or shape.var9) and self._band_rule(state, queue):
+                    continue
+                if not shape.std9 and self._intersection_rule(state, queue):
                     continue
                 return
 

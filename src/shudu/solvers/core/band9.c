@@ -11,6 +11,15 @@
 
 typedef band9_frame_t frame_t;
 typedef band9_state_t state_t;
+typedef band9_extra_t extra_t;
+
+/* The functions that take the extra houses (x, NULL on the standard grid) are inlined
+ * into each of the two searches, where x is NULL or not from the start. */
+#if defined(__GNUC__) || defined(__clang__)
+#define S9_INLINE static inline __attribute__((always_inline))
+#else
+#define S9_INLINE static inline
+#endif
 
 /* Candidates are kept per digit and band: cand[3 * d + b] is a 27-bit mask of the cells
  * of band b (rows 3b..3b+2; bit 9 * row + column) where digit d + 1 may go, its placed
@@ -27,6 +36,12 @@ typedef band9_state_t state_t;
  *   - stack rule: the band rule turned a quarter, on the (band, column) triads of a stack,
  *     read from the columns each band word holds the digit in; it runs last, once the
  *     others are done, and only on digits whose columns changed since it last held.
+ * With extra houses (band9.h: diagonals, windows ...), three more, run last and only on
+ * the digits whose words changed since they last ran:
+ *   - a placed digit leaves the other cells of its extra houses (done where it is placed);
+ *   - an extra house with one cell left for a digit: place it there;
+ *   - intersection: where an extra house and another house share cells, a digit one of
+ *     them holds only in the shared cells leaves the other's other cells.
  * Only the row singles of the band rule place digits: a naked single, a column single or
  * a branch digit just clears the rest of the cell's row and box for its digit, and the
  * band rule then sees a row single there.  A placed cell needs nothing more in its own
@@ -87,8 +102,8 @@ s9_given_cells(const uint8_t *givens, uint32_t given_any[3])
 }
 
 /* The state with the givens placed.  0 if two givens clash. */
-static int
-s9_start(frame_t *st, const uint8_t *givens)
+S9_INLINE int
+s9_start(frame_t *st, const uint8_t *givens, const extra_t *x)
 {
     uint32_t given_any[3], given[27] = {0};
     uint32_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
@@ -117,14 +132,26 @@ s9_start(frame_t *st, const uint8_t *givens)
     st->cand[27] = st->seen[27] = 0;
     for (int b = 0; b < 3; b++)
         st->unsolved[b] = BAND_ALL & ~given_any[b];
+    if (x)
+        /* a given leaves its extra houses; two alike in one clash */
+        for (int b = 0; b < 3; b++)
+            for (uint32_t any = given_any[b]; any; any &= any - 1) {
+                int pos = CTZ(any), d = givens[27 * b + pos] - 1;
+                const uint32_t *pm = x->peers[27 * b + pos].w;
+                for (int k = 0; k < 3; k++) {
+                    if (given[3 * d + k] & pm[k])
+                        return 0;
+                    st->cand[3 * d + k] &= ~pm[k];
+                }
+            }
     return 1;
 }
 
 /* The band rule on digit-band i, then its row singles placed: the placed cells leave the
  * other digits and the digit leaves their columns in the other bands.  0 on
  * contradiction. */
-static inline int
-s9_band(frame_t *st, int i, int d, int b)
+S9_INLINE int
+s9_band(frame_t *st, int i, int d, int b, const extra_t *x)
 {
     uint32_t m = st->cand[i];
     uint32_t p = (m | m >> 1 | m >> 2) & TRIAD_BASES;
@@ -149,6 +176,13 @@ s9_band(frame_t *st, int i, int d, int b)
         int base = 3 * d;
         st->cand[base + (b == 0)] &= off;
         st->cand[base + 2 - (b == 2)] &= off;
+        if (x)
+            for (; single; single &= single - 1) {
+                const uint32_t *pm = x->peers[27 * b + CTZ(single)].w;
+                st->cand[base] &= ~pm[0];
+                st->cand[base + 1] &= ~pm[1];
+                st->cand[base + 2] &= ~pm[2];
+            }
     }
     return 1;
 }
@@ -270,11 +304,60 @@ s9_stack_rule(frame_t *st, int d, uint32_t *any)
     return dropped;
 }
 
+#include "vec4.h"
+
+/* The rules of the extra houses on digit d (see the top of the file), where its words
+ * changed since they last ran (`was`: the words then): 1 if a candidate went or a digit
+ * was placed, 0 if nothing changed, -1 on contradiction.  A house or a pair none of whose
+ * cells changed for the digit gives what it gave then: nothing, or what is done already. */
+S9_INLINE int
+s9_extra_rules(frame_t *st, int d, const uint32_t *was, const extra_t *x)
+{
+    /* four words from cand[3d] (cand[27] is a pad for the last digit) */
+    uint32_t *c = st->cand + 3 * d;
+    const s9v_t moved = s9v_xor(s9v_load(c), s9v_load(was));
+    int found = 0;
+    for (int h = 0; h < x->nhouses; h++) {
+        const uint32_t *hm = x->house[h].w;
+        if (!s9v_meets(moved, &x->house[h]))
+            continue;
+        uint32_t w0 = c[0] & hm[0], w1 = c[1] & hm[1], w2 = c[2] & hm[2];
+        uint32_t all = w0 | w1 | w2;
+        if (!all)
+            return -1;
+        /* one cell: one word holds it, and one bit */
+        if ((all & (all - 1)) || (w0 && (w1 | w2)) || (w1 && w2))
+            continue;
+        int b = w0 ? 0 : w1 ? 1 : 2;
+        if (st->unsolved[b] & all) {
+            s9_assign(st, d, b, CTZ(all));
+            found = 1;
+        }
+    }
+    s9v_t now = s9v_load(c);
+    int cleared = 0;
+    for (int k = 0; k < x->nlocks; k++) {
+        const band9_mask_t *lk = x->lock[k];
+        if (!s9v_meets(moved, &lk[3]) || !s9v_meets(now, &lk[0]))
+            continue;
+        int first = s9v_meets(now, &lk[1]), second = s9v_meets(now, &lk[2]);
+        if (first == second)
+            continue;
+        /* the house without the digit outside the shared cells clears the other's */
+        now = s9v_clear(now, &lk[first ? 1 : 2]);
+        cleared = 1;
+    }
+    if (cleared)
+        s9v_store(c, now);  /* the fourth word unchanged */
+    return found | cleared;
+}
+
 /* All rules until none applies; 0 on contradiction.  last[28]: each word's columns (as
  * s9_columns gives them) when the stack rule last held for its digit; a digit whose columns
- * still match needs no stack rule.  Updated. */
-static int
-s9_propagate(frame_t *st, uint32_t *last)
+ * still match needs no stack rule.  lastx[28] (with extra houses): each word when the
+ * extra rules last ran on its digit.  Both updated. */
+S9_INLINE int
+s9_propagate_(frame_t *st, uint32_t *last, uint32_t *lastx, const extra_t *x)
 {
     for (;;) {
         uint32_t ch;
@@ -282,7 +365,7 @@ s9_propagate(frame_t *st, uint32_t *last)
             do {
                 int i = CTZ(ch);
                 ch &= ch - 1;
-                if (st->cand[i] != st->seen[i] && !s9_band(st, i, i / 3, i % 3))
+                if (st->cand[i] != st->seen[i] && !s9_band(st, i, i / 3, i % 3, x))
                     return 0;
             } while (ch);
         }
@@ -339,9 +422,39 @@ s9_propagate(frame_t *st, uint32_t *last)
             last[3 * d + 1] = any[3 * d + 1];
             last[3 * d + 2] = any[3 * d + 2];
         }
+        if (found)
+            continue;
+        if (!x)
+            return 1;
+        /* the extra houses' rules, on the digits whose words changed since they last ran */
+        uint32_t redo = s9_differ(st->cand, lastx);
+        redo = (redo | redo >> 1 | redo >> 2) & TRIAD_BASES;
+        for (; redo; redo &= redo - 1) {
+            int d = CTZ(redo) / 3;
+            uint32_t was[4];
+            memcpy(was, lastx + 3 * d, sizeof was);
+            memcpy(lastx + 3 * d, st->cand + 3 * d, 3 * sizeof(uint32_t));
+            int r = s9_extra_rules(st, d, was, x);
+            if (r < 0)
+                return 0;
+            found |= r;
+        }
         if (!found)
             return 1;
     }
+}
+
+/* Propagation once per search, called (not inlined) from its start and its places. */
+static int
+s9_propagate(frame_t *st, uint32_t *last)
+{
+    return s9_propagate_(st, last, NULL, NULL);
+}
+
+static int
+s9x_propagate(frame_t *st, uint32_t *last, uint32_t *lastx, const extra_t *x)
+{
+    return s9_propagate_(st, last, lastx, x);
 }
 
 /* Digits (bit d) still possible in cell (band b, bit pos). */
@@ -380,8 +493,8 @@ s9_popcount(uint32_t x, int hw)
  * reading order), the one whose weaker digit is a candidate in most of its 20 peers
  * (either choice then removes the most), the first such; without such cells, the empty
  * cell with fewest candidates, the first such in reading order. */
-static inline int
-s9_branch_cell(const frame_t *st, int hw)
+S9_INLINE int
+s9_branch_cell(const frame_t *st, int hw, const extra_t *x)
 {
     uint32_t pairs[3], once[4], twice[4], thrice[4];
     s9_tally(st->cand, once, twice, thrice);
@@ -395,8 +508,13 @@ s9_branch_cell(const frame_t *st, int hw)
             for (uint32_t digits = s9_digits(st, b, pos); digits; digits &= digits - 1) {
                 const uint32_t *c = st->cand + 3 * CTZ(digits);
                 /* peers holding the digit: its row and box in the band, its column elsewhere */
-                uint32_t x = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
-                int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos], hw) + (int)((x * COLUMN_BITS) >> 18 & 7u);
+                uint32_t col_bits = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
+                int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos], hw) + (int)((col_bits * COLUMN_BITS) >> 18 & 7u);
+                if (x) {
+                    const uint32_t *far = x->far[27 * b + pos].w;
+                    k += s9_popcount(c[0] & far[0], hw) + s9_popcount(c[1] & far[1], hw) +
+                         s9_popcount(c[2] & far[2], hw);
+                }
                 score = k < score ? k : score;
             }
             if (score > best_score) {
@@ -427,31 +545,45 @@ s9_branch_cell(const frame_t *st, int hw)
 __attribute__((target("popcnt"))) static int
 s9_branch_cell_popcnt(const frame_t *st)
 {
-    return s9_branch_cell(st, 1);
+    return s9_branch_cell(st, 1, NULL);
 }
 
 static int
 s9_branch_cell_plain(const frame_t *st)
 {
-    return s9_branch_cell(st, 0);
+    return s9_branch_cell(st, 0, NULL);
 }
 
-static inline int
-s9_choose_cell(const frame_t *st)
+__attribute__((target("popcnt"))) static int
+s9x_branch_cell_popcnt(const frame_t *st, const extra_t *x)
 {
+    return s9_branch_cell(st, 1, x);
+}
+
+static int
+s9x_branch_cell_plain(const frame_t *st, const extra_t *x)
+{
+    return s9_branch_cell(st, 0, x);
+}
+
+S9_INLINE int
+s9_choose_cell(const frame_t *st, const extra_t *x)
+{
+    if (x)
+        return __builtin_cpu_supports("popcnt") ? s9x_branch_cell_popcnt(st, x) : s9x_branch_cell_plain(st, x);
     return __builtin_cpu_supports("popcnt") ? s9_branch_cell_popcnt(st) : s9_branch_cell_plain(st);
 }
 #elif defined(__POPCNT__)
-static inline int
-s9_choose_cell(const frame_t *st)
+S9_INLINE int
+s9_choose_cell(const frame_t *st, const extra_t *x)
 {
-    return s9_branch_cell(st, 1);
+    return s9_branch_cell(st, 1, x);
 }
 #else
-static inline int
-s9_choose_cell(const frame_t *st)
+S9_INLINE int
+s9_choose_cell(const frame_t *st, const extra_t *x)
 {
-    return s9_branch_cell(st, 0);
+    return s9_branch_cell(st, 0, x);
 }
 #endif
 
@@ -483,29 +615,32 @@ cells_left(const frame_t *f)
     return POPCOUNT(f->unsolved[0]) + POPCOUNT(f->unsolved[1]) + POPCOUNT(f->unsolved[2]);
 }
 
-static inline int
-start(state_t *s, const uint8_t *givens, frame_t *f, uint64_t *settled)
+S9_INLINE int
+start_(const uint8_t *givens, frame_t *f, uint64_t *settled, const extra_t *x)
 {
-    (void)s;
-    uint32_t last[28];
-    memset(last, 0xFF, sizeof last);  /* never a set of columns: every digit gets checked */
-    if (!s9_start(f, givens))
+    /* never a set of columns, never a word: every digit gets checked */
+    uint32_t last[28], lastx[28];
+    memset(last, 0xFF, sizeof last);
+    memset(lastx, 0xFF, sizeof lastx);
+    if (!s9_start(f, givens, x))
         return 0;
     int empty = cells_left(f);
-    if (!s9_propagate(f, last))
+    if (!(x ? s9x_propagate(f, last, lastx, x) : s9_propagate(f, last)))
         return 0;
     *settled = (uint64_t)(empty - cells_left(f));
     return 1;
 }
 
-static inline int
-place(state_t *s, frame_t *f, int cell, mask_t bit)
+S9_INLINE int
+place_(frame_t *f, int cell, mask_t bit, const extra_t *x)
 {
-    (void)s;
-    uint32_t last[28];  /* f is a propagated state: the stack rule holds there */
+    /* f is a propagated state: the stack rule and the extra rules hold there */
+    uint32_t last[28], lastx[28];
     s9_columns(f->cand, last, NULL);
+    if (x)
+        memcpy(lastx, f->cand, sizeof lastx);
     s9_assign(f, CTZ(bit), cell / 27, cell % 27);
-    return s9_propagate(f, last);
+    return x ? s9x_propagate(f, last, lastx, x) : s9_propagate(f, last);
 }
 
 static inline int
@@ -526,21 +661,35 @@ emit(const state_t *s, const frame_t *f, uint8_t *out)
                 out[27 * b + CTZ(m)] = (uint8_t)(d + 1);
 }
 
-static inline void
-choose_branch(state_t *s, frame_t *f)
+S9_INLINE void
+choose_branch_(frame_t *f, const extra_t *x)
 {
-    (void)s;
-    f->cell = s9_choose_cell(f);
+    f->cell = s9_choose_cell(f, x);
     f->rem = s9_digits(f, f->cell / 27, f->cell % 27);
 }
 
+/* The search loop twice: on the standard grid (no extra houses, x a constant NULL) and
+ * with extra houses. */
+#define start(s, g, f, settled) start_(g, f, settled, S9_X(s))
+#define place(s, f, c, bit) place_(f, c, bit, S9_X(s))
+#define choose_branch(s, f) choose_branch_(f, S9_X(s))
+
+#define S9_X(s) ((void)(s), (const extra_t *)NULL)
+#define search_next search_next_std
 #include "search_loop.h"
+#undef search_next
+#undef S9_X
+
+#define S9_X(s) ((s)->x)
+#define search_next search_next_extra
+#include "search_loop.h"
+#undef search_next
+#undef S9_X
 
 static int
 band9_init(void *state, const shape_t *sh)
 {
-    (void)state;
-    (void)sh;
+    ((state_t *)state)->x = sh->b9x;
     return 0;
 }
 
@@ -550,7 +699,8 @@ band9_release(void *state)
     (void)state;
 }
 
-const engine_t shudu_engine_9x9 = {"9x9", band9_init, band9_release, search_next};
+const engine_t shudu_engine_9x9 = {"9x9", band9_init, band9_release, search_next_std};
+const engine_t shudu_engine_9x9x = {"9x9 with extra houses", band9_init, band9_release, search_next_extra};
 
 const uint32_t *const shudu_band_keep = BAND_KEEP;
 const uint32_t *const shudu_triad_keep = TRIAD_KEEP;
@@ -562,7 +712,7 @@ shudu_propagate9(const uint8_t *givens, mask_t out[81])
     frame_t f;
     uint32_t last[28];
     memset(last, 0xFF, sizeof last);
-    if (!s9_start(&f, givens) || !s9_propagate(&f, last))
+    if (!s9_start(&f, givens, NULL) || !s9_propagate(&f, last))
         return 0;
     for (int b = 0; b < 3; b++)
         for (int pos = 0; pos < 27; pos++)

@@ -18,12 +18,43 @@ typedef struct {
     mask_t rem;             /* its digits not tried yet */
 } band9_frame_t;
 
+/* The houses a 9x9 shape has beyond the 27 standard ones (diagonals, windows, pyramids
+ * ...), as masks in the engine's band words: mask[b] holds the cells of band b, bit
+ * 9 * row + column.  A shape with at most B9X_HOUSES distinct such houses and no links
+ * runs the 9x9 engine with them (shudu_engine_9x9x). */
+#define B9X_HOUSES 16
+/* A house of 9 cells meets at most 4 of the 9 rows (or columns, or boxes) in two cells or
+ * more, and each other extra house: at most 16 * 12 + 16 * 15 / 2 pairs. */
+#define B9X_LOCKS 312
+typedef struct {
+    uint32_t w[4];  /* three band words and a pad */
+} band9_mask_t;
+
+typedef struct band9_extra {
+    int nhouses, nlocks;
+    band9_mask_t house[B9X_HOUSES];
+    band9_mask_t peers[81];  /* cells sharing an extra house with the cell, not itself */
+    band9_mask_t far[81];    /* of those, the ones outside its row, column and box */
+    /* the intersections with an extra house: pairs of houses, at least one extra, sharing
+     * two to eight cells: the shared cells, the first house's others, the second's, and
+     * all of them */
+    band9_mask_t lock[B9X_LOCKS][4];
+} band9_extra_t;
+
 /* The frame stack: the root and one frame per guess, each on a distinct empty cell. */
 typedef struct {
     band9_frame_t stack[82];
+    const band9_extra_t *x;  /* the extra houses; NULL on the standard grid */
 } band9_state_t;
 
 SHUDU_HIDDEN extern const engine_t shudu_engine_9x9;
+SHUDU_HIDDEN extern const engine_t shudu_engine_9x9x;
+
+/* Sets sh->b9x (malloc'd: the shape frees it) when the 9x9 engine can serve the shape
+ * with extra houses: 9x9, `links` false, the 27 standard houses among its houses, and at
+ * most B9X_HOUSES others (repeats counted once).  Leaves it NULL otherwise.  -1 when out
+ * of memory. */
+SHUDU_HIDDEN int shudu_band9_extras(shape_t *sh, int links);
 
 /* The candidates (bit d - 1 for digit d) of each of the 81 cells once the givens are
  * placed and the 9x9 engine's propagation is done; 0 when it finds a contradiction.

@@ -52,12 +52,17 @@ enum { CALL_STOPPED = 0, CALL_EXHAUSTED = 1, CALL_BUDGET = 2 };
 /* Shapes                                                                   */
 /* ------------------------------------------------------------------------ */
 
+struct band9_extra;
+
 /* A grid shape compiled for searching: size, houses, and each cell's peers (the cells of
  * its houses and its links).  Read-only once built; several searches share one. */
 typedef struct {
     int n, ncells, nhouses;
     mask_t full;
     int std9;             /* standard 9x9 houses, no links: the 9x9 engine */
+    /* The 27 standard houses and a few more, no links: the 9x9 engine with extra houses
+     * (core/band9.h); NULL otherwise.  Owned by the shape. */
+    struct band9_extra *b9x;
     int16_t *house;       /* nhouses * n cell indices */
     int32_t *peer_start;  /* ncells + 1 offsets into peers */
     int16_t *peers;

@@ -22,7 +22,7 @@ typedef struct {
 static inline int
 search_init(search_t *s, const shape_t *sh)
 {
-    s->engine = sh->std9 ? &shudu_engine_9x9 : &shudu_engine_general;
+    s->engine = sh->std9 ? &shudu_engine_9x9 : sh->b9x ? &shudu_engine_9x9x : &shudu_engine_general;
     s->sh = sh;
     s->p.depth = s->p.started = s->p.finished = 0;
     s->p.nodes = s->p.guesses = s->p.settled = 0;
