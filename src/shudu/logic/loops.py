@@ -35,7 +35,7 @@ from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
 from .chains import MAX_LINKS, layers, trace
 from .grid import CandidateGrid, bits, tables
-from .memo import remembered, remembered_steps
+from .memo import remember, remembered, remembered_steps
 from .step import Step, make_step
 
 
@@ -413,27 +413,45 @@ def _loops(
     neither; ``named_plain``: grouped ones too are named Continuous Nice Loops."""
     graph = graph_of(grid, als_cells=als_cells)
     seen = Shortest[Step]() if seen is None else seen
-    for s in sorted(graph.strong):
-        weak_to_s = set(graph.weak[s])
-        for end, links, parents in layers(graph.strong, graph.weak, s, MAX_LINKS):
-            if links < 3 or end >> 1 not in weak_to_s:
-                continue
-            for path in _apart_paths(graph, parents, end):
-                path.append(s * 2)
-                if _uses_group(graph, path) != grouped:
-                    continue
-                elims = _loop_eliminations(graph, path)
-                if not elims:
-                    continue
-                group_named = grouped and not named_plain
-                if _one_digit(graph, path):
-                    kind = "Grouped Continuous Nice Loop" if group_named else "Continuous Nice Loop (X-Cycle)"
-                else:
-                    kind = "Grouped Continuous Nice Loop" if group_named else ""
-                template = "the loop {chain} closes, so each weak link holds"
-                build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
-                seen.offer(tuple(elims), len(path), build)
+    group_named = grouped and not named_plain
+    for path, elims, through_group in _closed_loops(grid, als_cells):
+        if through_group != grouped:
+            continue
+        if _one_digit(graph, path):
+            kind = "Grouped Continuous Nice Loop" if group_named else "Continuous Nice Loop (X-Cycle)"
+        else:
+            kind = "Grouped Continuous Nice Loop" if group_named else ""
+        template = "the loop {chain} closes, so each weak link holds"
+        build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
+        seen.offer(tuple(elims), len(path), build)
     yield from seen.steps()
+
+
+def _closed_loops(grid: CandidateGrid, als_cells: int) -> list[tuple[list[int], list[tuple[int, int]], bool]]:
+    """Every loop of ``graph_of(grid, als_cells=als_cells)`` that eliminates, in the order the
+    sweep meets them: from each start in turn, the shortest paths back to it (see
+    :func:`_apart_paths`), each with its eliminations and whether it goes through a group or
+    ALS node. Swept once per grid inside a rating (:func:`remember`): the plain and grouped
+    listings both read it."""
+
+    def sweep() -> list[tuple[list[int], list[tuple[int, int]], bool]]:
+        graph = graph_of(grid, als_cells=als_cells)
+        found = []
+        for s in sorted(graph.strong):
+            weak_to_s = set(graph.weak[s])
+            for end, links, parents in layers(graph.strong, graph.weak, s, MAX_LINKS):
+                if links < 3 or end >> 1 not in weak_to_s:
+                    continue
+                for path in _apart_paths(graph, parents, end):
+                    path.append(s * 2)
+                    elims = _loop_eliminations(graph, path)
+                    if elims:
+                        found.append((path, elims, _uses_group(graph, path)))
+        return found
+
+    key = (_closed_loops, grid.geometry, tuple(grid.values), tuple(grid.cands), als_cells)
+    loops: list[tuple[list[int], list[tuple[int, int]], bool]] = remember(key, sweep)
+    return loops
 
 
 def _loop_eliminations(graph: Graph, path: list[int]) -> list[tuple[int, int]]:

@@ -64,6 +64,19 @@ def mark_barren(key: Hashable) -> None:
         known.add(key)
 
 
+def remember(key: Hashable, compute: Callable[[], Any]) -> Any:
+    """``compute()``, kept under ``key`` until the block ends (computed afresh outside one).
+    For a search several finders share; ``key`` must hold everything its answer depends on."""
+    cache = _cache.get()
+    if cache is None:
+        return compute()
+    if key not in cache:
+        if len(cache) >= MEMO_SIZE:
+            del cache[next(iter(cache))]
+        cache[key] = compute()
+    return cache[key]
+
+
 def remembered(find: Find) -> Find:
     """``find`` with its answers cached per grid inside a :func:`memo_scope` block."""
 
