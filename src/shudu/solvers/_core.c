@@ -101,16 +101,7 @@ is_standard9(const int16_t *house, int nhouses)
     if (nhouses != 27)
         return 0;
     for (int h = 0; h < 27; h++) {
-        const int16_t *c = house + 9 * h;
-        int r0 = c[0] / 9, c0 = c[0] % 9;
-        int same_row = 1, same_col = 1, same_box = 1;
-        for (int i = 1; i < 9; i++) {
-            same_row &= c[i] / 9 == r0;
-            same_col &= c[i] % 9 == c0;
-            same_box &= (c[i] / 27 == c[0] / 27) && ((c[i] % 9) / 3 == c0 / 3);
-        }
-        /* a house has 9 distinct cells, so "all in one row" means "the row" */
-        int id = same_row ? r0 : same_col ? 9 + c0 : same_box ? 18 + 3 * (r0 / 3) + c0 / 3 : -1;
+        int id = shudu_standard_house9(house + 9 * h);
         if (id < 0 || seen[id])
             return 0;
         seen[id] = 1;

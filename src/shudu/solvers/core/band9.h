@@ -56,6 +56,10 @@ SHUDU_HIDDEN extern const engine_t shudu_engine_9x9x;
  * of memory. */
 SHUDU_HIDDEN int shudu_band9_extras(shape_t *sh, int links);
 
+/* Which of the 27 standard houses of 9x9 the 9 distinct cells are: rows 0..8, columns
+ * 9..17, boxes 18..26; -1 for none. */
+SHUDU_HIDDEN int shudu_standard_house9(const int16_t *cells);
+
 /* The candidates (bit d - 1 for digit d) of each of the 81 cells once the givens are
  * placed and the 9x9 engine's propagation is done; 0 when it finds a contradiction.
  * For tests: the search itself never calls it. */

@@ -34,10 +34,8 @@ s9_mask_and(band9_mask_t a, band9_mask_t b, int not_b)
     return m;
 }
 
-/* Which of the 27 standard houses the 9 cells are (rows 0..8, columns 9..17, boxes
- * 18..26), or -1. */
-static int
-s9_standard_house(const int16_t *c)
+int
+shudu_standard_house9(const int16_t *c)
 {
     int r0 = c[0] / 9, c0 = c[0] % 9;
     int same_row = 1, same_col = 1, same_box = 1;
@@ -46,6 +44,7 @@ s9_standard_house(const int16_t *c)
         same_col &= c[i] % 9 == c0;
         same_box &= (c[i] / 27 == c[0] / 27) && ((c[i] % 9) / 3 == c0 / 3);
     }
+    /* a house has 9 distinct cells, so "all in one row" means "the row" */
     return same_row ? r0 : same_col ? 9 + c0 : same_box ? 18 + 3 * (r0 / 3) + c0 / 3 : -1;
 }
 
@@ -60,7 +59,7 @@ shudu_band9_extras(shape_t *sh, int links)
     int16_t cells[9];
     for (int h = 0; h < sh->nhouses; h++) {
         memcpy(cells, sh->house + 9 * h, sizeof cells);
-        int id = s9_standard_house(cells);
+        int id = shudu_standard_house9(cells);
         band9_mask_t m = s9_mask_of(cells, 9);
         if (id >= 0) {
             all[id] = m;
