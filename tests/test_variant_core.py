@@ -54,11 +54,12 @@ def generated(geometry: Geometry, count: int, seed: int) -> list[str]:
     grid = [labels[int(ch) - 1] for ch in grid_text]
     lines = []
     for i in range(count):
-        keep = rng.randint(18, 34) if i % 3 else rng.randint(10, 17)
+        # by i % 5: few clues (several solutions), some (any), many (one), many and a wrong one
+        keep = rng.randint(*((10, 17), (18, 34), (18, 34), (45, 60), (30, 40))[i % 5])
         cells = [0] * 81
         for c in rng.sample(range(81), keep):
             cells[c] = grid[c]
-        if i % 5 == 4:  # a wrong clue in an empty cell, clashing with no clue: often no solution
+        if i % 5 == 4:  # a wrong clue in an empty cell, clashing with no clue: most often no solution
             c = rng.choice([c for c in range(81) if not cells[c]])
             seen = {cells[p] for p in geometry.peers[c]}
             wrong = [d for d in range(1, 10) if d != grid[c] and d not in seen]

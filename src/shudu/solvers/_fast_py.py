@@ -51,13 +51,17 @@ The search is depth-first and resumable (``Search.run`` picks up where it stoppe
    houses). Singles run until nothing changes, then one pass of the rule over every pair,
    and again while it removes candidates; the result (the closure of these rules) does not
    depend on the order of the steps;
-2. **branch** on an empty cell, trying its digits in increasing order. When some empty
-   cells have two candidates, the choice among the first ``BRANCH_PAIRS`` of them (in
-   reading order) is the cell whose *weaker* digit (the one fewer of its peers still hold)
-   is held by most peers (the first such in reading order): whichever digit is tried, many
-   candidates go at once. Weighing every such cell finds slightly better ones but costs
-   more than the guesses it saves. When no empty cell has two candidates, the cell with
-   fewest candidates (the first such in reading order).
+2. **branch** on an empty cell, trying its digits in increasing order.
+
+   - On 9x9 shapes: an empty cell with fewest candidates, and among those the one with
+     most empty peers (whichever digit is tried, it reaches most of the grid still open),
+     the first such in reading order.
+   - On the other sizes: when some empty cells have two candidates, the choice among the
+     first ``BRANCH_PAIRS`` of them (in reading order) is the cell whose *weaker* digit
+     (the one fewer of its peers still hold) is held by most peers (the first such in
+     reading order): whichever digit is tried, many candidates go at once. When no empty
+     cell has two candidates, the cell with fewest candidates (the first such in reading
+     order). The 9x9 rule made some loose 16x16 searches wander (docs/performance.md).
 
 Counters: ``nodes`` counts search states opened (the puzzle itself and every digit tried at
 a branch cell); ``guesses`` counts the digits tried while another digit of that cell was
@@ -694,8 +698,18 @@ class Search:
 
     def _branch_cell(self, cand: list[int], val: list[int]) -> int:
         """The cell to branch on (see the module docstring)."""
-        best, best_score, weighed = -1, -1, 0
         peers = self.shape.peers
+        if self.shape.n == 9:
+            best, best_key = -1, (99, 0)
+            for c, m in enumerate(cand):
+                if not val[c]:
+                    count = m.bit_count()
+                    if count <= best_key[0]:
+                        key = (count, -sum(1 for p in peers[c] if not val[p]))
+                        if key < best_key:
+                            best, best_key = c, key
+            return best
+        best, best_score, weighed = -1, -1, 0
         for c, m in enumerate(cand):
             if not val[c] and m.bit_count() == 2:
                 if weighed == BRANCH_PAIRS:

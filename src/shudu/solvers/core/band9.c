@@ -484,54 +484,52 @@ s9_popcount(uint32_t x, int hw)
     return (int)((x * 0x01010101u) >> 24);
 }
 
-/* How many cells with two candidates the branch rule weighs, the first in reading order.
- * Weighing every such cell finds a slightly better one, but it costs more than the
- * guesses it saves: a state often has twenty of them. */
-#define BRANCH_PAIRS 8
+/* The empty peers of cell (band b, bit pos): its row and box in the band, its column in
+ * the other bands, and its extra houses' cells beyond those. */
+S9_INLINE int
+s9_open_peers(const frame_t *st, int b, int pos, int hw, const extra_t *x)
+{
+    const uint32_t *u = st->unsolved;
+    int col = pos % 9;
+    uint32_t col_bits = ((u[b == 0] >> col) & COLUMN_BITS) + ((u[2 - (b == 2)] >> col) & COLUMN_BITS);
+    int k = s9_popcount(u[b] & ROW_BOX_OTHERS[pos], hw) + (int)((col_bits * COLUMN_BITS) >> 18 & 7u);
+    if (x) {
+        const uint32_t *far = x->far[27 * b + pos].w;
+        k += s9_popcount(u[0] & far[0], hw) + s9_popcount(u[1] & far[1], hw) + s9_popcount(u[2] & far[2], hw);
+    }
+    return k;
+}
 
-/* The branch cell.  Among the first BRANCH_PAIRS empty cells with two candidates (in
- * reading order), the one whose weaker digit is a candidate in most of its 20 peers
- * (either choice then removes the most), the first such; without such cells, the empty
- * cell with fewest candidates, the first such in reading order. */
+/* The branch cell: an empty cell with fewest candidates, and among those the one with most
+ * empty peers (whichever digit is tried, it reaches most of the grid that is still open),
+ * the first such in reading order. */
 S9_INLINE int
 s9_branch_cell(const frame_t *st, int hw, const extra_t *x)
 {
-    uint32_t pairs[3], once[4], twice[4], thrice[4];
+    uint32_t once[4], twice[4], thrice[4];
     s9_tally(st->cand, once, twice, thrice);
+    int best = -1, best_count = 99, best_peers = -1;
     for (int b = 0; b < 3; b++)
-        pairs[b] = st->unsolved[b] & twice[b] & ~thrice[b];
-    int best = -1, best_score = -1, weighed = 0;
-    for (int b = 0; b < 3 && weighed < BRANCH_PAIRS; b++) {
-        int b1 = b == 0, b2 = 2 - (b == 2);
-        for (uint32_t pb = pairs[b]; pb && weighed < BRANCH_PAIRS; pb &= pb - 1, weighed++) {
-            int pos = CTZ(pb), col = pos % 9, score = 99;
-            for (uint32_t digits = s9_digits(st, b, pos); digits; digits &= digits - 1) {
-                const uint32_t *c = st->cand + 3 * CTZ(digits);
-                /* peers holding the digit: its row and box in the band, its column elsewhere */
-                uint32_t col_bits = ((c[b1] >> col) & COLUMN_BITS) + ((c[b2] >> col) & COLUMN_BITS);
-                int k = s9_popcount(c[b] & ROW_BOX_OTHERS[pos], hw) + (int)((col_bits * COLUMN_BITS) >> 18 & 7u);
-                if (x) {
-                    const uint32_t *far = x->far[27 * b + pos].w;
-                    k += s9_popcount(c[0] & far[0], hw) + s9_popcount(c[1] & far[1], hw) +
-                         s9_popcount(c[2] & far[2], hw);
-                }
-                score = k < score ? k : score;
-            }
-            if (score > best_score) {
-                best_score = score;
+        for (uint32_t pb = st->unsolved[b] & twice[b] & ~thrice[b]; pb; pb &= pb - 1) {
+            int pos = CTZ(pb), k = s9_open_peers(st, b, pos, hw, x);
+            if (k > best_peers) {
+                best_peers = k;
                 best = 27 * b + pos;
             }
         }
-    }
     if (best >= 0)
         return best;
-    int best_count = 99;
+    /* no cell with two candidates: count each empty cell's */
     for (int b = 0; b < 3; b++)
         for (uint32_t u = st->unsolved[b]; u; u &= u - 1) {
             int pos = CTZ(u);
-            int k = s9_popcount(s9_digits(st, b, pos), hw);
-            if (k < best_count) {
-                best_count = k;
+            int count = s9_popcount(s9_digits(st, b, pos), hw);
+            if (count > best_count)
+                continue;
+            int k = s9_open_peers(st, b, pos, hw, x);
+            if (count < best_count || k > best_peers) {
+                best_count = count;
+                best_peers = k;
                 best = 27 * b + pos;
             }
         }

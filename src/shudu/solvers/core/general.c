@@ -489,18 +489,58 @@ emit_(const state_t *s, frame_t *f, uint8_t *out, int mode)
         memcpy(out, G_VAL(f, G_NC(s, mode)), (size_t)G_NC(s, mode));
 }
 
-/* How many empty cells with two candidates the branch rule weighs (the twin's
- * BRANCH_PAIRS in shudu/solvers/_fast_py.py). */
+/* The branch cell of a 9x9 shape: an unplaced cell with fewest candidates, and among those
+ * the one with most unplaced peers (whichever digit is tried, it reaches most of the grid
+ * still open), the first such in reading order. */
+G_INLINE void
+choose_branch9_(state_t *s, frame_t *f)
+{
+    const mask_t *cand = G_CAND(f);
+    const uint8_t *val = G_VAL(f, 81);
+    uint8_t count[81];
+    uint64_t open[2] = {0, 0};
+    int fewest = 99;
+    for (int c = 0; c < 81; c++) {
+        if (val[c])
+            continue;
+        mask_t m = cand[c], rest = m & (m - 1);
+        /* two candidates, told without a popcount (a library call in portable builds) */
+        int k = rest && !(rest & (rest - 1)) ? 2 : POPCOUNT(m);
+        count[c] = (uint8_t)k;
+        fewest = k < fewest ? k : fewest;
+        open[c >= 64] |= (uint64_t)1 << (c & 63);
+    }
+    int best = -1, best_peers = -1;
+    for (int c = 0; c < 81; c++) {
+        if (val[c] || count[c] != fewest)
+            continue;
+        const uint64_t *peers = s->peer_bits + 2 * c;
+        int k = pop64(open[0] & peers[0]) + pop64(open[1] & peers[1]);
+        if (k > best_peers) {
+            best_peers = k;
+            best = c;
+        }
+    }
+    f->cell = best;
+    f->rem = cand[best];
+}
+
+/* How many empty cells with two candidates the branch rule of the larger and smaller
+ * shapes weighs (the twin's BRANCH_PAIRS in shudu/solvers/_fast_py.py). */
 #define BRANCH_PAIRS 8
 
-/* The branch cell.  When some unplaced cells have two candidates, the one among the first
- * BRANCH_PAIRS of them (reading order) whose weaker digit (the one fewer of its peers
- * hold) is held by most peers, the first such: whichever digit is tried, many candidates
- * go at once.  Otherwise the unplaced cell with fewest candidates, the first such. */
+/* The branch cell; 9x9 shapes: choose_branch9_.  When some unplaced cells have two
+ * candidates, the one among the first BRANCH_PAIRS of them (reading order) whose weaker
+ * digit (the one fewer of its peers hold) is held by most peers, the first such: whichever
+ * digit is tried, many candidates go at once.  Otherwise the unplaced cell with fewest
+ * candidates, the first such. */
 G_INLINE void
 choose_branch_(state_t *s, frame_t *f, int mode)
 {
-    const int nine = mode == G_MODE9;
+    if (mode == G_MODE9) {
+        choose_branch9_(s, f);
+        return;
+    }
     const shape_t *sh = s->sh;
     const int nc = G_NC(s, mode);
     const mask_t *cand = G_CAND(f);
@@ -517,19 +557,12 @@ choose_branch_(state_t *s, frame_t *f, int mode)
             weighed++;
             mask_t low = m & (~m + 1), high = m ^ low;
             int with_low = 0, with_high = 0;
-            if (nine) {
-                const uint64_t *boards = G_BOARDS(cand), *peers = s->peer_bits + 2 * c;
-                const int dl = CTZ(low), dh = CTZ(high);
-                with_low = pop64(boards[2 * dl] & peers[0]) + pop64(boards[2 * dl + 1] & peers[1]);
-                with_high = pop64(boards[2 * dh] & peers[0]) + pop64(boards[2 * dh + 1] & peers[1]);
-            } else {
-                const int16_t *p = sh->peers + sh->peer_start[c];
-                const int16_t *end = sh->peers + sh->peer_start[c + 1];
-                for (; p < end; p++) {
-                    mask_t q = cand[*p];
-                    with_low += (q & low) != 0;
-                    with_high += (q & high) != 0;
-                }
+            const int16_t *p = sh->peers + sh->peer_start[c];
+            const int16_t *end = sh->peers + sh->peer_start[c + 1];
+            for (; p < end; p++) {
+                mask_t q = cand[*p];
+                with_low += (q & low) != 0;
+                with_high += (q & high) != 0;
             }
             int score = with_low < with_high ? with_low : with_high;
             if (score > pair_score) {
