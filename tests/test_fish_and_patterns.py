@@ -8,6 +8,7 @@ solution. Uniqueness techniques run only on puzzles with one solution (the fixtu
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -169,6 +170,58 @@ def test_general_finders_are_sound_at_every_size(size: int) -> None:
         for find in GENERAL + (SLOW if size < 12 else []):
             for step in find(grid):
                 assert_sound(grid, step, solution)
+
+
+def plain_rectangles(grid: CandidateGrid, *, missing: bool) -> set[tuple[tuple[int, ...], int, int]]:
+    """The rectangles of the uniqueness finders, stated cell by cell: two rows, two columns, two
+    boxes, four open cells, one of them holding no digit but a and b; a and b in every cell, or
+    (``missing``) a or b in every cell, a and b in each column, and some cell without one of
+    them."""
+    n, cands = grid.size, grid.cands
+    box = [next(h for h in grid.geometry.cell_houses[c] if h in grid.t.boxes) for c in range(n * n)]
+    found = set()
+    for r1, r2 in itertools.combinations(range(n), 2):
+        for c1, c2 in itertools.combinations(range(n), 2):
+            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            if any(grid.values[c] for c in cells) or len({box[c] for c in cells}) != 2:
+                continue
+            for a, b in itertools.combinations(range(n), 2):
+                pair = 1 << a | 1 << b
+                holds = [cands[c] & pair for c in cells]
+                if all(cands[c] & ~pair for c in cells):
+                    continue
+                if missing:
+                    columns = (holds[0] | holds[2], holds[1] | holds[3])
+                    if all(holds) and columns == (pair, pair) and any(h != pair for h in holds):
+                        found.add((cells, a, b))
+                elif all(h == pair for h in holds):
+                    found.add((cells, a, b))
+    return found
+
+
+@pytest.mark.parametrize("size", [4, 6, 9])
+def test_rectangles_are_every_rectangle_of_the_pair(size: int) -> None:
+    # the rectangle search goes a pair of digits at a time over the rows' bits: it must meet
+    # exactly the rectangles the cell-by-cell statement does, on random pencil marks
+    rng = random.Random(size)
+    geometry = Geometry(size)
+    states = []
+    for _ in range(12):
+        _, solution = full_grid(size, rng)
+        givens = [v if rng.random() < 0.25 else 0 for v in solution]
+        states.append(random_state(geometry, givens, solution, rng, rng.choice((0.3, 0.6, 0.9))))
+    if size == 9:
+        for puzzle, solution_text in PAIRS[:6]:
+            givens = [0 if ch == "." else int(ch) for ch in puzzle]
+            states.append(random_state(geometry, givens, [int(ch) for ch in solution_text], rng, 0.7))
+    met = 0
+    for grid in states:
+        for missing in (False, True):
+            found = list(uniqueness._rectangles(grid, missing=missing))
+            assert len(found) == len(set(found))
+            assert set(found) == plain_rectangles(grid, missing=missing)
+            met += len(found)
+    assert met > 0
 
 
 def test_all_steps_are_distinct_and_the_first_is_the_finders() -> None:

@@ -29,39 +29,72 @@ def _plain(grid: CandidateGrid) -> bool:
 
 
 def _rectangles(grid: CandidateGrid, *, missing: bool = False) -> Iterator[tuple[Rectangle, int, int]]:
-    """Every (cells, a, b): four open cells on two rows, columns and boxes sharing digits a and b.
+    """Every (cells, a, b): four open cells on two rows, columns and boxes sharing digits a and b,
+    one of them at least holding no other digit (every Unique and Hidden Rectangle has such a
+    corner).
 
     With ``missing``, instead the rectangles where some cell lacks a or b but every cell holds one
-    of them (a pencil mark may have gone by other logic: four cells that may only hold a and b
-    still make the deadly pattern).
+    of them, and each column of the rectangle holds both (a pencil mark may have gone by other
+    logic: four cells that may only hold a and b still make the deadly pattern).
+
+    Searched a pair of digits at a time on the rows' bits of the cells holding them, so that the
+    rows and columns tried are only those the pair can close a rectangle on, and only for the
+    pairs some open cell holds nothing beyond.
     """
     n = grid.size
-    cands = grid.cands
+    where, cands = grid.where, grid.cands
     box_of = _box_of(grid.geometry)
-    for r1, r2 in combinations(range(n), 2):
-        # the columns where both rows are open with two or more candidates in common (with
-        # ``missing``: two or more between them)
-        shared = []
-        for c in range(n):
-            top, bottom = cands[r1 * n + c], cands[r2 * n + c]
-            if not top or not bottom:
+    line = (1 << n) - 1
+    # the open cells with one or two candidates, the only corners that hold nothing else
+    narrow = [(1 << c, cands[c]) for c in bits(grid.empty) if 0 < cands[c].bit_count() <= 2]
+    for a, z in combinations(range(n), 2):
+        pair = (1 << a) | (1 << z)
+        anchors = 0
+        for bit, m in narrow:
+            if not m & ~pair:
+                anchors |= bit
+        if not anchors:
+            continue
+        places_a, places_z = where[a], where[z]
+        both = places_a & places_z
+        if missing:
+            either = places_a | places_z
+            if either == both or either.bit_count() < 4:
                 continue
-            common = (top | bottom) if missing else (top & bottom)
-            if common & (common - 1):
-                shared.append((c, common))
-        for i, (c1, common1) in enumerate(shared):
-            for c2, common2 in shared[i + 1 :]:
-                common = common1 & common2
-                if not common & (common - 1):
+            # per row: the columns holding a or z, a, z, and both
+            rows = []
+            for r in range(n):
+                shift = r * n
+                held = either >> shift & line
+                if held & (held - 1):
+                    row_a, row_z = places_a >> shift & line, places_z >> shift & line
+                    rows.append((r, held, row_a, row_z, row_a & row_z))
+        else:
+            if both.bit_count() < 4:
+                continue
+            rows = []
+            for r in range(n):
+                held = both >> (r * n) & line
+                if held & (held - 1):
+                    rows.append((r, held, held, held, held))
+        for i, (r1, held1, a1, z1, both1) in enumerate(rows):
+            for r2, held2, a2, z2, both2 in rows[i + 1 :]:
+                # the columns where both rows are open for the pair and the column holds a and z
+                columns = held1 & held2 & (a1 | a2) & (z1 | z2)
+                if not columns & (columns - 1):
                     continue
-                cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-                b = [box_of[c] for c in cells]
-                if -1 in b or len(set(b)) != 2 or b.count(b[0]) != 2:
-                    continue
-                for a, z in combinations(bits(common), 2):
-                    pair = (1 << a) | (1 << z)
-                    holds = [cands[c] & pair for c in cells]
-                    if not missing or (all(holds) and any(h != pair for h in holds)):
+                full = both1 & both2
+                shared = list(bits(columns))
+                for j, c1 in enumerate(shared):
+                    for c2 in shared[j + 1 :]:
+                        if missing and full >> c1 & 1 and full >> c2 & 1:
+                            continue
+                        cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+                        if not any(anchors >> c & 1 for c in cells):
+                            continue
+                        b = [box_of[c] for c in cells]
+                        if -1 in b or len(set(b)) != 2 or b.count(b[0]) != 2:
+                            continue
                         yield cells, a, z
 
 
