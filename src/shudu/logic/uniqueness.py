@@ -39,8 +39,20 @@ def _rectangles(grid: CandidateGrid, *, missing: bool = False) -> Iterator[tuple
 
     Searched a pair of digits at a time on the rows' bits of the cells holding them, so that the
     rows and columns tried are only those the pair can close a rectangle on, and only for the
-    pairs some open cell holds nothing beyond.
+    pairs some open cell holds nothing beyond. They come in the order of their rows, then their
+    columns, then their digits, so the finders' first step is the one of the first rectangle.
     """
+    n = grid.size
+
+    def order(it: tuple[Rectangle, int, int]) -> tuple[int, ...]:
+        (first, second, third, _), a, b = it
+        return (first // n, third // n, first % n, second % n, a, b)
+
+    return iter(sorted(_pair_rectangles(grid, missing=missing), key=order))
+
+
+def _pair_rectangles(grid: CandidateGrid, *, missing: bool) -> Iterator[tuple[Rectangle, int, int]]:
+    """The rectangles of :func:`_rectangles`, a pair of digits at a time."""
     n = grid.size
     where, cands = grid.where, grid.cands
     box_of = _box_of(grid.geometry)
