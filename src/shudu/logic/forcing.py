@@ -213,25 +213,36 @@ Agreement = list[tuple[list[Candidate], list[Candidate]]]
 def _agreement(grid: CandidateGrid, live: list[Outcome]) -> Agreement:
     """What every outcome agrees on: each cell they all fill alike (a step each), else every
     candidate they all remove (one step)."""
-    planes = [value_planes(grid, r) for r in live]
-    placed: Agreement = []
-    for d in range(grid.size):
-        same = grid.empty
-        for p in planes:
-            same &= p[d]
-            if not same:
-                break
-        placed += [([(cell, d + 1)], []) for cell in bits(same)]
-    if placed:
-        return sorted(placed)
+    # the cells every outcome fills: only there can they agree on a digit
+    filled = grid.empty
+    for r in live:
+        assert r.grid is not None
+        filled &= ~r.grid.empty
+        if not filled:
+            break
+    if filled:
+        planes = [value_planes(grid, r) for r in live]
+        placed: Agreement = []
+        for d in range(grid.size):
+            same = filled
+            for p in planes:
+                same &= p[d]
+                if not same:
+                    break
+            placed += [([(cell, d + 1)], []) for cell in bits(same)]
+        if placed:
+            return sorted(placed)
     eliminations = []
     for d in range(grid.size):
         gone = grid.where[d]
-        for r, p in zip(live, planes, strict=True):
+        for r in live:
             assert r.grid is not None
-            gone &= ~(r.grid.where[d] | p[d])
+            gone &= ~r.grid.where[d]
             if not gone:
                 break
+        if gone:  # a candidate an outcome places is not removed there
+            for r in live:
+                gone &= ~value_planes(grid, r)[d]
         eliminations += [(c, d + 1) for c in bits(gone)]
     return [([], eliminations)] if eliminations else []
 
