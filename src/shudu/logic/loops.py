@@ -439,14 +439,21 @@ def _closed_loops(grid: CandidateGrid, als_cells: int) -> list[tuple[list[int], 
         found = []
         for s in sorted(graph.strong):
             weak_to_s = set(graph.weak[s])
+            # a loop closes on a node weakly linked to s, reached "on": once each of them has
+            # been (each is met once, at its shortest depth), no later layer closes a loop
+            unmet = len(weak_to_s)
             for end, links, parents in layers(graph.strong, graph.weak, s, MAX_LINKS):
-                if links < 3 or end >> 1 not in weak_to_s:
+                if end >> 1 not in weak_to_s:
                     continue
-                for path in _apart_paths(graph, parents, end):
-                    path.append(s * 2)
-                    elims = _loop_eliminations(graph, path)
-                    if elims:
-                        found.append((path, elims, _uses_group(graph, path)))
+                unmet -= 1
+                if links >= 3:
+                    for path in _apart_paths(graph, parents, end):
+                        path.append(s * 2)
+                        elims = _loop_eliminations(graph, path)
+                        if elims:
+                            found.append((path, elims, _uses_group(graph, path)))
+                if not unmet:
+                    break
         return found
 
     key = (_closed_loops, grid.geometry, tuple(grid.values), tuple(grid.cands), als_cells)
