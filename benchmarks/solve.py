@@ -105,7 +105,7 @@ def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -
         lines = path.read_text().split()
         random.Random(2026).shuffle(lines)
         lines = lines[: max_lines if size == 9 else max(1, max_lines // 75)]
-        houses = Geometry(size, variant=variant).house_cells
+        houses = fast.shape_houses(Geometry(size, variant=variant))
         shapes = {
             "this": _core_c.Shape(size, houses, None, general),
             "other": other.Shape(size, houses, None, general),

@@ -177,3 +177,88 @@ def _moves(cell: Cell, n: int, variant: Variant) -> set[Cell]:
         steps += _KING
     r, c = divmod(cell, n)
     return {(r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n}
+
+
+#: How many choices of houses :func:`implied_houses` tries at most, so that a layout with many
+#: overlapping regions cannot make it slow; the houses found before the limit all hold.
+IMPLIED_SEARCH_LIMIT = 50_000
+
+
+def implied_houses(geo: Geometry) -> tuple[tuple[Cell, ...], ...]:
+    """Sets of cells that hold every digit once because of the houses, though no house names
+    them (the "law of leftovers").
+
+    ``k`` rows hold each digit ``k`` times. If ``k - 1`` of the houses that lie wholly inside
+    those rows share no cell, they hold each digit ``k - 1`` times, so the ``n`` cells they
+    leave hold each digit once. The same goes for columns. On a windoku grid the columns
+    2-4 hold two windows, so their cells in rows 1, 5 and 9 are such a set; so are four more,
+    the last one found from the first four. Sets found take part in finding more, and sets
+    equal to a house are left out. Only the solver uses them: more houses, fewer guesses.
+    """
+    n = geo.size
+    masks = [sum(1 << c for c in cells) for cells in geo.house_cells]
+    rows = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
+    cols = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    # the variant's extra regions, then the sets found from them
+    parts = [m for h, m in zip(geo.houses, masks, strict=True) if h.kind == "extra"]
+    known = set(masks)
+    found: list[int] = []
+    budget = [IMPLIED_SEARCH_LIMIT]
+
+    def spans(mask: int) -> list[tuple[int, frozenset[int]]]:
+        cells = [c for c in range(n * n) if mask >> c & 1]
+        return [(0, frozenset(c // n for c in cells)), (1, frozenset(c % n for c in cells))]
+
+    def sum_masks(ms: list[int]) -> int:
+        union = 0
+        for m in ms:
+            union |= m
+        return union
+
+    def leftovers(area: int, inside: list[int]) -> list[int]:
+        """The ways to cover ``area`` with disjoint masks of ``inside`` and ``n`` cells left
+        over: the cells left over, each way. Cell by cell, lowest first: a mask covers it or
+        it is left over."""
+        out: list[int] = []
+
+        def cover(rest: int, left: int, room: int) -> None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            fits = [m for m in inside if not m & ~rest]
+            if (rest & ~sum_masks(fits)).bit_count() > room:
+                return  # more cells no mask can cover than may be left over
+            if not rest:
+                out.append(left)
+                return
+            low = rest & -rest
+            for m in fits:
+                if m & low:
+                    cover(rest & ~m, left, room)
+            if room:
+                cover(rest ^ low, left | low, room - 1)
+
+        cover(area, 0, n)
+        return [left for left in out if left.bit_count() == n]
+
+    # runs of two or more lines, and the lines each part spans
+    runs = [frozenset(range(lo, hi)) for lo in range(n) for hi in range(lo + 2, n + 1)]
+    line_sets = {(axis, lines) for axis in (0, 1) for lines in runs}
+    for m in parts:
+        line_sets.update(spans(m))
+    grew = True
+    while grew and budget[0] > 0:  # until a pass over every set of lines finds nothing new
+        grew = False
+        for axis, lines in sorted(line_sets, key=lambda s: (len(s[1]), s[0], sorted(s[1]))):
+            if not 1 < len(lines) < n:
+                continue
+            area = sum((rows if axis == 0 else cols)[i] for i in lines)
+            for left in leftovers(area, [m for m in parts if not m & ~area]):
+                if left not in known:
+                    known.add(left)
+                    found.append(left)
+                    parts.append(left)
+                    grew = True
+        for m in found:
+            line_sets.update(spans(m))
+    return tuple(tuple(c for c in range(n * n) if m >> c & 1) for m in found)
