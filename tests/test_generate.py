@@ -52,6 +52,7 @@ def test_unrated_9x9_is_unique_and_minimal(seed: int) -> None:
         ({"size": 6, "variant": "jigsaw"}, (6, "jigsaw")),
         ({"variant": "x+anti-king"}, (9, "x+anti-king")),
         ({"size": 16}, (16, "standard")),
+        ({"size": 16, "variant": "windoku"}, (16, "windoku")),
     ],
 )
 def test_every_size_and_variant(options: dict[str, object], shape: tuple[int, str]) -> None:
