@@ -160,3 +160,21 @@ def test_the_engines_answer_alike_with_and_without_implied_houses(core: object) 
             if status == 1:  # unique
                 assert a[1][81 * i : 81 * i + 81] == b[1][81 * i : 81 * i + 81]
     assert 4 not in a[0]  # no timeouts: every answer was compared
+
+
+@pytest.mark.parametrize("core", CORES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_a_9x9_shape_keeps_the_9x9_engine(core: object) -> None:
+    """Windoku's windows and ten more regions: of the implied houses, only as many as keep the
+    shape within the 9x9 engine's extra houses are searched with."""
+    windows = Geometry(9, variant="windoku").variant.regions
+    rng = random.Random(3)
+    more = tuple(tuple(sorted(rng.sample(range(81), 9))) for _ in range(10))
+    geo = Geometry(9, variant=Variant("custom", 9, windows + more))
+    assert len(implied_houses(geo)) >= 5
+    houses = fast.shape_houses(geo)
+    assert len(houses) == 27 + _fast_py.EXTRA_HOUSES
+    assert houses[: len(geo.house_cells)] == geo.house_cells
+    assert core.Shape(9, houses, None).var9  # type: ignore[attr-defined]
+    assert fast.shape_houses(Geometry(9, variant="windoku")) == (
+        Geometry(9, variant="windoku").house_cells + implied_houses(Geometry(9, variant="windoku"))
+    )

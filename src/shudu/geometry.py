@@ -188,12 +188,13 @@ def implied_houses(geo: Geometry) -> tuple[tuple[Cell, ...], ...]:
     """Sets of cells that hold every digit once because of the houses, though no house names
     them (the "law of leftovers").
 
-    ``k`` rows hold each digit ``k`` times. If ``k - 1`` of the houses that lie wholly inside
-    those rows share no cell, they hold each digit ``k - 1`` times, so the ``n`` cells they
-    leave hold each digit once. The same goes for columns. On a windoku grid the columns
-    2-4 hold two windows, so their cells in rows 1, 5 and 9 are such a set; so are four more,
-    the last one found from the first four. Sets found take part in finding more, and sets
-    equal to a house are left out. Only the solver uses them: more houses, fewer guesses.
+    ``k`` rows hold each digit ``k`` times. If ``k - 1`` of the variant's extra regions (or
+    sets found before) lie wholly inside those rows and share no cell, they hold each digit
+    ``k - 1`` times, so the ``n`` cells they leave hold each digit once. The same goes for
+    columns. On a windoku grid the columns 2-4 hold two windows, so their cells in rows 1, 5
+    and 9 are such a set; so are four more, the last one found from the first four. Sets found
+    take part in finding more, and sets equal to a house are left out. Only the solver uses
+    them: more houses, fewer guesses.
     """
     n = geo.size
     masks = [sum(1 << c for c in cells) for cells in geo.house_cells]

@@ -113,8 +113,15 @@ SHAPE_CACHE_SIZE = 64
 def shape_houses(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
     """The houses the engines search with: the geometry's, then the sets of cells its extra
     regions imply hold every digit once (:func:`shudu.geometry.implied_houses`). On windoku
-    those are five more houses, and the search guesses a third less."""
-    return geometry.house_cells + implied_houses(geometry)
+    those are five more houses, and the search guesses a third less. A 9x9 shape that the
+    9x9 engine serves takes only as many as keep it there (``_fast_py.EXTRA_HOUSES`` houses
+    beyond the standard 27)."""
+    implied = implied_houses(geometry)
+    links = geometry.links if any(geometry.links) else None
+    if implied and _fast_py.Shape(geometry.size, geometry.house_cells, links).var9:
+        extras = {frozenset(h) for h in geometry.house_cells[27:]}  # rows, columns, boxes first
+        implied = implied[: max(0, _fast_py.EXTRA_HOUSES - len(extras))]
+    return geometry.house_cells + implied
 
 
 @lru_cache(maxsize=SHAPE_CACHE_SIZE)
