@@ -117,10 +117,10 @@ def shape_houses(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
     9x9 engine serves takes only as many as keep it there (``_fast_py.EXTRA_HOUSES`` houses
     beyond the standard 27)."""
     implied = implied_houses(geometry)
-    links = geometry.links if any(geometry.links) else None
-    if implied and _fast_py.Shape(geometry.size, geometry.house_cells, links).var9:
+    if geometry.size == 9 and geometry.box is not None and not any(geometry.links):
         extras = {frozenset(h) for h in geometry.house_cells[27:]}  # rows, columns, boxes first
-        implied = implied[: max(0, _fast_py.EXTRA_HOUSES - len(extras))]
+        if len(extras) <= _fast_py.EXTRA_HOUSES:
+            implied = implied[: _fast_py.EXTRA_HOUSES - len(extras)]
     return geometry.house_cells + implied
 
 
