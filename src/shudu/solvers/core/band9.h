@@ -36,9 +36,8 @@ typedef struct band9_extra {
     band9_mask_t peers[81];  /* cells sharing an extra house with the cell, not itself */
     band9_mask_t far[81];    /* of those, the ones outside its row, column and box */
     /* the intersections with an extra house: pairs of houses, at least one extra, sharing
-     * two to eight cells: the shared cells, the first house's others, the second's, and
-     * all of them */
-    band9_mask_t lock[B9X_LOCKS][4];
+     * two to eight cells: the shared cells, the first house's others and the second's */
+    band9_mask_t lock[B9X_LOCKS][3];
 } band9_extra_t;
 
 /* The frame stack: the root and one frame per guess, each on a distinct empty cell. */

@@ -105,8 +105,6 @@ shudu_band9_extras(shape_t *sh, int links)
             lk[0] = s9_mask_and(all[i], all[j], 0);
             lk[1] = s9_mask_and(all[i], all[j], 1);
             lk[2] = s9_mask_and(all[j], all[i], 1);
-            for (int k = 0; k < 3; k++)
-                lk[3].w[k] = all[i].w[k] | all[j].w[k];
         }
     sh->b9x = x;
     return 0;
