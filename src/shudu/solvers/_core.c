@@ -467,6 +467,10 @@ read_line_str(PyObject *str, Py_ssize_t index, int n, uint8_t *givens)
         return -1;
     }
     Py_ssize_t len = PyUnicode_GET_LENGTH(str);
+    /* an ASCII string's characters are its bytes: read them as a bytes line is read, with
+     * a table and no branch a character (the loop below costs 0.2 µs a 9x9 puzzle more) */
+    if (PyUnicode_IS_ASCII(str))
+        return read_line_bytes((const char *)PyUnicode_DATA(str), len, index, n, givens);
     int nc = n * n;
     if (len != nc) {
         PyErr_Format(PyExc_ValueError, "puzzle %zd has %zd characters; a %dx%d puzzle needs %d",
