@@ -163,7 +163,8 @@ s9_band(frame_t *st, int i, int d, int b, const extra_t *x)
     st->cand[i] = st->seen[i] = m;
     /* every row holds a cell now, so the subtraction borrows within rows only */
     uint32_t t = m & (m - COLUMN_BITS);
-    uint32_t more = ((t & ROW0) ? ROW0 : 0) | ((t & ROW1) ? ROW1 : 0) | ((t & ROW2) ? ROW2 : 0);
+    uint32_t more = (ROW0 & (0u - (uint32_t)((t & ROW0) != 0))) | (ROW1 & (0u - (uint32_t)((t & ROW1) != 0))) |
+                    (ROW2 & (0u - (uint32_t)((t & ROW2) != 0)));
     uint32_t single = m & ~more & st->unsolved[b];
     if (single) {
         st->unsolved[b] &= ~single;
@@ -513,10 +514,9 @@ s9_branch_cell(const frame_t *st, int hw, const extra_t *x)
     for (int b = 0; b < 3; b++)
         for (uint32_t pb = st->unsolved[b] & twice[b] & ~thrice[b]; pb; pb &= pb - 1) {
             int pos = CTZ(pb), k = s9_open_peers(st, b, pos, hw, x);
-            if (k > best_peers) {
-                best_peers = k;
-                best = 27 * b + pos;
-            }
+            int better = k > best_peers;
+            best = better ? 27 * b + pos : best;
+            best_peers = better ? k : best_peers;
         }
     if (best >= 0)
         return best;
