@@ -37,6 +37,7 @@ typedef general_state_t state_t;
 #define G_MODE_ANY 0
 #define G_MODE_TRACKED 1
 #define G_MODE9 2
+#define G_LOCK_WORDS 16 /* pairs listed by house up to 1,024 pairs */
 #define G_N(s, mode) ((mode) == G_MODE9 ? 9 : (s)->sh->n)
 #define G_NC(s, mode) ((mode) == G_MODE9 ? 81 : (s)->sh->ncells)
 
@@ -85,6 +86,8 @@ general_release(void *state)
     free(s->queue);
     free(s->house_bits);
     free(s->lock_bits);
+    free(s->house_locks);
+    s->house_locks = NULL;
     free(s->peer_bits);
     free(s->house_bits9);
     s->house_bits9 = NULL;
@@ -130,6 +133,17 @@ general_init(void *state, const shape_t *sh)
             if (i < start[1] || i >= start[2])
                 b &= s->house_bits[sh->lock_cells[i]];
         s->lock_bits[k] = a | b;
+    }
+    s->lock_words = (sh->nlocks + 63) / 64;
+    if (sh->nhouses <= 64 && s->lock_words <= G_LOCK_WORDS) {
+        s->house_locks = calloc(64 * (size_t)s->lock_words + 1, sizeof(uint64_t));
+        if (!s->house_locks) {
+            general_release(s);
+            return -1;
+        }
+        for (int k = 0; k < sh->nlocks; k++)
+            for (uint64_t hs = s->lock_bits[k]; hs; hs &= hs - 1)
+                s->house_locks[ctz64(hs) * s->lock_words + k / 64] |= (uint64_t)1 << (k % 64);
     }
     for (int c = 0; nine && c < 81; c++)
         for (int32_t i = sh->peer_start[c]; i < sh->peer_start[c + 1]; i++) {
@@ -292,45 +306,76 @@ remove_digits(state_t *s, mask_t *cand, const int16_t *c, int count, mask_t gone
     return changed;
 }
 
-/* The intersection rule, once over every pair of houses that share cells: a digit that
- * one house holds only in the shared cells leaves the other house's other cells
- * (pointing and claiming, any two houses).  -1 on contradiction, else whether a
- * candidate went. */
+/* The intersection rule on pair k: a digit that one house holds only in the shared cells
+ * leaves the other house's other cells (pointing and claiming, any two houses).  -1 on
+ * contradiction, else whether a candidate went. */
+G_INLINE int
+intersect_pair(state_t *s, mask_t *cand, int k, int mode)
+{
+    const int32_t *start = s->sh->lock_start + 3 * k;
+    const int16_t *cells = s->sh->lock_cells;
+    mask_t shared = 0, only_a = 0, only_b = 0;
+    for (int32_t i = start[0]; i < start[1]; i++)
+        shared |= cand[cells[i]];
+    for (int32_t i = start[1]; i < start[2]; i++)
+        only_a |= cand[cells[i]];
+    for (int32_t i = start[2]; i < start[3]; i++)
+        only_b |= cand[cells[i]];
+    /* the digits the first house holds only in the shared cells leave the second's other
+     * cells, and the other way round */
+    mask_t out_b = shared & ~only_a & only_b, out_a = shared & ~only_b & only_a;
+    int changed = 0;
+    if (out_b) {
+        int r = remove_digits(s, cand, cells + start[2], start[3] - start[2], out_b, mode);
+        if (r < 0)
+            return -1;
+        changed |= r;
+    }
+    if (out_a) {
+        int r = remove_digits(s, cand, cells + start[1], start[2] - start[1], out_a, mode);
+        if (r < 0)
+            return -1;
+        changed |= r;
+    }
+    return changed;
+}
+
+/* The intersection rule once over every pair of houses that share cells.  -1 on
+ * contradiction, else whether a candidate went. */
 G_INLINE int
 intersections(state_t *s, mask_t *cand, int mode)
 {
     const shape_t *sh = s->sh;
-    const int32_t *start = sh->lock_start;
-    const int16_t *cells = sh->lock_cells;
     int changed = 0;
     /* a pair whose houses are as they were when it last gave nothing gives nothing again */
     const uint64_t relock = s->relock;
     s->relock = 0;
-    for (int k = 0; k < sh->nlocks; k++, start += 3) {
+    if (mode != G_MODE_ANY && s->house_locks) {
+        /* the pairs of the changed houses, visited by their set bits in increasing order:
+         * a test per pair mispredicts where houses change at random */
+        const int words = s->lock_words;
+        uint64_t todo[G_LOCK_WORDS] = {0};
+        for (uint64_t hs = relock; hs; hs &= hs - 1) {
+            const uint64_t *own = s->house_locks + ctz64(hs) * words;
+            for (int w = 0; w < words; w++)
+                todo[w] |= own[w];
+        }
+        for (int w = 0; w < words; w++)
+            for (uint64_t ks = todo[w]; ks; ks &= ks - 1) {
+                int r = intersect_pair(s, cand, 64 * w + ctz64(ks), mode);
+                if (r < 0)
+                    return -1;
+                changed |= r;
+            }
+        return changed;
+    }
+    for (int k = 0; k < sh->nlocks; k++) {
         if (mode != G_MODE_ANY && !(s->lock_bits[k] & relock))
             continue;
-        mask_t shared = 0, only_a = 0, only_b = 0;
-        for (int32_t i = start[0]; i < start[1]; i++)
-            shared |= cand[cells[i]];
-        for (int32_t i = start[1]; i < start[2]; i++)
-            only_a |= cand[cells[i]];
-        for (int32_t i = start[2]; i < start[3]; i++)
-            only_b |= cand[cells[i]];
-        /* the digits the first house holds only in the shared cells leave the second's
-         * other cells, and the other way round */
-        mask_t out_b = shared & ~only_a & only_b, out_a = shared & ~only_b & only_a;
-        if (out_b) {
-            int r = remove_digits(s, cand, cells + start[2], start[3] - start[2], out_b, mode);
-            if (r < 0)
-                return -1;
-            changed |= r;
-        }
-        if (out_a) {
-            int r = remove_digits(s, cand, cells + start[1], start[2] - start[1], out_a, mode);
-            if (r < 0)
-                return -1;
-            changed |= r;
-        }
+        int r = intersect_pair(s, cand, k, mode);
+        if (r < 0)
+            return -1;
+        changed |= r;
     }
     return changed;
 }
@@ -354,13 +399,21 @@ propagate_body(state_t *s, mask_t *cand, uint8_t *val, int32_t *nleft, int mode)
         if (*nleft == 0)
             return 1;
         int progress = 0;
-        const int16_t *h = sh->house;
-        /* a house unchanged since it was last looked at holds no hidden single */
-        const uint64_t rescan = s->rescan;
+        /* a house unchanged since it was last looked at holds no hidden single: the
+         * houses 0..63 are visited by the set bits of rescan (a test per house mispredicts
+         * where houses change at random), every house from 64 on */
+        uint64_t todo = mode == G_MODE_ANY ? ~(uint64_t)0 : s->rescan;
         s->rescan = 0;
-        for (int k = 0; k < sh->nhouses; k++, h += n) {
-            if (mode != G_MODE_ANY && k < 64 && !(rescan >> k & 1))
-                continue;
+        for (int k = -1;;) {
+            if (todo) {
+                k = ctz64(todo);
+                todo &= todo - 1;
+            } else {
+                k = k < 64 ? 64 : k + 1;
+            }
+            if (k >= sh->nhouses)
+                break;
+            const int16_t *h = sh->house + (size_t)k * n;
             mask_t once = 0, twice = 0, placed = 0;
             for (int i = 0; i < n; i++) {
                 /* open: the candidates of a cell without a value, else 0; computed

@@ -24,6 +24,11 @@ typedef struct {
      * hidden singles need a look) and `relock` (those whose intersections do). */
     uint64_t *house_bits;
     uint64_t *lock_bits;
+    /* the other way round: for house h < 64, the pairs k with bit h in lock_bits[k], as
+     * lock_words words of bits (NULL when the shape has more houses or more pairs than
+     * G_LOCK_WORDS words hold: every pair's bits are then tested in turn) */
+    uint64_t *house_locks;
+    int lock_words;
     uint64_t rescan, relock;
     uint64_t *peer_bits;  /* 9x9 only: each cell's peers, cells 0-63 and 64-80 (two words) */
     uint64_t *house_bits9;  /* 9x9 only: each house's cells, the same way */
