@@ -299,6 +299,32 @@ def test_bytes_buffer_input(engine) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("threads", [1, 3])
+def test_bytes_buffer_of_odd_lines(engine, threads: int) -> None:
+    """A buffer of lines all 81 characters long is read at a fixed stride; one that only
+    looks so (a line break inside a line, a carriage return, a short or a long line, no
+    final line break) is answered as the list of its lines is."""
+    lines = sample("royle_17clue.txt", 6)
+    broken = lines[2][:40] + "\n" + lines[2][41:]  # 81 characters, one of them a line break
+    batches = [
+        "\n".join(lines) + "\n",
+        "\n".join(lines),
+        "\n".join([*lines[:2], broken, *lines[3:]]) + "\n",
+        "\n".join([*lines[:2], lines[2][:-1] + "\r", *lines[3:]]) + "\n",
+        "\n".join([*lines[:2], lines[2][:-1], *lines[3:]]) + "\n",
+        "\n".join([*lines[:2], lines[2] + "1", *lines[3:]]),
+        "\n".join([*lines[:-1], lines[-1] + "1"]),  # as long as six full lines
+        "\n".join([*lines[:2], lines[2][:-1] + "x", *lines[3:]]) + "\n",
+    ]
+    for text in batches:
+        as_buffer = fast.solve_many(text.encode(), limit=2, threads=threads, engine=engine)
+        as_list = fast.solve_many(text.splitlines(), limit=2, threads=threads, engine=engine)
+        assert as_buffer == as_list
+        assert [str(e) for e in as_buffer.errors] == [str(e) for e in as_list.errors]
+        assert (as_buffer.statuses.count("invalid") > 0) == (text not in batches[:2])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_huge_limit_counts_everything(engine) -> None:
     shape = engine.Shape(4, Geometry(4).house_cells)
     counts = shape.solve_many(["1" + "." * 15], 2**64 + 1)[2]
