@@ -690,8 +690,7 @@ typedef struct {
     const shape_t *sh;
     uint8_t *givens;        /* count * ncells */
     const char *text;       /* when set: the lines, read by the workers (see below) */
-    const Py_ssize_t *starts; /* where each line of text starts; NULL: at i * stride */
-    Py_ssize_t stride;      /* without starts: the width of every line, its \n included */
+    const Py_ssize_t *starts; /* where each line of text starts */
     int unread;             /* some line of text held a character that is no digit */
     Py_ssize_t count;
     uint64_t limit;
@@ -714,8 +713,7 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
     uint8_t *sol = bt->solutions + (size_t)i * nc;
     uint64_t found = 0;
     int rc = RUN_SOLUTION;
-    const char *line = bt->text ? bt->text + (bt->starts ? bt->starts[i] : i * bt->stride) : NULL;
-    if (line && !scan_line(line, bt->sh->n, bt->givens + (size_t)i * nc)) {
+    if (bt->text && !scan_line(bt->text + bt->starts[i], bt->sh->n, bt->givens + (size_t)i * nc)) {
         bt->unread = 1; /* the calling thread reads the batch again, to raise the error */
         bt->status[i] = ST_NONE;
         return;
@@ -842,28 +840,6 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             return NULL;
         held = 1;
         const char *p = view.buf, *end = p + view.len;
-        /* the usual batch: every line nc characters and a \n (the last one's may be
-         * missing); then each line starts at i * (nc + 1), and this thread only checks
-         * where the \n are.  Any other buffer is read line by line. */
-        Py_ssize_t width = (Py_ssize_t)nc + 1, fixed = (view.len + 1) / width;
-        if (view.len > 0 && (view.len == fixed * width || view.len == fixed * width - 1)) {
-            unsigned char apart = 0;
-            for (Py_ssize_t i = 0; i + 1 < fixed; i++)
-                apart |= (unsigned char)(p[i * width + nc] ^ '\n');
-            if (view.len == fixed * width)
-                apart |= (unsigned char)(end[-1] ^ '\n');
-            if (!apart) {
-                givens = malloc((size_t)fixed * nc);
-                if (!givens) {
-                    PyErr_NoMemory();
-                    goto fail;
-                }
-                count = fixed;
-                bt.text = view.buf;
-                bt.stride = width;
-                goto read;
-            }
-        }
         Py_ssize_t lines = 0;
         for (const char *q = p; q < end; q++)
             lines += *q == '\n';
@@ -907,7 +883,6 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             }
         Py_DECREF(seq);
     }
-read:
     status = PyBytes_FromStringAndSize(NULL, count);
     sols = PyBytes_FromStringAndSize(NULL, count * nc);
     counts = PyBytes_FromStringAndSize(NULL, count * 8);
