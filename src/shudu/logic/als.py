@@ -389,12 +389,21 @@ def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
     digits, so A or B is locked whatever cells they share."""
     sets, links = restricted_links(grid, MAX_CELLS_ALL, overlap=True)
     seen: set[tuple[tuple[int, int], ...]] = set()
+    # per set, the cells that see all its places of each of its digits, digit by digit in
+    # fields a grid wide: a pair of wings eliminates nothing unless theirs meet, whatever the
+    # pivot, and most pairs are passed over with that one test
+    width = len(grid.cands)
+    reach = [sum((grid.where[z] & s.seeing[z]) << z * width for z in bits(s.digits)) for s in sets]
+    field = (1 << width) - 1
     for k, c in enumerate(sets):
         partners = sorted(links[k].items())
         for p, (i, rcc_a) in enumerate(partners):
             checkpoint()
             a = sets[i]
             for j, rcc_b in partners[p + 1 :]:
+                both = reach[i] & reach[j]
+                if not both:
+                    continue
                 b = sets[j]
                 for x in bits(rcc_a):
                     for y in bits(rcc_b & ~(1 << x)):
@@ -402,7 +411,7 @@ def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
                         elims = [
                             (cell, z + 1)
                             for z in bits(zs)
-                            for cell in bits(_targets(grid, [a, b], z) & ~c.cells)
+                            for cell in bits(both >> z * width & field & ~c.cells)
                         ]
                         if elims and tuple(sorted(elims)) not in seen:
                             seen.add(tuple(sorted(elims)))
