@@ -301,9 +301,9 @@ def test_bytes_buffer_input(engine) -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("threads", [1, 3])
 def test_bytes_buffer_of_odd_lines(engine, threads: int) -> None:
-    """A buffer of lines all 81 characters long is read at a fixed stride; one that only
-    looks so (a line break inside a line, a carriage return, a short or a long line, no
-    final line break) is answered as the list of its lines is."""
+    """A bytes buffer is answered as the list of its lines is, also where a line only looks
+    like a puzzle's (a line break inside it, a carriage return, a short or a long line, no
+    final line break, a character that is no digit), on one thread and several."""
     lines = sample("royle_17clue.txt", 6)
     broken = lines[2][:40] + "\n" + lines[2][41:]  # 81 characters, one of them a line break
     batches = [

@@ -163,7 +163,10 @@ s9_band(frame_t *st, int i, int d, int b, const extra_t *x)
     st->cand[i] = st->seen[i] = m;
     /* every row holds a cell now, so the subtraction borrows within rows only */
     uint32_t t = m & (m - COLUMN_BITS);
-    uint32_t more = (ROW0 & (0u - (uint32_t)((t & ROW0) != 0))) | (ROW1 & (0u - (uint32_t)((t & ROW1) != 0))) |
+    /* the rows with a second cell, as masks taken without a branch (which rows those are
+     * is no pattern a predictor learns) */
+    uint32_t more = (ROW0 & (0u - (uint32_t)((t & ROW0) != 0))) |
+                    (ROW1 & (0u - (uint32_t)((t & ROW1) != 0))) |
                     (ROW2 & (0u - (uint32_t)((t & ROW2) != 0)));
     uint32_t single = m & ~more & st->unsolved[b];
     if (single) {
