@@ -54,10 +54,14 @@ SOURCES = [
     f"{SOLVERS}/core/band9.c",
     f"{SOLVERS}/core/band9x.c",
     f"{SOLVERS}/core/settle.c",
+    f"{SOLVERS}/core/direct.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
-    for name in ("common", "search", "search_loop", "general", "band9", "band_tables", "vec4", "settle")
+    for name in (
+        *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
+        *("settle", "settle_tables", "direct"),
+    )
 ]
 
 setup(

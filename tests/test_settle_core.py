@@ -1,7 +1,8 @@
 """The C parts of the logic engine against their Python specifications.
 
-The forcing nets' propagation, the rounds of singles the ratings play in one go, and the patterns
-of locked candidates and naked and hidden subsets.
+The forcing nets' propagation, the rounds of singles the ratings play in one go, the patterns
+of locked candidates and naked and hidden subsets, and the conclusions of the forcing chains over
+direct links.
 
 ``propagate.settle`` runs in the C core when it is built; ``propagate._settle_py`` is the Python
 code it must match. On random candidate states of real puzzles (standard and variant 9x9 grids,
@@ -18,7 +19,8 @@ import pytest
 
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
-from shudu.logic import intersections, propagate, singles_rounds, subsets
+from shudu.logic import intersections, propagate, singles_rounds, static_forcing, subsets
+from shudu.logic.budget import LogicTimeout, limits
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
@@ -357,3 +359,60 @@ def test_c_and_python_basic_patterns_agree_on_hard_puzzles_and_variants() -> Non
             continue
         for _ in range(10):
             _same_patterns(_state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng))
+
+
+# --- the forcing chains over direct links (static_forcing._conclusions) -----------------------
+
+
+def _same_conclusions(grid: CandidateGrid) -> int:
+    """The C core's direct forcing conclusions are the Python code's, in the same order, and
+    the grid is left as it was."""
+    before = _fields(grid)
+    want = static_forcing._conclusions_py(grid)[1]
+    assert static_forcing._conclusions(grid)[1] == want
+    assert _fields(grid) == before
+    return len(want)
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_direct_forcing_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
+        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
+    rng = random.Random(zlib.crc32(ident.encode()))
+    found = sum(_same_conclusions(_state(geometry, givens, solution, rng)) for _ in range(4))
+    assert found or geometry.size < 6
+
+
+@needs_core
+def test_c_and_python_direct_forcing_agree_on_hard_puzzles_and_variants() -> None:
+    cases = [(line, None) for line in shared_lines("forum_hardest_1106.txt", 8, step=130)]
+    for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
+        variant = name.removeprefix("variant_").removesuffix(".txt")
+        cases += [(line, variant) for line in shared_lines(name, 3, step=19)]
+    rng = random.Random(13)
+    found = 0
+    for line, variant in cases:
+        puzzle = parse_puzzle(line.split()[0][:81], variant=variant)
+        result = solve(puzzle).solution
+        if result is None:
+            continue
+        for _ in range(6):
+            found += _same_conclusions(_state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng))
+    assert found
+
+
+@needs_core
+def test_direct_forcing_counts_its_choices_against_the_budget() -> None:
+    """The C walk counts one unit of work a choice, as the Python walk does, so a node limit
+    stops both at the same call."""
+    _, geometry, givens, _ = next(p for p in PUZZLES if p[1].size == 9 and p[2].count(0) > 50)
+    grid = CandidateGrid.from_values(geometry, givens)
+    choices = len(list(static_forcing._choices(grid)))
+    for conclusions in (static_forcing._conclusions, static_forcing._conclusions_py):
+        with limits(node_limit=choices):
+            conclusions(grid)
+        with pytest.raises(LogicTimeout), limits(node_limit=choices - 1):
+            conclusions(grid)

@@ -11,6 +11,10 @@ Where every candidate of a cell, or every place of a digit in a house, leads to 
 placement or elimination, it holds. Sudoku Explainer rates these 8.0 plus the bonus for their
 length (the chains' nodes, each counted with all it needs, less two), below the dynamic forcing
 chains (8.5) that its path tries next, so its scale needs them on its path.
+
+The walk from every candidate runs in the C core when it is built (``direct_forcing``, for
+geometries of at most 128 cells, 64 houses and 16 digits); :func:`_conclusions_py` is its
+specification. Steps are built here, for the conclusions the caller keeps.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from .budget import checkpoint
 from .chain import Branch, Implication, Net
 from .grid import CandidateGrid, bits
 from .memo import remembered_steps
-from .propagate import is_quiet, settle
+from .propagate import c_core, c_tables, is_quiet, settle
 from .step import Step, make_step
 
 Node = tuple[int, int, bool]  # (cell, digit 0-based, on)
@@ -206,11 +210,30 @@ class _Dynamic:
         return not live or bool(placed | removed)
 
 
-def _conclusions(
-    grid: CandidateGrid,
-) -> tuple[Links, list[tuple[int, Node, list[tuple[int, int]], str | None]]]:
+Conclusion = tuple[int, Node, list[tuple[int, int]], str | None]
+
+
+def _conclusions(grid: CandidateGrid) -> tuple[Links, list[Conclusion]]:
     """Every conclusion the cell and house forcing chains reach, with the fewest nodes that reach
-    it and the assumptions that do: (nodes, conclusion, assumptions, house), fewest nodes first."""
+    it and the assumptions that do: (nodes, conclusion, assumptions, house), fewest nodes first.
+
+    In the C core (``direct_forcing``) where the geometry's tables are there (at most 128 cells,
+    64 houses, 16 digits); :func:`_conclusions_py` is its specification and is used otherwise.
+    The outcome is the same either way."""
+    capsule = c_tables(grid.geometry)
+    if capsule is None:
+        return _conclusions_py(grid)
+    core = c_core()
+    assert core is not None
+    choices = list(_choices(grid))
+    checkpoint(len(choices))  # the work the Python walk counts, one unit a choice
+    found = core.direct_forcing(capsule, grid.cands, grid.where, grid.empty)
+    ranked = sorted((nodes, (cell, d, on), *choices[index]) for nodes, cell, d, on, index in found)
+    return Links(grid), ranked
+
+
+def _conclusions_py(grid: CandidateGrid) -> tuple[Links, list[Conclusion]]:
+    """:func:`_conclusions` in Python: the specification of the C core's ``direct_forcing``."""
     links = Links(grid)
     n = grid.size
     found: dict[Node, tuple[int, list[tuple[int, int]], str | None]] = {}

@@ -23,6 +23,7 @@
 #include "core/common.h"
 #include "core/search.h"
 #include "core/settle.h"
+#include "core/direct.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -1100,6 +1101,9 @@ static PyMethodDef core_methods[] = {
     {"subsets", (PyCFunction)(void (*)(void))shudu_subsets, METH_FASTCALL,
      "subsets(tables, cands, where, placed, values, empty, k, mode) -> the patterns of "
      "shudu.logic.subsets (mode 0 naked, 1 locked, 2 hidden)"},
+    {"direct_forcing", (PyCFunction)(void (*)(void))shudu_direct_forcing, METH_FASTCALL,
+     "direct_forcing(tables, cands, where, empty) -> [(nodes, cell, digit index, on, choice)]: "
+     "the conclusions of shudu.logic.static_forcing in C"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,93 +17,7 @@
 
 #include "common.h"
 #include "settle.h"
-
-#define S_MAX_CELLS 128
-#define S_MAX_HOUSES 64
-#define S_MAX_DIGITS 16
-#define S_MAX_CELL_HOUSES 16
-#define S_CAPSULE "shudu.settle_tables"
-
-typedef struct {
-    uint64_t lo, hi;
-} cset;
-
-static inline cset cs_and(cset a, cset b) { return (cset){a.lo & b.lo, a.hi & b.hi}; }
-static inline cset cs_or(cset a, cset b) { return (cset){a.lo | b.lo, a.hi | b.hi}; }
-static inline cset cs_andnot(cset a, cset b) { return (cset){a.lo & ~b.lo, a.hi & ~b.hi}; }
-static inline int cs_any(cset a) { return (a.lo | a.hi) != 0; }
-static inline int cs_eq(cset a, cset b) { return a.lo == b.lo && a.hi == b.hi; }
-static inline int cs_has(cset a, int i) { return i < 64 ? (int)(a.lo >> i & 1) : (int)(a.hi >> (i - 64) & 1); }
-static inline cset cs_bit(int i)
-{
-    return i < 64 ? (cset){(uint64_t)1 << i, 0} : (cset){0, (uint64_t)1 << (i - 64)};
-}
-static inline int pop64(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
-    int c = 0;
-    while (x) { x &= x - 1; c++; }
-    return c;
-#endif
-}
-static inline int ctz64(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int c = 0;
-    while (!(x & 1u)) { x >>= 1; c++; }
-    return c;
-#endif
-}
-static inline int cs_pop(cset a) { return pop64(a.lo) + pop64(a.hi); }
-/* More than one cell. */
-static inline int cs_many(cset a)
-{
-    return (a.lo & (a.lo - 1)) || (a.hi & (a.hi - 1)) || (a.lo && a.hi);
-}
-/* The lowest cell of a non-empty set. */
-static inline int cs_low(cset a) { return a.lo ? ctz64(a.lo) : 64 + ctz64(a.hi); }
-static inline void cs_clear(cset *a, int i)
-{
-    if (i < 64) a->lo &= ~((uint64_t)1 << i);
-    else a->hi &= ~((uint64_t)1 << (i - 64));
-}
-#define CS_FOR(var, set, body)                                  \
-    do {                                                        \
-        uint64_t _w0 = (set).lo, _w1 = (set).hi;                \
-        while (_w0) { int var = ctz64(_w0); _w0 &= _w0 - 1; body } \
-        while (_w1) { int var = 64 + ctz64(_w1); _w1 &= _w1 - 1; body } \
-    } while (0)
-
-typedef struct {
-    int index;     /* position in the overlap list of the geometry (the finders' order) */
-    int a, b;      /* its houses */
-    cset rest;     /* cells of b outside a */
-    cset outside;  /* cells of a outside b */
-} overlap_t;
-
-typedef struct {
-    cset abits;     /* the cells of house a */
-    int first, end; /* its overlaps: ov[first:end] */
-} group_t;
-
-typedef struct {
-    int n, ncells, nhouses;
-    cset house[S_MAX_HOUSES];
-    cset peer[S_MAX_CELLS];
-    uint64_t hmask[S_MAX_CELLS];
-    int nch[S_MAX_CELLS];
-    uint8_t ch[S_MAX_CELLS][S_MAX_CELL_HOUSES];
-    /* per cell, the cells it forms a locked pair with (a box or region and another house) */
-    cset locked[S_MAX_CELLS];
-    uint64_t boxlike; /* the houses that are boxes or regions */
-    int ngroups[2]; /* [0]: pointing (a is a box or region), [1]: claiming */
-    group_t groups[2][S_MAX_HOUSES];
-    overlap_t *ov;  /* grouped by kind, then by house a, in the original order */
-} tables_t;
+#include "settle_tables.h"
 
 static void tables_free(PyObject *capsule)
 {
@@ -114,7 +28,7 @@ static void tables_free(PyObject *capsule)
     }
 }
 
-static int get_cset(PyObject *x, int ncells, cset *out)
+int shudu_get_cset(PyObject *x, int ncells, cset *out)
 {
     static PyObject *sixty_four = NULL;
     if (!PyLong_Check(x)) {
@@ -139,7 +53,7 @@ static int get_cset(PyObject *x, int ncells, cset *out)
     return 0;
 }
 
-static PyObject *from_cset(cset a)
+PyObject *shudu_from_cset(cset a)
 {
     static PyObject *sixty_four = NULL;
     if (!a.hi) return PyLong_FromUnsignedLongLong(a.lo);
@@ -198,14 +112,14 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args)
     t->nhouses = (int)nh;
     int box[S_MAX_HOUSES];
     for (Py_ssize_t h = 0; h < nh; h++) {
-        if (get_cset(PySequence_Fast_GET_ITEM(house_bits, h), (int)nc, &t->house[h])) goto fail;
+        if (shudu_get_cset(PySequence_Fast_GET_ITEM(house_bits, h), (int)nc, &t->house[h])) goto fail;
         int b = PyObject_IsTrue(PySequence_Fast_GET_ITEM(boxlike, h));
         if (b < 0) goto fail;
         box[h] = b;
         if (b) t->boxlike |= (uint64_t)1 << h;
     }
     for (Py_ssize_t c = 0; c < nc; c++) {
-        if (get_cset(PySequence_Fast_GET_ITEM(peer_bits, c), (int)nc, &t->peer[c])) goto fail;
+        if (shudu_get_cset(PySequence_Fast_GET_ITEM(peer_bits, c), (int)nc, &t->peer[c])) goto fail;
         PyObject *hs = PySequence_Fast_GET_ITEM(cell_houses, c);
         if (seq_len(hs, -1, "a cell's houses")) goto fail;
         Py_ssize_t k = PySequence_Fast_GET_SIZE(hs);
@@ -244,7 +158,7 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args)
             long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, 0));
             long b = PyLong_AsLong(PySequence_Fast_GET_ITEM(o, 1));
             cset inter;
-            if (PyErr_Occurred() || get_cset(PySequence_Fast_GET_ITEM(o, 2), (int)nc, &inter))
+            if (PyErr_Occurred() || shudu_get_cset(PySequence_Fast_GET_ITEM(o, 2), (int)nc, &inter))
                 goto fail;
             if (a < 0 || a >= nh || b < 0 || b >= nh) {
                 PyErr_SetString(PyExc_ValueError, "house index out of range");
@@ -601,8 +515,8 @@ static int load_grid(state_t *s, const tables_t *t, PyObject *const *grid, saved
     for (int h = 0; h < nh; h++)
         if (read_small(placed, h, full, "a house's placed digits", &s->placed[h])) return -1;
     for (int d = 0; d < n; d++)
-        if (get_cset(PyList_GET_ITEM(where, d), nc, &s->where[d])) return -1;
-    if (get_cset(grid[4], nc, &s->empty)) return -1;
+        if (shudu_get_cset(PyList_GET_ITEM(where, d), nc, &s->where[d])) return -1;
+    if (shudu_get_cset(grid[4], nc, &s->empty)) return -1;
     memcpy(saved->cands, s->cands, sizeof(uint32_t) * (size_t)nc);
     memcpy(saved->placed, s->placed, sizeof(uint32_t) * (size_t)nh);
     memcpy(saved->where, s->where, sizeof(cset) * (size_t)n);
@@ -625,9 +539,9 @@ static PyObject *store_grid(const state_t *s, PyObject *const *grid, const saved
             set_item(placed, h, PyLong_FromUnsignedLong(s->placed[h])))
             return NULL;
     for (int d = 0; d < t->n; d++)
-        if (!cs_eq(s->where[d], saved->where[d]) && set_item(where, d, from_cset(s->where[d])))
+        if (!cs_eq(s->where[d], saved->where[d]) && set_item(where, d, shudu_from_cset(s->where[d])))
             return NULL;
-    return from_cset(s->empty);
+    return shudu_from_cset(s->empty);
 }
 
 PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -846,7 +760,7 @@ PyObject *shudu_locked(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     for (int i = 0; i < nhits; i++) {
         const overlap_t *o = &t->ov[hits[i].k];
         PyObject *item = Py_BuildValue("(iiiiNN)", hits[i].rank, hits[i].d, o->a, o->b,
-                                       from_cset(hits[i].inside), from_cset(hits[i].rest));
+                                       shudu_from_cset(hits[i].inside), shudu_from_cset(hits[i].rest));
         if (!item || PyList_Append(out, item)) {
             Py_XDECREF(item);
             Py_DECREF(out);
@@ -957,7 +871,7 @@ PyObject *shudu_subsets(PyObject *module, PyObject *const *args, Py_ssize_t narg
             seen_cells[nseen] = cells;
             seen_digits[nseen++] = digits;
             if (!any) continue;
-            PyObject *found = Py_BuildValue("(iNk)", h, from_cset(cells), (unsigned long)digits);
+            PyObject *found = Py_BuildValue("(iNk)", h, shudu_from_cset(cells), (unsigned long)digits);
             if (!found || PyList_Append(out, found)) {
                 Py_XDECREF(found);
                 Py_DECREF(out);

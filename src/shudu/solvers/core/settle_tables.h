@@ -1,0 +1,107 @@
+/*
+ * What the logic engine's C loops share (settle.c, direct.c): cell sets of up to 128 cells as
+ * two 64-bit words and a geometry's tables, built once by settle_tables and kept in a capsule.
+ * Include after <Python.h>.
+ */
+#ifndef SHUDU_CORE_SETTLE_TABLES_H
+#define SHUDU_CORE_SETTLE_TABLES_H
+
+#include <Python.h>
+
+#include <stdint.h>
+
+#include "common.h"
+
+#define S_MAX_CELLS 128
+#define S_MAX_HOUSES 64
+#define S_MAX_DIGITS 16
+#define S_MAX_CELL_HOUSES 16
+#define S_CAPSULE "shudu.settle_tables"
+
+typedef struct {
+    uint64_t lo, hi;
+} cset;
+
+static inline cset cs_and(cset a, cset b) { return (cset){a.lo & b.lo, a.hi & b.hi}; }
+static inline cset cs_or(cset a, cset b) { return (cset){a.lo | b.lo, a.hi | b.hi}; }
+static inline cset cs_andnot(cset a, cset b) { return (cset){a.lo & ~b.lo, a.hi & ~b.hi}; }
+static inline int cs_any(cset a) { return (a.lo | a.hi) != 0; }
+static inline int cs_eq(cset a, cset b) { return a.lo == b.lo && a.hi == b.hi; }
+static inline int cs_has(cset a, int i) { return i < 64 ? (int)(a.lo >> i & 1) : (int)(a.hi >> (i - 64) & 1); }
+static inline cset cs_bit(int i)
+{
+    return i < 64 ? (cset){(uint64_t)1 << i, 0} : (cset){0, (uint64_t)1 << (i - 64)};
+}
+static inline int pop64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(x);
+#else
+    int c = 0;
+    while (x) { x &= x - 1; c++; }
+    return c;
+#endif
+}
+static inline int ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int c = 0;
+    while (!(x & 1u)) { x >>= 1; c++; }
+    return c;
+#endif
+}
+static inline int cs_pop(cset a) { return pop64(a.lo) + pop64(a.hi); }
+/* More than one cell. */
+static inline int cs_many(cset a)
+{
+    return (a.lo & (a.lo - 1)) || (a.hi & (a.hi - 1)) || (a.lo && a.hi);
+}
+/* The lowest cell of a non-empty set. */
+static inline int cs_low(cset a) { return a.lo ? ctz64(a.lo) : 64 + ctz64(a.hi); }
+static inline void cs_clear(cset *a, int i)
+{
+    if (i < 64) a->lo &= ~((uint64_t)1 << i);
+    else a->hi &= ~((uint64_t)1 << (i - 64));
+}
+#define CS_FOR(var, set, body)                                  \
+    do {                                                        \
+        uint64_t _w0 = (set).lo, _w1 = (set).hi;                \
+        while (_w0) { int var = ctz64(_w0); _w0 &= _w0 - 1; body } \
+        while (_w1) { int var = 64 + ctz64(_w1); _w1 &= _w1 - 1; body } \
+    } while (0)
+
+typedef struct {
+    int index;     /* position in the overlap list of the geometry (the finders' order) */
+    int a, b;      /* its houses */
+    cset rest;     /* cells of b outside a */
+    cset outside;  /* cells of a outside b */
+} overlap_t;
+
+typedef struct {
+    cset abits;     /* the cells of house a */
+    int first, end; /* its overlaps: ov[first:end] */
+} group_t;
+
+typedef struct {
+    int n, ncells, nhouses;
+    cset house[S_MAX_HOUSES];
+    cset peer[S_MAX_CELLS];
+    uint64_t hmask[S_MAX_CELLS];
+    int nch[S_MAX_CELLS];
+    uint8_t ch[S_MAX_CELLS][S_MAX_CELL_HOUSES];
+    /* per cell, the cells it forms a locked pair with (a box or region and another house) */
+    cset locked[S_MAX_CELLS];
+    uint64_t boxlike; /* the houses that are boxes or regions */
+    int ngroups[2]; /* [0]: pointing (a is a box or region), [1]: claiming */
+    group_t groups[2][S_MAX_HOUSES];
+    overlap_t *ov;  /* grouped by kind, then by house a, in the original order */
+} tables_t;
+
+/* A Python int read as a cell set of ncells cells (TypeError, OverflowError: -1). */
+SHUDU_HIDDEN int shudu_get_cset(PyObject *x, int ncells, cset *out);
+/* A cell set as a new Python int (NULL on error). */
+SHUDU_HIDDEN PyObject *shudu_from_cset(cset a);
+
+#endif
