@@ -1,8 +1,8 @@
 """The C parts of the logic engine against their Python specifications.
 
 The forcing nets' propagation, the rounds of singles the ratings play in one go, the patterns
-of locked candidates and naked and hidden subsets, and the conclusions of the forcing chains over
-direct links.
+of locked candidates and naked and hidden subsets, the conclusions of the forcing chains over
+direct links, and the chains' breadth-first search.
 
 ``propagate.settle`` runs in the C core when it is built; ``propagate._settle_py`` is the Python
 code it must match. On random candidate states of real puzzles (standard and variant 9x9 grids,
@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections.abc import Iterator
 
 import pytest
 
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
-from shudu.logic import intersections, propagate, singles_rounds, static_forcing, subsets
-from shudu.logic.budget import LogicTimeout, limits
+from shudu.logic import chains, intersections, loops, propagate, singles_rounds, static_forcing, subsets
+from shudu.logic.budget import LogicTimeout, limits, nodes_used
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
@@ -346,19 +347,28 @@ def test_c_and_python_basic_patterns_agree_on_known_puzzles(
     assert found or geometry.size < 6
 
 
-def test_c_and_python_basic_patterns_agree_on_hard_puzzles_and_variants() -> None:
-    cases = [(line, None) for line in shared_lines("forum_hardest_1106.txt", 10, step=110)]
+def _hard_states(
+    hard: int, hard_step: int, variants: int, variant_step: int, seed: int, each: int
+) -> Iterator[CandidateGrid]:
+    """``each`` random candidate states of hardest puzzles and of the X, windoku and pyramid
+    sets (``hard`` and ``variants`` lines of them, every ``*_step``-th)."""
+    cases = [(line, None) for line in shared_lines("forum_hardest_1106.txt", hard, step=hard_step)]
     for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
         variant = name.removeprefix("variant_").removesuffix(".txt")
-        cases += [(line, variant) for line in shared_lines(name, 3, step=17)]
-    rng = random.Random(11)
+        cases += [(line, variant) for line in shared_lines(name, variants, step=variant_step)]
+    rng = random.Random(seed)
     for line, variant in cases:
         puzzle = parse_puzzle(line.split()[0][:81], variant=variant)
         result = solve(puzzle).solution
         if result is None:
             continue
-        for _ in range(10):
-            _same_patterns(_state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng))
+        for _ in range(each):
+            yield _state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng)
+
+
+def test_c_and_python_basic_patterns_agree_on_hard_puzzles_and_variants() -> None:
+    for grid in _hard_states(10, 110, 3, 17, 11, 10):
+        _same_patterns(grid)
 
 
 # --- the forcing chains over direct links (static_forcing._conclusions) -----------------------
@@ -388,20 +398,7 @@ def test_c_and_python_direct_forcing_agree_on_known_puzzles(
 
 @needs_core
 def test_c_and_python_direct_forcing_agree_on_hard_puzzles_and_variants() -> None:
-    cases = [(line, None) for line in shared_lines("forum_hardest_1106.txt", 8, step=130)]
-    for name in ("variant_x.txt", "variant_windoku.txt", "variant_pyramid.txt"):
-        variant = name.removeprefix("variant_").removesuffix(".txt")
-        cases += [(line, variant) for line in shared_lines(name, 3, step=19)]
-    rng = random.Random(13)
-    found = 0
-    for line, variant in cases:
-        puzzle = parse_puzzle(line.split()[0][:81], variant=variant)
-        result = solve(puzzle).solution
-        if result is None:
-            continue
-        for _ in range(6):
-            found += _same_conclusions(_state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng))
-    assert found
+    assert sum(_same_conclusions(grid) for grid in _hard_states(8, 130, 3, 19, 13, 6))
 
 
 @needs_core
@@ -416,3 +413,104 @@ def test_direct_forcing_counts_its_choices_against_the_budget() -> None:
             conclusions(grid)
         with pytest.raises(LogicTimeout), limits(node_limit=choices - 1):
             conclusions(grid)
+
+
+# --- the chains' breadth-first search (chains.layers) ------------------------------------------
+
+
+def _walk(
+    search: Iterator[tuple[int, int, dict[int, list[int]]]],
+) -> tuple[list[object], dict[int, list[int]], int]:
+    """What a search yields (each "on" state, its layer and its traced path), the map of parents
+    it gave (the C search's reads its entries as they are looked up), and the work it counted."""
+    met: list[object] = []
+    parents: dict[int, list[int]] = {}
+    with limits(node_limit=10**12):
+        for state, links, parents in search:
+            met.append((state, links, chains.trace(parents, state)))
+        used = nodes_used()
+    return met, parents, used
+
+
+def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
+    """The C search and the Python one agree on the graphs of the chain and loop finders."""
+    strong: dict[int, list[int]] = {}
+    chains._bivalues(grid, strong)
+    graphs = [chains._aic_graph(grid), (strong, chains._weak(grid, strong, in_cell=False))]
+    grouped = loops.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
+    graphs.append((grouped.strong, grouped.weak))
+    count = 0
+    for links_strong, links_weak in graphs:
+        assert CORE is not None
+        graph = CORE.chain_graph(links_strong, links_weak)  # whatever its size
+        starts = sorted(links_strong)
+        for start in rng.sample(starts, min(6, len(starts))):
+            limit = rng.choice((chains.MAX_LINKS + 1, chains.MAX_LINKS, 4))
+            want = _walk(chains.layers_py(links_strong, links_weak, start, limit))
+            got = _walk(chains.layers(links_strong, links_weak, start, limit, graph))
+            assert got[0] == want[0] and got[2] == want[2]
+            assert all(got[1][key] == value for key, value in want[1].items())
+            count += len(want[0])
+    return count
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_chain_searches_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    rng = random.Random(zlib.crc32(ident.encode()))
+    assert sum(_same_searches(_state(geometry, givens, solution, rng), rng) for _ in range(3))
+
+
+@needs_core
+def test_c_and_python_chain_searches_agree_on_hard_puzzles_and_variants() -> None:
+    rng = random.Random(17)
+    assert sum(_same_searches(grid, rng) for grid in _hard_states(6, 170, 2, 23, 17, 3))
+
+
+@needs_core
+@pytest.mark.parametrize("seed", range(3))
+def test_chain_and_loop_listings_are_the_same_with_the_c_search(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whole listings of the finders that search chains and loops (grouped ones through group
+    nodes), C search against Python, on random pencil marks of the known-answer puzzles."""
+    rng = random.Random(seed)
+    finders = (
+        chains.iter_aic,
+        chains.iter_x_chain,
+        chains.iter_xy_chain,
+        loops.iter_grouped_chain_by_groups,
+        loops._every_loop,
+    )
+    listed = 0
+    for ident, geometry, givens, solution in rng.sample(PUZZLES, 5):
+        grid = _state(geometry, givens, solution, rng)
+        for finder in finders:
+            monkeypatch.setattr(propagate, "USE_C", True)
+            loops._graph_of.cache_clear()
+            with_c = [step.to_json() for step in finder(grid.copy())]
+            monkeypatch.setattr(propagate, "USE_C", False)
+            loops._graph_of.cache_clear()
+            assert [step.to_json() for step in finder(grid.copy())] == with_c, (ident, finder.__name__)
+            listed += len(with_c)
+    assert listed
+
+
+@needs_core
+def test_a_graph_read_into_c_is_searched_in_python_once_the_c_path_is_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loop graph is cached with its C copy; switching the C path off afterwards still runs
+    its searches in Python, with the same result."""
+    _, geometry, givens, solution = next(p for p in PUZZLES if p[1].size == 9 and p[2].count(0) > 50)
+    grid = _state(geometry, givens, solution, random.Random(5))
+    graph = loops.Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
+    start = sorted(graph.strong)[0]
+    with_c = _walk(graph.layers(start, chains.MAX_LINKS))
+    assert graph._c_graph is not None
+    monkeypatch.setattr(propagate, "USE_C", False)
+    without = _walk(graph.layers(start, chains.MAX_LINKS))
+    assert without[0] == with_c[0] and without[2] == with_c[2]
+    assert without[0]

@@ -8,22 +8,28 @@ candidate is true, and any candidate that sees both loses out. A chain whose far
 candidate itself proves that candidate.
 
 Candidates are plain ints ``cell * n + (digit - 1)``. The search is breadth first from every
-start, so the chain found is the shortest of its kind.
+start, so the chain found is the shortest of its kind. It runs in the C core when it is built
+(``chain_bfs``, for graphs of :data:`C_GRAPH_NODES` nodes or more); :func:`layers_py` is its
+specification.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
 from .grid import CandidateGrid, bits
+from .propagate import c_core
 from .step import Step, make_step
 
 #: Longest chain looked for (links).
 MAX_LINKS = 21
+#: The fewest nodes of a graph whose searches run in the C core (both ways give the same).
+C_GRAPH_NODES = 32
 
 Links = dict[int, list[int]]
 
@@ -245,18 +251,85 @@ def _paths(
 ) -> Iterator[list[int]]:
     """Every start's shortest alternating path (states ``candidate * 2 + on``, the start off) to each
     candidate it reaches on, breadth first."""
+    graph = c_graph(strong, weak)
     for s in sorted(strong):
-        for state, _, parents in layers(strong, weak, s, limit):
+        for state, _, parents in layers(strong, weak, s, limit, graph):
             yield trace(parents, state)
 
 
+def c_graph(strong: Mapping[int, Iterable[int]], weak: Mapping[int, Iterable[int]]) -> object | None:
+    """The links read once into the C core, for :func:`layers` (None: it runs in Python, as it
+    does for a graph of fewer than :data:`C_GRAPH_NODES` nodes, where the call costs more than
+    the search)."""
+    core = c_core()
+    if (
+        core is None
+        or not isinstance(strong, dict)
+        or not isinstance(weak, dict)
+        or len(strong) < C_GRAPH_NODES
+    ):
+        return None
+    try:
+        graph: object = core.chain_graph(strong, weak)
+    except ValueError:  # a node id beyond the C tables
+        return None
+    return graph
+
+
+class _Parents(dict[int, list[int]]):
+    """The map of parents of a search run in the C core, read from its (state, parent) pairs
+    when a path is traced (most searches trace none). A layer's pairs are all met before its
+    states are yielded, so what was read stays true as the search goes on."""
+
+    def __init__(self, start: int, core: Any, search: object) -> None:
+        super().__init__({start: []})
+        self._core = core
+        self._search = search
+        self._read = 0
+
+    def __missing__(self, state: int) -> list[int]:
+        words = memoryview(self._core.chain_bfs_edges(self._search, self._read)).cast("i")
+        self._read += len(words) // 2
+        for i in range(0, len(words), 2):
+            self.setdefault(words[i], []).append(words[i + 1])
+        if state not in self:
+            raise KeyError(state)
+        return self[state]
+
+
 def layers(
-    strong: Mapping[int, Iterable[int]], weak: Mapping[int, Iterable[int]], start: int, limit: int
+    strong: Mapping[int, Iterable[int]],
+    weak: Mapping[int, Iterable[int]],
+    start: int,
+    limit: int,
+    graph: object | None = None,
 ) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
     """Breadth first from ``start`` off, a strong link into each "on" state and a weak one into
     each "off" state, up to ``limit`` links: each state reached on, once its layer is complete,
     with the links of its shortest paths and the map of parents. A state's parents are all
-    those on a shortest path to it, the first met first."""
+    those on a shortest path to it, the first met first.
+
+    With ``graph`` (:func:`c_graph` of the same links) the search runs in the C core, which
+    gives the same states, layers, parents and budget counts; :func:`layers_py` is its
+    specification."""
+    core = c_core()
+    if graph is None or core is None:  # no graph read, or the C path switched off since
+        yield from layers_py(strong, weak, start, limit)
+        return
+    search = core.chain_bfs(graph, start, limit)
+    parents = _Parents(start * 2, core, search)
+    links = 0
+    while (layer := core.chain_bfs_layer(search)) is not None:
+        links += 1
+        checkpoint(layer[0])
+        for state in layer[1]:
+            yield state, links, parents
+
+
+def layers_py(
+    strong: Mapping[int, Iterable[int]], weak: Mapping[int, Iterable[int]], start: int, limit: int
+) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
+    """:func:`layers` in Python: the specification of the C core's ``chain_bfs``."""
     depth = {start * 2: 0}
     parents: dict[int, list[int]] = {start * 2: []}
     frontier = [start * 2]
@@ -316,8 +389,9 @@ def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: St
     """The first chain, breadth first from each start in turn, that proves something, each
     start's search stopping at the length of the best chain so far."""
     limit = best.length if best else MAX_LINKS + 1
+    graph = c_graph(strong, weak)
     for s in sorted(strong):
-        for end, _, parents in layers(strong, weak, s, limit):
+        for end, _, parents in layers(strong, weak, s, limit, graph):
             placements, elims = _outcome(grid, s, end >> 1)
             if placements or elims:
                 best = _chain_step(grid, name, trace(parents, end), placements, elims)

@@ -33,7 +33,7 @@ from ..notation import digit_char
 from .als import almost_locked_sets
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
-from .chains import MAX_LINKS, layers, trace
+from .chains import MAX_LINKS, c_graph, layers, trace
 from .grid import CandidateGrid, bits, tables
 from .memo import remember, remembered, remembered_steps
 from .step import Step, make_step
@@ -81,6 +81,14 @@ class Graph:
         if als_cells > 1:
             self._als_links(als_cells, digits)
         self.weak = self._weak(in_cell=bivalue)
+        self._c_graph: object | None = None
+        self._c_read = False
+
+    def layers(self, start: int, limit: int) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
+        """:func:`~shudu.logic.chains.layers` of this graph (its links read into the C core once)."""
+        if not self._c_read:
+            self._c_graph, self._c_read = c_graph(self.strong, self.weak), True
+        return layers(self.strong, self.weak, start, limit, self._c_graph)
 
     def _als_links(self, most: int, digits: range | list[int]) -> None:
         """ALS nodes: in an almost locked set of two or more cells, "no x in the set" leaves as
@@ -199,7 +207,7 @@ def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
 def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
     """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
     path_length)`` says yes; None past ``limit`` links. Only that path is written out."""
-    for state, links, parents in layers(graph.strong, graph.weak, start, limit):
+    for state, links, parents in graph.layers(start, limit):
         if goal(state, links):
             return trace(parents, state)
     return None
@@ -207,7 +215,7 @@ def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool])
 
 def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
     """The shortest alternating path from ``start`` off to every node it reaches on."""
-    for state, _, parents in layers(graph.strong, graph.weak, start, limit):
+    for state, _, parents in graph.layers(start, limit):
         yield trace(parents, state)
 
 
@@ -442,7 +450,7 @@ def _closed_loops(grid: CandidateGrid, als_cells: int) -> list[tuple[list[int], 
             # a loop closes on a node weakly linked to s, reached "on": once each of them has
             # been (each is met once, at its shortest depth), no later layer closes a loop
             unmet = len(weak_to_s)
-            for end, links, parents in layers(graph.strong, graph.weak, s, MAX_LINKS):
+            for end, links, parents in graph.layers(s, MAX_LINKS):
                 if end >> 1 not in weak_to_s:
                     continue
                 unmet -= 1

@@ -24,6 +24,7 @@
 #include "core/search.h"
 #include "core/settle.h"
 #include "core/direct.h"
+#include "core/chainbfs.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -1104,6 +1105,14 @@ static PyMethodDef core_methods[] = {
     {"direct_forcing", (PyCFunction)(void (*)(void))shudu_direct_forcing, METH_FASTCALL,
      "direct_forcing(tables, cands, where, empty) -> [(nodes, cell, digit index, on, choice)]: "
      "the conclusions of shudu.logic.static_forcing in C"},
+    {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
+     "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
+    {"chain_bfs", (PyCFunction)(void (*)(void))shudu_chain_bfs, METH_FASTCALL,
+     "chain_bfs(graph, start, limit) -> search: shudu.logic.chains.layers in C"},
+    {"chain_bfs_layer", (PyCFunction)shudu_chain_bfs_layer, METH_O,
+     "chain_bfs_layer(search) -> (frontier size, states met on) of the next layer, or None"},
+    {"chain_bfs_edges", (PyCFunction)(void (*)(void))shudu_chain_bfs_edges, METH_FASTCALL,
+     "chain_bfs_edges(search, start) -> the (state, parent) pairs met from pair start, as bytes"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,307 @@
+/*
+ * The chains' breadth-first search (shudu.logic.chains.layers_py, the specification) in C.
+ *
+ * A graph of nodes (ints) with strong and weak links is read once (chain_graph), each node's
+ * links in the order the Python containers give them.  chain_bfs walks it from one start,
+ * "off", a strong link into each "on" state and a weak one into each "off" state (a state is
+ * node * 2 + on), layer by layer up to a limit of links, exactly as the Python generator does,
+ * a layer a call (chain_bfs_layer): the size of its frontier (what the Python code counts
+ * against the logic budget) and the "on" states it met, in order.  It keeps every (state,
+ * parent) pair in the order met; Python reads them (chain_bfs_edges) only when it traces a
+ * path, so a search its caller stops early costs no more than the layers it asked for.  Nothing here calls back into Python.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chainbfs.h"
+
+#define G_CAPSULE "shudu.chain_graph"
+/* The largest node id a graph may hold (n**3 plus the group nodes stays far below it). */
+#define G_MAX_NODE (1 << 22)
+
+typedef struct {
+    int32_t nodes;  /* ids 0 .. nodes - 1 */
+    int32_t *first; /* [2 * nodes + 1]: links of node v, kind k (0 strong, 1 weak) at
+                       adj[first[2v + k] .. first[2v + k + 1]) */
+    int32_t *adj;
+} graph_t;
+
+static void graph_free(PyObject *capsule)
+{
+    graph_t *g = (graph_t *)PyCapsule_GetPointer(capsule, G_CAPSULE);
+    if (g) {
+        free(g->first);
+        free(g->adj);
+        free(g);
+    }
+}
+
+static int node_id(PyObject *x, int32_t *out)
+{
+    long v = PyLong_AsLong(x);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v >= G_MAX_NODE) {
+        PyErr_Format(PyExc_ValueError, "chain node out of range: %ld", v);
+        return -1;
+    }
+    *out = (int32_t)v;
+    return 0;
+}
+
+/* The links of each key of one map, as lists (a set's order is its iteration order). */
+static PyObject *fast_values(PyObject *map, Py_ssize_t *count)
+{
+    PyObject *items = PyMapping_Items(map);
+    if (!items) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    PyObject *out = PyList_New(n);
+    if (!out) {
+        Py_DECREF(items);
+        return NULL;
+    }
+    *count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PyList_GET_ITEM(items, i);
+        PyObject *seq = PySequence_Fast(PyTuple_GET_ITEM(pair, 1), "chain links must be iterable");
+        PyObject *kv = seq ? PyTuple_Pack(2, PyTuple_GET_ITEM(pair, 0), seq) : NULL;
+        Py_XDECREF(seq);
+        if (!kv) {
+            Py_DECREF(items);
+            Py_DECREF(out);
+            return NULL;
+        }
+        *count += PySequence_Fast_GET_SIZE(PyTuple_GET_ITEM(kv, 1));
+        PyList_SET_ITEM(out, i, kv);
+    }
+    Py_DECREF(items);
+    return out;
+}
+
+PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyDict_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "chain_graph takes two dicts: strong and weak links");
+        return NULL;
+    }
+    PyObject *lists[2] = {NULL, NULL};
+    Py_ssize_t counts[2] = {0, 0};
+    graph_t *g = NULL;
+    PyObject *capsule = NULL;
+    for (int k = 0; k < 2; k++)
+        if (!(lists[k] = fast_values(args[k], &counts[k]))) goto done;
+    /* the largest id among keys and links */
+    int32_t top = -1;
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists[k]); i++) {
+            PyObject *kv = PyList_GET_ITEM(lists[k], i);
+            int32_t v;
+            if (node_id(PyTuple_GET_ITEM(kv, 0), &v)) goto done;
+            if (v > top) top = v;
+            PyObject *seq = PyTuple_GET_ITEM(kv, 1);
+            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+                if (node_id(PySequence_Fast_GET_ITEM(seq, j), &v)) goto done;
+                if (v > top) top = v;
+            }
+        }
+    if (!(g = (graph_t *)calloc(1, sizeof(graph_t)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    g->nodes = top + 1;
+    g->first = (int32_t *)calloc((size_t)(2 * g->nodes + 1), sizeof(int32_t));
+    g->adj = (int32_t *)malloc((size_t)(counts[0] + counts[1] + 1) * sizeof(int32_t));
+    int32_t *len = (int32_t *)calloc((size_t)(2 * g->nodes + 1), sizeof(int32_t));
+    if (!g->first || !g->adj || !len) {
+        free(len);
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* count, then place each key's links in its slot, in the containers' order */
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists[k]); i++) {
+            PyObject *kv = PyList_GET_ITEM(lists[k], i);
+            int32_t v = 0;
+            node_id(PyTuple_GET_ITEM(kv, 0), &v); /* read once above: in range */
+            len[2 * v + k] = (int32_t)PySequence_Fast_GET_SIZE(PyTuple_GET_ITEM(kv, 1));
+        }
+    for (int32_t s = 0; s < 2 * g->nodes; s++) g->first[s + 1] = g->first[s] + len[s];
+    free(len);
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists[k]); i++) {
+            PyObject *kv = PyList_GET_ITEM(lists[k], i);
+            int32_t v = 0, w = 0;
+            node_id(PyTuple_GET_ITEM(kv, 0), &v);
+            PyObject *seq = PyTuple_GET_ITEM(kv, 1);
+            int32_t at = g->first[2 * v + k];
+            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
+                node_id(PySequence_Fast_GET_ITEM(seq, j), &w);
+                g->adj[at + j] = w;
+            }
+        }
+    capsule = PyCapsule_New(g, G_CAPSULE, graph_free);
+done:
+    Py_XDECREF(lists[0]);
+    Py_XDECREF(lists[1]);
+    if (!capsule && g) {
+        free(g->first);
+        free(g->adj);
+        free(g);
+    }
+    return capsule;
+}
+
+/* A growing array of int32. */
+typedef struct {
+    int32_t *at;
+    size_t len, cap;
+} ivec;
+
+static int push(ivec *v, int32_t a, int32_t b)
+{
+    if (v->len + 2 > v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 256;
+        int32_t *grown = (int32_t *)realloc(v->at, cap * sizeof(int32_t));
+        if (!grown) return -1;
+        v->at = grown;
+        v->cap = cap;
+    }
+    v->at[v->len++] = a;
+    v->at[v->len++] = b;
+    return 0;
+}
+
+/* One search, a layer a call. */
+#define S_CAPSULE_BFS "shudu.chain_bfs"
+
+typedef struct {
+    PyObject *graph_capsule; /* a reference: the graph outlives the search */
+    const graph_t *g;
+    int32_t *depth, *frontier, *nxt;
+    int32_t nf, links, limit;
+    ivec edges;
+} search_t;
+
+static void search_free(PyObject *capsule)
+{
+    search_t *s = (search_t *)PyCapsule_GetPointer(capsule, S_CAPSULE_BFS);
+    if (s) {
+        Py_XDECREF(s->graph_capsule);
+        free(s->depth);
+        free(s->frontier);
+        free(s->nxt);
+        free(s->edges.at);
+        free(s);
+    }
+}
+
+PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "chain_bfs takes 3 arguments");
+        return NULL;
+    }
+    const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
+    if (!g) return NULL;
+    long start = PyLong_AsLong(args[1]), limit = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    if (start < 0 || start >= g->nodes) {
+        PyErr_SetString(PyExc_KeyError, "chain_bfs: the start is not a node of the graph");
+        return NULL;
+    }
+    search_t *s = (search_t *)calloc(1, sizeof(search_t));
+    if (!s) return PyErr_NoMemory();
+    const size_t states = 2 * (size_t)g->nodes;
+    s->depth = (int32_t *)malloc(states * sizeof(int32_t));
+    s->frontier = (int32_t *)malloc(states * sizeof(int32_t));
+    s->nxt = (int32_t *)malloc(states * sizeof(int32_t));
+    PyObject *capsule = NULL;
+    if (!s->depth || !s->frontier || !s->nxt) {
+        PyErr_NoMemory();
+    } else {
+        memset(s->depth, 0xff, states * sizeof(int32_t)); /* -1: not met */
+        s->g = g;
+        s->depth[2 * start] = 0;
+        s->frontier[0] = (int32_t)(2 * start);
+        s->nf = 1;
+        s->limit = limit > INT32_MAX ? INT32_MAX : limit < 0 ? 0 : (int32_t)limit;
+        capsule = PyCapsule_New(s, S_CAPSULE_BFS, search_free);
+    }
+    if (!capsule) {
+        free(s->depth);
+        free(s->frontier);
+        free(s->nxt);
+        free(s);
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    s->graph_capsule = args[0];
+    return capsule;
+}
+
+PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search)
+{
+    (void)module;
+    search_t *s = (search_t *)PyCapsule_GetPointer(search, S_CAPSULE_BFS);
+    if (!s) return NULL;
+    if (!s->nf || s->links + 1 >= s->limit) Py_RETURN_NONE;
+    const graph_t *g = s->g;
+    int32_t links = ++s->links, nn = 0, nons = 0, *depth = s->depth, *nxt = s->nxt;
+    for (int32_t i = 0; i < s->nf; i++) {
+        int32_t state = s->frontier[i], node = state >> 1, on = state & 1;
+        /* from "on", the weak links into "off" states; from "off", the strong into "on" */
+        int32_t from = g->first[2 * node + on], to = g->first[2 * node + on + 1];
+        for (int32_t j = from; j < to; j++) {
+            int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
+            if (depth[fresh] < 0) {
+                depth[fresh] = links;
+                nxt[nn++] = fresh;
+                nons += fresh & 1;
+                if (push(&s->edges, fresh, state)) return PyErr_NoMemory();
+            } else if (depth[fresh] == links) {
+                if (push(&s->edges, fresh, state)) return PyErr_NoMemory();
+            }
+        }
+    }
+    /* the layer: its frontier's size and the states it reached "on", in the order met */
+    PyObject *ons = PyTuple_New(nons);
+    if (!ons) return NULL;
+    for (int32_t i = 0, k = 0; i < nn; i++)
+        if (nxt[i] & 1) {
+            PyObject *v = PyLong_FromLong(nxt[i]);
+            if (!v) {
+                Py_DECREF(ons);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(ons, k++, v);
+        }
+    PyObject *layer = Py_BuildValue("(iN)", s->nf, ons);
+    s->nxt = s->frontier;
+    s->frontier = nxt;
+    s->nf = nn;
+    return layer;
+}
+
+PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "chain_bfs_edges takes 2 arguments");
+        return NULL;
+    }
+    search_t *s = (search_t *)PyCapsule_GetPointer(args[0], S_CAPSULE_BFS);
+    if (!s) return NULL;
+    Py_ssize_t from = PyLong_AsSsize_t(args[1]);
+    if (from == -1 && PyErr_Occurred()) return NULL;
+    if (from < 0 || (size_t)from > s->edges.len / 2) {
+        PyErr_SetString(PyExc_ValueError, "chain_bfs_edges: index out of range");
+        return NULL;
+    }
+    return PyBytes_FromStringAndSize((const char *)(s->edges.at + 2 * from),
+                                     (Py_ssize_t)((s->edges.len - 2 * (size_t)from) * sizeof(int32_t)));
+}

@@ -1,0 +1,19 @@
+/*
+ * The chains' breadth-first search (shudu.logic.chains.layers) in C.  Include after <Python.h>.
+ */
+#ifndef SHUDU_CORE_CHAINBFS_H
+#define SHUDU_CORE_CHAINBFS_H
+
+#include <Python.h>
+
+/* chain_graph(strong, weak) -> graph: two dicts, node -> its linked nodes (a list or a set) */
+PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* chain_bfs(graph, start, limit) -> search: a search from start "off", up to limit links */
+PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* chain_bfs_layer(search) -> (frontier size, "on" states met) of its next layer, or None */
+PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
+/* chain_bfs_edges(search, from) -> the (state, parent) pairs met, from pair number from on, as
+ * int32 words in bytes */
+PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+#endif
