@@ -55,13 +55,14 @@ SOURCES = [
     f"{SOLVERS}/core/band9x.c",
     f"{SOLVERS}/core/settle.c",
     f"{SOLVERS}/core/direct.c",
+    f"{SOLVERS}/core/forcing.c",
     f"{SOLVERS}/core/chainbfs.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
     for name in (
         *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
-        *("settle", "settle_tables", "direct", "chainbfs"),
+        *("settle", "settle_tables", "direct", "forcing", "chainbfs"),
     )
 ]
 

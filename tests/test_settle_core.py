@@ -20,9 +20,19 @@ import pytest
 
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
-from shudu.logic import chains, intersections, loops, propagate, singles_rounds, static_forcing, subsets
+from shudu.logic import (
+    chains,
+    forcing,
+    intersections,
+    loops,
+    propagate,
+    singles_rounds,
+    static_forcing,
+    subsets,
+)
 from shudu.logic.budget import LogicTimeout, limits, nodes_used
 from shudu.logic.grid import CandidateGrid
+from shudu.logic.memo import memo_scope
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
 
@@ -413,6 +423,91 @@ def test_direct_forcing_counts_its_choices_against_the_budget() -> None:
             conclusions(grid)
         with pytest.raises(LogicTimeout), limits(node_limit=choices - 1):
             conclusions(grid)
+
+
+# --- the forcing chains and nets (forcing._found) ---------------------------------------------
+
+
+def _same_forcing(grid: CandidateGrid) -> int:
+    """The C core's forcing outcomes are the Python code's, on ``grid`` as it is and settled
+    (quiet, where verities are found), with and without the net's rules and the contradictions,
+    and the grid is left as it was. Returns how many steps they found."""
+    count = 0
+    settled = propagate._settle_py(grid.copy())
+    grids = [grid] + ([settled.grid] if settled.grid is not None and settled.grid.empty else [])
+    for one in grids:
+        before = _fields(one)
+        quiet = is_quiet(one)
+        for rules in ((), NET_RULES, NET_RULES[:2]):
+            for contradictions in (True, False):
+                kw = {"quiet": quiet, "contradictions": contradictions}
+                want = forcing._found_py(one, rules, **kw)
+                assert forcing._found(one, rules, **kw) == want
+                count += len(want.ties) + len(want.verities)
+        assert _fields(one) == before
+    return count
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_forcing_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
+        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
+    rng = random.Random(zlib.crc32(ident.encode()) + 1)
+    found = sum(_same_forcing(_state(geometry, givens, solution, rng)) for _ in range(2))
+    assert found or geometry.size < 6
+
+
+@needs_core
+def test_c_and_python_forcing_agree_on_hard_puzzles_and_variants() -> None:
+    assert sum(_same_forcing(grid) for grid in _hard_states(6, 170, 2, 23, 17, 3))
+
+
+@needs_core
+def test_forcing_steps_are_the_same_with_the_c_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole forcing chain and net listings (steps, traced nets and all) on the quiet grids of a
+    hardest puzzle's path are the same with the C search and with the Python one."""
+    line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]
+    puzzle = parse_puzzle(line)
+    rng = random.Random(5)
+    result = solve(puzzle).solution
+    assert result is not None
+    grids = []
+    for _ in range(3):
+        grid = _state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng)
+        settled = propagate._settle_py(grid)
+        if settled.grid is not None and settled.grid.empty:
+            grids.append(settled.grid)
+    assert grids
+
+    def listings() -> list[object]:
+        with memo_scope():
+            return [
+                [step.to_json() for step in every(grid.copy())]
+                for grid in grids
+                for every in (forcing.iter_forcing_chain, forcing.iter_forcing_net)
+            ]
+
+    with_c = listings()
+    monkeypatch.setattr(propagate, "USE_C", False)
+    assert listings() == with_c
+    assert any(with_c)
+
+
+@needs_core
+def test_forcing_counts_its_assumptions_against_the_budget() -> None:
+    """The C call counts one unit of work an assumption, as the Python code does when it follows
+    every assumption once (no contradiction cut short), so a node limit stops both at once."""
+    _, geometry, givens, _ = next(p for p in PUZZLES if p[1].size == 9 and p[2].count(0) > 50)
+    grid = CandidateGrid.from_values(geometry, givens)
+    assumptions = sum(mask.bit_count() for mask in grid.cands if mask)
+    for found in (forcing._found, forcing._found_py):
+        with limits(node_limit=assumptions):
+            found(grid, (), quiet=False, contradictions=False)
+        with pytest.raises(LogicTimeout), limits(node_limit=assumptions - 1):
+            found(grid, (), quiet=False, contradictions=False)
 
 
 # --- the chains' breadth-first search (chains.layers) ------------------------------------------

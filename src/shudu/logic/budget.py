@@ -60,12 +60,16 @@ def limits(timeout: float | None = None, node_limit: int | None = None) -> Itera
 
 
 def checkpoint(cost: int = 1) -> None:
-    """Count ``cost`` units of work; raise :class:`LogicTimeout` past the deadline or the budget."""
+    """Count ``cost`` units of work; raise :class:`LogicTimeout` past the deadline or the budget.
+
+    A checkpoint that would pass the budget counts one unit past it, whatever its cost: the work
+    it stands for is not done."""
     now = _current.get()
     if now is None:
         return
     now.nodes += cost
     if now.node_limit is not None and now.nodes > now.node_limit:
+        now.nodes = now.node_limit + 1
         raise LogicTimeout(f"node limit of {now.node_limit} reached")
     if now.deadline is not None and time.monotonic() >= now.deadline:
         raise LogicTimeout("time limit reached")

@@ -10,6 +10,8 @@ nothing, a trial by search settles one cell ("Brute Force"), so the path always 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Branch, Net
@@ -17,7 +19,7 @@ from .grid import CandidateGrid, bits
 from .implications import conclusion_branch, contradiction_branch
 from .memo import remembered, remembered_steps
 from .netrules import NET_RULES
-from .propagate import STOPPED, Outcome, Rule, is_quiet, settle, value_planes
+from .propagate import STOPPED, Outcome, Rule, c_settle, is_quiet, settle, value_planes
 from .step import Candidate, Step, make_step
 
 
@@ -54,8 +56,97 @@ def _forcing(
     is false), else the cheapest cell or house verities. Every step tied for shortest or
     cheapest is listed, so that which one a path takes is for
     :func:`~shudu.logic.solver.chosen` to decide, never the order the cells are tried in."""
-    n = grid.size
     quiet = is_quiet(grid)
+    found = _found(grid, rules, quiet=quiet, contradictions=contradictions)
+    if found.contradiction:
+        steps = [
+            contradiction_step(
+                grid, rules, f"{name} (contradiction)", cell, d, found.least, kind=name + " Contradiction"
+            )
+            for cell, d in found.ties
+        ]
+        shortest = min(step.length for step in steps)
+        return [step for step in steps if step.length == shortest]
+    # the net is traced (slowly, every line kept) for the cheapest verities only
+    out = []
+    choices = _choices(grid) if found.verities else []
+    for index, agreed in found.verities:
+        options, h = choices[index]
+        if h is None:
+            label, houses = f"whichever digit {grid.name(options[0][0])} holds", []
+        else:
+            house = grid.geometry.houses[h].name
+            label, houses = f"wherever {digit_char(options[0][1] + 1)} goes in {house}", [house]
+        results = [settle(grid.copy(), rules, start=(c, d + 1), quiet=quiet) for c, d in options]
+        out += [
+            _verity_step(grid, rules, name, found.least, label, options, houses, results, *one)
+            for one in agreed
+        ]
+    return out
+
+
+#: What the outcomes of a choice agree on: one (placements, eliminations) pair per step.
+Agreement = list[tuple[list[Candidate], list[Candidate]]]
+
+
+#: A choice of a forcing step: its assumptions (cell, digit index), and its house (None: a cell's
+#: candidates).
+Choice = tuple[list[tuple[int, int]], int | None]
+
+
+def _open_cells(grid: CandidateGrid) -> list[int]:
+    """The open cells in the order they are tried: fewest candidates first, then by index."""
+    return sorted(bits(grid.empty), key=lambda c: grid.cands[c].bit_count())
+
+
+def _choices(grid: CandidateGrid) -> list[Choice]:
+    """The choices of the verities, in order: the candidates of each open cell (in the order of
+    :func:`_open_cells`), then the places of each digit with two or more in each house."""
+    cells = _open_cells(grid)
+    choices: list[Choice] = [([(cell, d) for d in bits(grid.cands[cell])], None) for cell in cells]
+    for h, hbits in enumerate(grid.t.house_bits):
+        for d in range(grid.size):
+            spots = grid.where[d] & hbits
+            if spots.bit_count() >= 2:
+                choices.append(([(c, d) for c in bits(spots)], h))
+    return choices
+
+
+class Found(NamedTuple):
+    """What the assumptions of a grid show: the assumptions ``(cell, digit)`` that break it in
+    the fewest deductions (``contradiction``; ``least`` is that count), or the cheapest choices
+    whose outcomes agree, each with what they agree on (``least`` is their cost)."""
+
+    contradiction: bool
+    least: int
+    ties: list[tuple[int, int]]
+    verities: list[tuple[int, Agreement]]
+
+
+def _found(grid: CandidateGrid, rules: tuple[Rule, ...], *, quiet: bool, contradictions: bool) -> Found:
+    """:class:`Found` of ``grid``: in the C core (``forcing``) where its settle loop follows
+    ``rules`` on the geometry (see :func:`~shudu.logic.propagate.settle`); :func:`_found_py` is
+    its specification and is used otherwise. The outcome is the same either way."""
+    c_args = c_settle(grid.geometry, rules)
+    if c_args is None:
+        return _found_py(grid, rules, quiet=quiet, contradictions=contradictions)
+    core, capsule, nrules = c_args
+    checkpoint(sum(grid.cands[c].bit_count() for c in bits(grid.empty)))  # one unit an assumption
+    contradiction, least, listed = core.forcing(
+        capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty,
+        nrules, quiet, contradictions,
+    )  # fmt: skip
+    if contradiction:
+        return Found(True, least, listed, [])
+    verities = [
+        (index, [([p], []) for p in placements] if placements else [([], eliminations)])
+        for index, placements, eliminations in listed
+    ]
+    return Found(False, least, [], verities)
+
+
+def _found_py(grid: CandidateGrid, rules: tuple[Rule, ...], *, quiet: bool, contradictions: bool) -> Found:
+    """:func:`_found` in Python: the specification of the C core's ``forcing``."""
     outcomes: dict[tuple[int, int], Outcome] = {}
 
     def outcome(cell: int, d: int, limit: int = 0) -> Outcome:
@@ -68,44 +159,25 @@ def _forcing(
             outcomes[key] = got
         return got
 
-    open_cells = sorted(bits(grid.empty), key=lambda c: grid.cands[c].bit_count())
     # 1. an assumption that breaks the grid is false: the shortest such (a longer one need not be
     #    followed to its end), and of those in the fewest deductions, the ones whose traced
     #    branch is shortest (what a player reads, and what the rating counts)
     least: int | None = None
     ties: list[tuple[int, int]] = []
-    for cell in open_cells if contradictions else ():
+    for cell in _open_cells(grid) if contradictions else ():
         for d in bits(grid.cands[cell]):
             got = outcome(cell, d, 0 if least is None else least + 1)
             if got.grid is None and got is not STOPPED:
                 if least is None or got.steps < least:
                     least, ties = got.steps, []
                 if got.steps == least:
-                    ties.append((cell, d))
+                    ties.append((cell, d + 1))
     if least is not None:
-        found = [
-            contradiction_step(
-                grid, rules, f"{name} (contradiction)", cell, d + 1, least, kind=name + " Contradiction"
-            )
-            for cell, d in ties
-        ]
-        shortest = min(step.length for step in found)
-        return [step for step in found if step.length == shortest]
+        return Found(True, least, ties, [])
     # 2. every candidate of a cell, or every place of a digit in a house, agrees on something
-    choices: list[tuple[str, list[tuple[int, int]], list[str]]] = []
-    for cell in open_cells:
-        cands = [(cell, d) for d in bits(grid.cands[cell])]
-        choices.append((f"whichever digit {grid.name(cell)} holds", cands, []))
-    for h, hbits in enumerate(grid.t.house_bits):
-        house = grid.geometry.houses[h].name
-        for d in range(n):
-            spots = grid.where[d] & hbits
-            if spots.bit_count() >= 2:
-                where = [(c, d) for c in bits(spots)]
-                choices.append((f"wherever {digit_char(d + 1)} goes in {house}", where, [house]))
-    cheapest: list[tuple[str, list[tuple[int, int]], list[str], list[Outcome], Agreement]] = []
+    cheapest: list[tuple[int, Agreement]] = []
     least_cost = 0
-    for label, options, houses in choices:
+    for index, (options, _) in enumerate(_choices(grid)):
         results = [outcome(c, d) for c, d in options]
         live = [r for r in results if r.grid is not None]
         if not live:
@@ -117,13 +189,8 @@ def _forcing(
         if agreed:
             if not cheapest or cost < least_cost:
                 cheapest, least_cost = [], cost
-            cheapest.append((label, options, houses, results, agreed))
-    # the net is traced (slowly, every line kept) for the cheapest verities only
-    return [
-        _verity_step(grid, rules, name, least_cost, label, options, houses, results, *one)
-        for label, options, houses, results, agreed in cheapest
-        for one in agreed
-    ]
+            cheapest.append((index, agreed))
+    return Found(False, least_cost, [], cheapest)
 
 
 def _verity_step(
@@ -204,10 +271,6 @@ def _verity_net(
             branch = conclusion_branch(grid, rules, cell, d + 1, placements, eliminations)
         branches.append(branch if branch is not None else Branch(()))
     return Net(tuple(branches))
-
-
-#: What the outcomes of a choice agree on: one (placements, eliminations) pair per step.
-Agreement = list[tuple[list[Candidate], list[Candidate]]]
 
 
 def _agreement(grid: CandidateGrid, live: list[Outcome]) -> Agreement:

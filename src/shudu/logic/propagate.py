@@ -142,6 +142,18 @@ def _net_prefix(rules: Sequence[Rule]) -> int:
     return count
 
 
+def c_settle(geometry: Geometry, rules: Sequence[Rule]) -> tuple[ModuleType, object, int] | None:
+    """(the C core, the geometry's C tables, the count of its rules ``rules`` is) when
+    :func:`settle` with ``rules`` runs in the C core on ``geometry``, else None: for the C loops
+    that call that settle loop themselves."""
+    capsule = c_tables(geometry)
+    nrules = _net_prefix(rules) if capsule is not None else -1
+    if nrules < 0:
+        return None
+    assert _core is not None
+    return _core, capsule, nrules
+
+
 def is_quiet(grid: CandidateGrid) -> bool:
     """Whether ``grid`` has no single to place and no visible contradiction."""
     ones = twos = 0

@@ -24,6 +24,7 @@
 #include "core/search.h"
 #include "core/settle.h"
 #include "core/direct.h"
+#include "core/forcing.h"
 #include "core/chainbfs.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
@@ -1105,6 +1106,9 @@ static PyMethodDef core_methods[] = {
     {"direct_forcing", (PyCFunction)(void (*)(void))shudu_direct_forcing, METH_FASTCALL,
      "direct_forcing(tables, cands, where, empty) -> [(nodes, cell, digit index, on, choice)]: "
      "the conclusions of shudu.logic.static_forcing in C"},
+    {"forcing", (PyCFunction)(void (*)(void))shudu_forcing, METH_FASTCALL,
+     "forcing(tables, cands, where, placed, values, empty, nrules, quiet, contradictions) -> "
+     "the shortest contradictions or the cheapest verities of shudu.logic.forcing in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_bfs", (PyCFunction)(void (*)(void))shudu_chain_bfs, METH_FASTCALL,

@@ -198,19 +198,8 @@ fail:
 /* The state of one settle call                                             */
 /* ------------------------------------------------------------------------ */
 
-typedef struct {
-    const tables_t *t;
-    uint32_t cands[S_MAX_CELLS];
-    uint8_t values[S_MAX_CELLS];
-    cset where[S_MAX_DIGITS];
-    uint32_t placed[S_MAX_HOUSES];
-    cset empty, dcells;
-    uint64_t hdirty;
-    uint32_t dh[S_MAX_HOUSES];
-    cset elim[S_MAX_DIGITS]; /* a rule's eliminations, per digit */
-} state_t;
 
-static void place(state_t *s, int cell, int digit)
+static void place(settle_state_t *s, int cell, int digit)
 {
     const tables_t *t = s->t;
     cset bit = cs_bit(cell);
@@ -247,7 +236,7 @@ static void place(state_t *s, int cell, int digit)
 }
 
 /* Pointing (kind 0) or claiming (kind 1): the first step of the finder. */
-static int rule_locked(state_t *s, int kind)
+static int rule_locked(settle_state_t *s, int kind)
 {
     const tables_t *t = s->t;
     for (int g = 0; g < t->ngroups[kind]; g++) {
@@ -277,7 +266,7 @@ static int rule_locked(state_t *s, int kind)
     return 0;
 }
 
-static int rule_naked_pair(state_t *s)
+static int rule_naked_pair(settle_state_t *s)
 {
     const tables_t *t = s->t;
     cset ones = {0, 0}, twos = {0, 0}, more = {0, 0};
@@ -317,7 +306,7 @@ static int rule_naked_pair(state_t *s)
     return 0;
 }
 
-static int rule_hidden_pair(state_t *s)
+static int rule_hidden_pair(settle_state_t *s)
 {
     const tables_t *t = s->t;
     for (int h = 0; h < t->nhouses; h++) {
@@ -352,10 +341,8 @@ static int rule_hidden_pair(state_t *s)
     return 0;
 }
 
-enum { SETTLED = 0, BROKEN = 1, STOPPED = 2 };
-
 /* The loop of propagate.settle; *steps gets the count. */
-static int run_settle(state_t *s, int start_cell, int start_digit, int quiet, long limit,
+int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet, long limit,
                       int nrules, long *steps)
 {
     const tables_t *t = s->t;
@@ -423,7 +410,7 @@ static int run_settle(state_t *s, int start_cell, int start_digit, int quiet, lo
             }
             if (limit && count >= limit) {
                 *steps = -1;
-                return STOPPED;
+                return S_STOPPED;
             }
             continue;
         }
@@ -440,7 +427,7 @@ static int run_settle(state_t *s, int start_cell, int start_digit, int quiet, lo
             }
             if (!hit) {
                 *steps = count;
-                return SETTLED;
+                return S_SETTLED;
             }
             for (int d = 0; d < t->n; d++) {
                 uint32_t dbit = (uint32_t)1 << d;
@@ -457,13 +444,13 @@ static int run_settle(state_t *s, int start_cell, int start_digit, int quiet, lo
             count += 1;
             if (limit && count >= limit) {
                 *steps = -1;
-                return STOPPED;
+                return S_STOPPED;
             }
         }
     }
 broken:
     *steps = count;
-    return BROKEN;
+    return S_BROKEN;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -496,7 +483,7 @@ typedef struct {
     cset where[S_MAX_DIGITS];
 } saved_t;
 
-static int load_grid(state_t *s, const tables_t *t, PyObject *const *grid, saved_t *saved)
+static int load_grid(settle_state_t *s, const tables_t *t, PyObject *const *grid, saved_t *saved)
 {
     PyObject *cands = grid[0], *where = grid[1], *placed = grid[2], *values = grid[3];
     int nc = t->ncells, n = t->n, nh = t->nhouses;
@@ -517,14 +504,21 @@ static int load_grid(state_t *s, const tables_t *t, PyObject *const *grid, saved
     for (int d = 0; d < n; d++)
         if (shudu_get_cset(PyList_GET_ITEM(where, d), nc, &s->where[d])) return -1;
     if (shudu_get_cset(grid[4], nc, &s->empty)) return -1;
-    memcpy(saved->cands, s->cands, sizeof(uint32_t) * (size_t)nc);
-    memcpy(saved->placed, s->placed, sizeof(uint32_t) * (size_t)nh);
-    memcpy(saved->where, s->where, sizeof(cset) * (size_t)n);
+    if (saved) {
+        memcpy(saved->cands, s->cands, sizeof(uint32_t) * (size_t)nc);
+        memcpy(saved->placed, s->placed, sizeof(uint32_t) * (size_t)nh);
+        memcpy(saved->where, s->where, sizeof(cset) * (size_t)n);
+    }
     return 0;
 }
 
+int shudu_load_settle_state(settle_state_t *s, const tables_t *t, PyObject *const *grid)
+{
+    return load_grid(s, t, grid, NULL);
+}
+
 /* Write back what changed (values: the cells placed here); the new empty set, or NULL. */
-static PyObject *store_grid(const state_t *s, PyObject *const *grid, const saved_t *saved)
+static PyObject *store_grid(const settle_state_t *s, PyObject *const *grid, const saved_t *saved)
 {
     PyObject *cands = grid[0], *where = grid[1], *placed = grid[2], *values = grid[3];
     const tables_t *t = s->t;
@@ -563,11 +557,11 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_ValueError, "settle: start, limit or rules out of range");
         return NULL;
     }
-    state_t s;
+    settle_state_t s;
     saved_t saved;
     if (load_grid(&s, t, args + 1, &saved)) return NULL;
     long steps = 0;
-    int code = run_settle(&s, (int)start_cell, (int)start_digit, quiet, limit, (int)nrules, &steps);
+    int code = shudu_run_settle(&s, (int)start_cell, (int)start_digit, quiet, limit, (int)nrules, &steps);
     PyObject *empty = store_grid(&s, args + 1, &saved);
     if (!empty) return NULL;
     return Py_BuildValue("(ilN)", code, steps, empty);
@@ -596,7 +590,7 @@ static int add_single(int cell, int digit, uint8_t *fdig, cset *by_digit, const 
 
 /* Every single of one kind on the grid as it stands (the steps of the kind's finder in
  * shudu.logic.singles): their count, or -1 when two of them clash. */
-static int singles_of(const state_t *s, int kind, uint8_t *cells, uint8_t *digits)
+static int singles_of(const settle_state_t *s, int kind, uint8_t *cells, uint8_t *digits)
 {
     const tables_t *t = s->t;
     uint8_t fdig[S_MAX_CELLS];
@@ -664,7 +658,7 @@ PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t narg
             PyErr_SetString(PyExc_ValueError, "singles: unknown kind");
             return NULL;
         }
-    state_t s;
+    settle_state_t s;
     saved_t saved;
     if (load_grid(&s, t, args + 1, &saved)) return NULL;
     /* two bytes a round: the kind's position in kinds, and how many singles it placed */
@@ -701,7 +695,7 @@ PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t narg
 /* ------------------------------------------------------------------------ */
 
 /* The grid's lists, read without a copy to restore: the pattern finders change nothing. */
-static int read_grid(state_t *s, const tables_t *t, PyObject *const *grid)
+static int read_grid(settle_state_t *s, const tables_t *t, PyObject *const *grid)
 {
     saved_t unused;
     return load_grid(s, t, grid, &unused);
@@ -720,7 +714,7 @@ PyObject *shudu_locked(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     if (!t) return NULL;
     int pointing = PyObject_IsTrue(args[6]);
     if (pointing < 0) return NULL;
-    state_t s;
+    settle_state_t s;
     if (read_grid(&s, t, args + 1)) return NULL;
     int kind = pointing ? 0 : 1;
     PyObject *out = PyList_New(0);
@@ -804,7 +798,7 @@ PyObject *shudu_subsets(PyObject *module, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "subsets: k or mode out of range");
         return NULL;
     }
-    state_t s;
+    settle_state_t s;
     if (read_grid(&s, t, args + 1)) return NULL;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;

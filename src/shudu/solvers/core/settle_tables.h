@@ -1,6 +1,7 @@
 /*
- * What the logic engine's C loops share (settle.c, direct.c): cell sets of up to 128 cells as
- * two 64-bit words and a geometry's tables, built once by settle_tables and kept in a capsule.
+ * What the logic engine's C loops share (settle.c, direct.c, forcing.c): cell sets of up to 128
+ * cells as two 64-bit words, a geometry's tables, built once by settle_tables and kept in a
+ * capsule, and the settle loop with its state (forcing.c runs it once per assumption).
  * Include after <Python.h>.
  */
 #ifndef SHUDU_CORE_SETTLE_TABLES_H
@@ -103,5 +104,29 @@ typedef struct {
 SHUDU_HIDDEN int shudu_get_cset(PyObject *x, int ncells, cset *out);
 /* A cell set as a new Python int (NULL on error). */
 SHUDU_HIDDEN PyObject *shudu_from_cset(cset a);
+
+/* The state of one settle call (settle.c): the grid as it changes, and what changed since the
+ * last look. */
+typedef struct {
+    const tables_t *t;
+    uint32_t cands[S_MAX_CELLS];
+    uint8_t values[S_MAX_CELLS];
+    cset where[S_MAX_DIGITS];
+    uint32_t placed[S_MAX_HOUSES];
+    cset empty, dcells;
+    uint64_t hdirty;
+    uint32_t dh[S_MAX_HOUSES];
+    cset elim[S_MAX_DIGITS]; /* a rule's eliminations, per digit */
+} settle_state_t;
+
+enum { S_SETTLED = 0, S_BROKEN = 1, S_STOPPED = 2 };
+
+/* propagate.settle on s (loaded by the caller): S_SETTLED, S_BROKEN or S_STOPPED; *steps gets the
+ * count of deductions (-1 when stopped).  start_cell -1: no assumption. */
+SHUDU_HIDDEN int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet,
+                                  long limit, int nrules, long *steps);
+/* The fields of a CandidateGrid (cands, where, placed, values, empty) read into s, checked
+ * against t; values start at 0 (the cells placed by the call are marked there). -1 on error. */
+SHUDU_HIDDEN int shudu_load_settle_state(settle_state_t *s, const tables_t *t, PyObject *const *grid);
 
 #endif
