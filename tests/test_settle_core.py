@@ -25,6 +25,7 @@ from shudu.logic import (
     forcing,
     intersections,
     loops,
+    nishio,
     propagate,
     singles_rounds,
     static_forcing,
@@ -508,6 +509,83 @@ def test_forcing_counts_its_assumptions_against_the_budget() -> None:
             found(grid, (), quiet=False, contradictions=False)
         with pytest.raises(LogicTimeout), limits(node_limit=assumptions - 1):
             found(grid, (), quiet=False, contradictions=False)
+
+
+def _quiet_states(states: Iterator[CandidateGrid]) -> Iterator[CandidateGrid]:
+    """Each state settled (no single left), where it does not break and cells are still open."""
+    for grid in states:
+        settled = propagate._settle_py(grid.copy())
+        if settled.grid is not None and settled.grid.empty:
+            yield settled.grid
+
+
+def _same_nested(grid: CandidateGrid, rng: random.Random, tries: int) -> int:
+    """A nested net's assumption followed in C and in Python: the same outcome, the same work
+    counted, the grid left as it was. Returns how many broke the grid with a net inside."""
+    open_cands = [
+        (c, d + 1) for c in range(grid.geometry.ncells) for d in range(grid.size) if grid.has(c, d + 1)
+    ]
+    before = _fields(grid)
+    count = 0
+    for cell, digit in rng.sample(open_cands, min(tries, len(open_cands))):
+        outcomes = []
+        for nested in (forcing._nested, forcing._nested_py):
+            with limits(node_limit=10**12):
+                outcomes.append((nested(grid, cell, digit, quiet=True), nodes_used()))
+        assert outcomes[0] == outcomes[1]
+        (broken, _, inner), used = outcomes[0]
+        count += broken and inner > 0
+        # one unit short of the work it takes, both stop
+        if used:
+            for nested in (forcing._nested, forcing._nested_py):
+                with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
+                    nested(grid, cell, digit, quiet=True)
+    assert _fields(grid) == before
+    return count
+
+
+@needs_core
+def test_c_and_python_nested_nets_agree_on_hard_puzzles_and_variants() -> None:
+    rng = random.Random(23)
+    states = list(_quiet_states(_hard_states(6, 170, 2, 23, 19, 2)))
+    assert sum(_same_nested(grid, rng, 3) for grid in states)
+
+
+@needs_core
+def test_a_nested_net_in_c_stops_at_the_deadline() -> None:
+    """Past the deadline the C core's inner searches stop, and the call says so."""
+    line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]
+    puzzle = parse_puzzle(line)
+    grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
+    propagate.settle(grid)
+    cell = next(c for c in range(grid.geometry.ncells) if grid.empty >> c & 1)
+    digit = next(d + 1 for d in range(grid.size) if grid.has(cell, d + 1))
+    with pytest.raises(LogicTimeout), limits(timeout=0.0):
+        forcing._nested(grid, cell, digit, quiet=is_quiet(grid))
+
+
+def _same_nishio(grid: CandidateGrid) -> int:
+    want = nishio._shortest_py(grid)
+    assert nishio._shortest(grid) == want
+    return len(want[1])
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_nishio_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
+        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
+    rng = random.Random(zlib.crc32(ident.encode()) + 2)
+    states = [_state(geometry, givens, solution, rng) for _ in range(4)]
+    assert sum(_same_nishio(grid) for grid in [*states, *_quiet_states(iter(states))]) or geometry.size < 6
+
+
+@needs_core
+def test_c_and_python_nishio_agree_on_hard_puzzles_and_variants() -> None:
+    states = list(_hard_states(8, 130, 3, 19, 29, 4))
+    assert sum(_same_nishio(grid) for grid in [*states, *_quiet_states(iter(states))])
 
 
 # --- the chains' breadth-first search (chains.layers) ------------------------------------------

@@ -13,13 +13,23 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..notation import digit_char
-from .budget import checkpoint
+from .budget import LogicTimeout, checkpoint, nodes_left, remaining_seconds
 from .chain import Branch, Net
 from .grid import CandidateGrid, bits
 from .implications import conclusion_branch, contradiction_branch
 from .memo import remembered, remembered_steps
 from .netrules import NET_RULES
-from .propagate import STOPPED, Outcome, Rule, c_settle, is_quiet, settle, value_planes
+from .propagate import (
+    C_BROKEN,
+    C_STOPPED,
+    STOPPED,
+    Outcome,
+    Rule,
+    c_settle,
+    is_quiet,
+    settle,
+    value_planes,
+)
 from .step import Candidate, Step, make_step
 
 
@@ -315,27 +325,14 @@ def find_nested_forcing_net(grid: CandidateGrid) -> Step | None:
     """Nested forcing nets: follow each candidate with singles, the net's rules and, where those
     stall, forcing-net contradictions inside; an assumption that breaks the grid is false."""
     quiet = is_quiet(grid)
-    inner = 0
-
-    def inner_net(trial: CandidateGrid) -> list[tuple[int, int]]:
-        # ``settle`` calls its rules only once no single is left, so ``trial`` is quiet here.
-        nonlocal inner
-        found = _first_contradiction(trial, NET_RULES, quiet=True)
-        if found is None:
-            return []
-        inner += 1
-        return [found]
-
-    rules = (*NET_RULES, inner_net)
     # cheap assumptions first (bivalue cells); the first contradiction is the step
     for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
         for d in bits(grid.cands[cell]):
-            inner = 0
             checkpoint()
-            got = settle(grid.copy(), rules, start=(cell, d + 1), quiet=quiet)
-            if got.grid is None and inner:
+            broken, steps, inner = _nested(grid, cell, d + 1, quiet=quiet)
+            if broken and inner:
                 where = f"if {grid.name(cell)} were {digit_char(d + 1)}"
-                count = f"{inner} of the {got.steps} deductions by a forcing net inside"
+                count = f"{inner} of the {steps} deductions by a forcing net inside"
                 branch = contradiction_branch(grid, (*NET_RULES, forcing_net_inside), cell, d + 1)
                 shown = f": {branch.text(grid.size)}" if branch else ", the grid breaks"
                 return make_step(
@@ -346,10 +343,50 @@ def find_nested_forcing_net(grid: CandidateGrid) -> Step | None:
                     eliminations=[(cell, d + 1)],
                     cells=[cell],
                     digits=[d + 1],
-                    length=got.steps + 1,
+                    length=steps + 1,
                     kind="Nested Forcing Net Contradiction",
                 )
     return None
+
+
+def _nested(grid: CandidateGrid, cell: int, digit: int, *, quiet: bool) -> tuple[bool, int, int]:
+    """``digit`` assumed in ``cell`` and followed with singles, the net's rules and, where those
+    stall, a forcing-net contradiction inside (:func:`forcing_net_inside`): whether the grid
+    breaks, after how many deductions, and how many of them were made inside. ``grid`` is left
+    as it is.
+
+    In the C core (``nested``) where the net's rules run there; :func:`_nested_py` is its
+    specification and is used otherwise. Either way each assumption tried inside is one unit of
+    the logic budget, and the deadline holds inside."""
+    c_args = c_settle(grid.geometry, NET_RULES)
+    if c_args is None:
+        return _nested_py(grid, cell, digit, quiet=quiet)
+    core, capsule, _ = c_args
+    seconds, nodes = remaining_seconds(), nodes_left()
+    code, steps, inner, settles = core.nested(
+        capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty, cell, digit, quiet,
+        -1.0 if seconds is None else seconds, -1 if nodes is None else nodes,
+    )  # fmt: skip
+    if code == C_STOPPED:  # the inner searches ran out of budget or time
+        checkpoint(settles + 1)
+        raise LogicTimeout("time limit reached")
+    checkpoint(settles)
+    return code == C_BROKEN, steps, inner
+
+
+def _nested_py(grid: CandidateGrid, cell: int, digit: int, *, quiet: bool) -> tuple[bool, int, int]:
+    """:func:`_nested` in Python: the specification of the C core's ``nested``."""
+    inner = 0
+
+    def inner_net(trial: CandidateGrid) -> list[tuple[int, int]]:
+        # ``settle`` calls its rules only once no single is left, so ``trial`` is quiet here.
+        nonlocal inner
+        found = forcing_net_inside(trial)
+        inner += len(found)
+        return found
+
+    got = settle(grid.copy(), (*NET_RULES, inner_net), start=(cell, digit), quiet=quiet)
+    return got.grid is None, got.steps, inner
 
 
 def forcing_net_inside(trial: CandidateGrid) -> list[tuple[int, int]]:

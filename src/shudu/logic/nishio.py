@@ -21,6 +21,7 @@ from .budget import checkpoint
 from .forcing import contradiction_step
 from .grid import CandidateGrid, bits
 from .memo import remembered_steps
+from .propagate import c_core, c_tables
 from .step import Step
 
 #: The technique and form the steps are rated as (a form of the catalog's "Forcing Chain").
@@ -67,6 +68,31 @@ def deductions(grid: CandidateGrid, cell: int, d: int) -> int | None:
 @remembered_steps
 def iter_nishio(grid: CandidateGrid) -> Iterator[Step]:
     """Every shortest one-digit contradiction of the grid, as steps."""
+    best, found = _shortest(grid)
+    for cell, d in found:
+        yield contradiction_step(
+            grid, (), FORM, cell, d + 1, best, FORM, how=f" (following {digit_char(d + 1)} alone)"
+        )
+
+
+def _shortest(grid: CandidateGrid) -> tuple[int, list[tuple[int, int]]]:
+    """The one-digit contradictions in the fewest deductions: that count and the candidates
+    ``(cell, digit index)``, by digit then cell (none: ``(0, [])``).
+
+    In the C core (``nishio``) where the geometry's tables are there; :func:`_shortest_py` is
+    its specification and is used otherwise. The outcome is the same either way."""
+    capsule = c_tables(grid.geometry)
+    if capsule is None:
+        return _shortest_py(grid)
+    core = c_core()
+    assert core is not None
+    checkpoint(grid.size)  # the work the Python code counts, one unit a digit
+    found = core.nishio(capsule, grid.where, grid.placed)
+    return (0, []) if found is None else found
+
+
+def _shortest_py(grid: CandidateGrid) -> tuple[int, list[tuple[int, int]]]:
+    """:func:`_shortest` in Python: the specification of the C core's ``nishio``."""
     best: int | None = None
     found: list[tuple[int, int]] = []
     for d in range(grid.size):
@@ -78,11 +104,7 @@ def iter_nishio(grid: CandidateGrid) -> Iterator[Step]:
             if best is None or got < best:
                 best, found = got, []
             found.append((cell, d))
-    for cell, d in found:
-        assert best is not None
-        yield contradiction_step(
-            grid, (), FORM, cell, d + 1, best, FORM, how=f" (following {digit_char(d + 1)} alone)"
-        )
+    return (0, []) if best is None else (best, found)
 
 
 def find_nishio(grid: CandidateGrid) -> Step | None:

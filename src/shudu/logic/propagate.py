@@ -48,6 +48,9 @@ class Outcome:
 #: What :func:`settle` returns when it stops at ``limit`` deductions without a contradiction.
 STOPPED = Outcome(None, -1)
 
+#: The codes the C core's settle loops return: settled, a contradiction, stopped.
+C_SETTLED, C_BROKEN, C_STOPPED = 0, 1, 2
+
 
 @cache
 def _house_masks(geometry: Geometry) -> tuple[int, ...]:
@@ -200,9 +203,9 @@ def settle(
                 capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty,
                 cell, digit, quiet, limit, nrules,
             )  # fmt: skip
-            if code == 0:
+            if code == C_SETTLED:
                 return Outcome(grid, steps)
-            return STOPPED if code == 2 else Outcome(None, steps)
+            return STOPPED if code == C_STOPPED else Outcome(None, steps)
     return _settle_py(grid, rules, start=start, quiet=quiet, limit=limit)
 
 

@@ -1109,6 +1109,12 @@ static PyMethodDef core_methods[] = {
     {"forcing", (PyCFunction)(void (*)(void))shudu_forcing, METH_FASTCALL,
      "forcing(tables, cands, where, placed, values, empty, nrules, quiet, contradictions) -> "
      "the shortest contradictions or the cheapest verities of shudu.logic.forcing in C"},
+    {"nested", (PyCFunction)(void (*)(void))shudu_nested, METH_FASTCALL,
+     "nested(tables, cands, where, placed, values, empty, cell, digit, quiet, seconds, nodes) -> "
+     "(code, steps, inner, settles): an assumption of shudu.logic.forcing's nested nets in C"},
+    {"nishio", (PyCFunction)(void (*)(void))shudu_nishio, METH_FASTCALL,
+     "nishio(tables, where, placed) -> the shortest one-digit contradictions of "
+     "shudu.logic.nishio in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_bfs", (PyCFunction)(void (*)(void))shudu_chain_bfs, METH_FASTCALL,

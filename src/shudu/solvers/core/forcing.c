@@ -322,3 +322,111 @@ done:
     free(f);
     return result;
 }
+
+PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "nested takes 11 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    long cell = PyLong_AsLong(args[6]), digit = PyLong_AsLong(args[7]);
+    int quiet = PyObject_IsTrue(args[8]);
+    double seconds = PyFloat_AsDouble(args[9]);
+    long long nodes = PyLong_AsLongLong(args[10]);
+    if (PyErr_Occurred() || quiet < 0) return NULL;
+    if (cell < 0 || cell >= t->ncells || digit < 1 || digit > t->n) {
+        PyErr_SetString(PyExc_ValueError, "nested: the assumption is out of range");
+        return NULL;
+    }
+    settle_state_t s;
+    if (shudu_load_settle_state(&s, t, args + 1)) return NULL;
+    settle_nest_t nest = {{nodes < 0 ? UINT64_MAX : (uint64_t)nodes,
+                           seconds < 0 ? -1.0 : monotonic_seconds() + seconds, 0},
+                          0, 0};
+    s.nest = &nest;
+    long steps = 0;
+    int code = shudu_run_settle(&s, (int)cell, (int)digit, quiet, 0, 5, &steps);
+    return Py_BuildValue("(illK)", code, steps, s.inner, (unsigned long long)nest.settles);
+}
+
+/* nishio.deductions: how many places digit d takes after cell before following d alone from
+ * cell breaks the grid; -1 when it does not. */
+static long nishio_count(const tables_t *t, cset plane0, const uint32_t *placed, int cell, int d)
+{
+    cset taken = cs_bit(cell);
+    cset plane = cs_andnot(plane0, cs_or(t->peer[cell], taken));
+    uint64_t waiting = 0; /* the houses without d placed that do not hold the cells taken */
+    for (int h = 0; h < t->nhouses; h++)
+        if (!(placed[h] >> d & 1) && !cs_any(cs_and(t->house[h], taken))) waiting |= (uint64_t)1 << h;
+    long count = 0;
+    for (;;) {
+        cset singles = {0, 0};
+        for (uint64_t w = waiting; w; w &= w - 1) {
+            cset spots = cs_and(plane, t->house[ctz64(w)]);
+            if (!cs_any(spots)) return count; /* a house with no place left for d */
+            if (!cs_many(spots)) singles = cs_or(singles, spots);
+        }
+        if (!cs_any(singles)) return -1;
+        CS_FOR(c, singles, {
+            if (cs_any(cs_and(t->peer[c], singles))) return count; /* two places see each other */
+        });
+        count += cs_pop(singles);
+        taken = cs_or(taken, singles);
+        CS_FOR(c, singles, { plane = cs_andnot(plane, t->peer[c]); });
+        plane = cs_andnot(plane, singles);
+        for (uint64_t w = waiting; w; w &= w - 1) {
+            int h = ctz64(w);
+            if (cs_any(cs_and(t->house[h], taken))) waiting &= ~((uint64_t)1 << h);
+        }
+    }
+}
+
+PyObject *shudu_nishio(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "nishio takes 3 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    PyObject *where = args[1], *placed = args[2];
+    if (!PyList_Check(where) || PyList_GET_SIZE(where) != t->n || !PyList_Check(placed) ||
+        PyList_GET_SIZE(placed) != t->nhouses) {
+        PyErr_SetString(PyExc_ValueError, "the grid does not match the tables");
+        return NULL;
+    }
+    cset planes[S_MAX_DIGITS];
+    uint32_t done[S_MAX_HOUSES];
+    for (int d = 0; d < t->n; d++)
+        if (shudu_get_cset(PyList_GET_ITEM(where, d), t->ncells, &planes[d])) return NULL;
+    for (int h = 0; h < t->nhouses; h++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyList_GET_ITEM(placed, h));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+        done[h] = (uint32_t)v;
+    }
+    long best = -1;
+    PyObject *found = PyList_New(0);
+    if (!found) return NULL;
+    for (int d = 0; d < t->n; d++)
+        CS_FOR(c, planes[d], {
+            long got = nishio_count(t, planes[d], done, c, d);
+            if (got < 0 || (best >= 0 && got > best)) continue;
+            if (best < 0 || got < best) {
+                best = got;
+                if (PyList_SetSlice(found, 0, PyList_GET_SIZE(found), NULL)) goto fail;
+            }
+            if (append_pair(found, c, d)) goto fail;
+        });
+    if (best < 0) {
+        Py_DECREF(found);
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(lN)", best, found);
+fail:
+    Py_DECREF(found);
+    return NULL;
+}

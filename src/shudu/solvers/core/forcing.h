@@ -14,5 +14,15 @@
  *   agree, choice indexing forcing._choices of the grid, placements and eliminations as
  *   [(cell, digit)] (placements: one step each; else the eliminations are one step) */
 PyObject *shudu_forcing(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* nested(tables, cands, where, placed, values, empty, cell, digit, quiet, seconds, nodes) ->
+ *   (code, steps, inner, settles): the assumption followed with singles, the net's rules and a
+ *   forcing-net contradiction inside (forcing._nested_py), the grid left as it is; code 0
+ *   settled, 1 broken, 2 stopped (the inner searches ran past seconds, or would run more than
+ *   nodes settles; < 0: no limit); inner: the deductions made inside; settles: the inner
+ *   settles run */
+PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* nishio(tables, where, placed) -> None or (deductions, [(cell, digit index)]): the one-digit
+ * contradictions in the fewest deductions (nishio._shortest_py) */
+PyObject *shudu_nishio(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

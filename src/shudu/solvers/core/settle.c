@@ -341,6 +341,36 @@ static int rule_hidden_pair(settle_state_t *s)
     return 0;
 }
 
+/* A forcing-net contradiction inside (forcing.forcing_net_inside): the first candidate, cells
+ * with fewest candidates first, then by index, digits ascending, whose assumption followed with
+ * singles and the net's rules breaks the grid goes.  Each assumption is one unit of s->nest's
+ * budget; once that is spent, the rule stops and says so. */
+static int rule_inner(settle_state_t *s)
+{
+    const tables_t *t = s->t;
+    settle_nest_t *nest = s->nest;
+    for (int k = 0; k <= t->n; k++)
+        CS_FOR(c, s->empty, {
+            if (pop64(s->cands[c]) != k) continue;
+            for (uint32_t m = s->cands[c]; m; m &= m - 1) {
+                if (nest->spent || budget_spent(&nest->budget, nest->settles)) {
+                    nest->spent = 1;
+                    return 0;
+                }
+                nest->settles++;
+                int d = ctz64(m);
+                settle_state_t trial = *s;
+                long steps;
+                if (shudu_run_settle(&trial, c, d + 1, 1, 0, 4, &steps) == S_BROKEN) {
+                    s->elim[d] = cs_bit(c);
+                    s->inner++;
+                    return 1;
+                }
+            }
+        });
+    return 0;
+}
+
 /* The loop of propagate.settle; *steps gets the count. */
 int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet, long limit,
                       int nrules, long *steps)
@@ -422,8 +452,13 @@ int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int qui
                 case 0: hit = rule_locked(s, 0); break;
                 case 1: hit = rule_locked(s, 1); break;
                 case 2: hit = rule_naked_pair(s); break;
-                default: hit = rule_hidden_pair(s); break;
+                case 3: hit = rule_hidden_pair(s); break;
+                default: hit = rule_inner(s); break;
                 }
+            }
+            if (!hit && nrules > 4 && s->nest->spent) {
+                *steps = -1;
+                return S_STOPPED;
             }
             if (!hit) {
                 *steps = count;
@@ -494,6 +529,8 @@ static int load_grid(settle_state_t *s, const tables_t *t, PyObject *const *grid
         return -1;
     }
     s->t = t;
+    s->inner = 0;
+    s->nest = NULL;
     uint32_t full = (uint32_t)((1u << n) - 1);
     for (int c = 0; c < nc; c++) {
         if (read_small(cands, c, full, "a cell's candidates", &s->cands[c])) return -1;

@@ -117,12 +117,26 @@ typedef struct {
     uint64_t hdirty;
     uint32_t dh[S_MAX_HOUSES];
     cset elim[S_MAX_DIGITS]; /* a rule's eliminations, per digit */
+    /* rule 4, a forcing-net contradiction inside (nested forcing nets): its deductions, and the
+     * budget of the settles it runs (NULL: the rule is not followed) */
+    long inner;
+    struct settle_nest *nest;
 } settle_state_t;
+
+/* The budget of a nested net's inner searches: one unit a settle, a deadline; spent is set
+ * once either ran out (the settle then stops). */
+typedef struct settle_nest {
+    budget_t budget;
+    uint64_t settles;
+    int spent;
+} settle_nest_t;
 
 enum { S_SETTLED = 0, S_BROKEN = 1, S_STOPPED = 2 };
 
 /* propagate.settle on s (loaded by the caller): S_SETTLED, S_BROKEN or S_STOPPED; *steps gets the
- * count of deductions (-1 when stopped).  start_cell -1: no assumption. */
+ * count of deductions (-1 when stopped).  start_cell -1: no assumption.  nrules up to 4 (the
+ * net's rules), or 5 with s->nest set (and a forcing-net contradiction inside as the last rule;
+ * S_STOPPED when its budget is spent). */
 SHUDU_HIDDEN int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet,
                                   long limit, int nrules, long *steps);
 /* The fields of a CandidateGrid (cands, where, placed, values, empty) read into s, checked
