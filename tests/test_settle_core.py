@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 import pytest
 
@@ -606,16 +607,27 @@ def _walk(
 
 
 def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
-    """The C search and the Python one agree on the graphs of the chain and loop finders."""
+    """The C search and the Python one agree on the graphs of the chain and loop finders, and
+    with a filter the C search gives exactly the states its caller's own test keeps: those
+    weakly linked to the start (a loop's closing nodes), or whose ends prove something (as
+    :func:`chains._outcome` and :func:`loops._ends` say)."""
     strong: dict[int, list[int]] = {}
     chains._bivalues(grid, strong)
-    graphs = [chains._aic_graph(grid), (strong, chains._weak(grid, strong, in_cell=False))]
+
+    def outcome(start: int, node: int) -> bool:
+        return any(chains._outcome(grid, start, node))
+
     grouped = loops.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
-    graphs.append((grouped.strong, grouped.weak))
+    graphs = [
+        (*chains._aic_graph(grid), (), True, outcome),
+        (strong, chains._weak(grid, strong, in_cell=False), (), True, outcome),
+        (grouped.strong, grouped.weak, grouped.groups, False, partial(loops._ends, grouped)),
+    ]
     count = 0
-    for links_strong, links_weak in graphs:
+    for links_strong, links_weak, groups, proves, test in graphs:
         assert CORE is not None
         graph = CORE.chain_graph(links_strong, links_weak)  # whatever its size
+        ends = chains.c_ends(grid, graph, groups, proves=proves)
         starts = sorted(links_strong)
         for start in rng.sample(starts, min(6, len(starts))):
             limit = rng.choice((chains.MAX_LINKS + 1, chains.MAX_LINKS, 4))
@@ -624,6 +636,16 @@ def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
             assert got[0] == want[0] and got[2] == want[2]
             assert all(got[1][key] == value for key, value in want[1].items())
             count += len(want[0])
+            closing = set(links_weak.get(start, ()))
+            filters: list[tuple[object, Callable[[int], bool]]] = [
+                (True, lambda node, closing=closing: node in closing)
+            ]
+            if ends is not None:  # beyond the C tables: no filter
+                filters.append((ends, lambda node, start=start, test=test: bool(test(start, node))))
+            for only, keep in filters:
+                kept = _walk(chains.layers(links_strong, links_weak, start, limit, graph, only))
+                assert kept[0] == [met for met in want[0] if keep(met[0] >> 1)]  # type: ignore[index]
+                assert kept[2] == want[2]
     return count
 
 

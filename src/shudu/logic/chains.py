@@ -23,7 +23,7 @@ from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
 from .grid import CandidateGrid, bits
-from .propagate import c_core
+from .propagate import c_core, c_tables
 from .step import Step, make_step
 
 #: Longest chain looked for (links).
@@ -276,6 +276,22 @@ def c_graph(strong: Mapping[int, Iterable[int]], weak: Mapping[int, Iterable[int
     return graph
 
 
+def c_ends(
+    grid: CandidateGrid, graph: object | None, groups: Sequence[tuple[int, int]] = (), *, proves: bool
+) -> object | None:
+    """What the two ends of a chain prove on ``grid``, read into the C core for :func:`layers`
+    (None where the search runs in Python): a candidate node is ``cell * n + digit``, and
+    ``groups`` are the (cells, digit) of the nodes from ``n ** 3`` on. ``proves``: a chain from
+    a candidate back to itself proves it (:func:`_outcome`); else it proves nothing (as
+    :func:`~shudu.logic.loops._ends` has it)."""
+    core = c_core()
+    capsule = c_tables(grid.geometry)
+    if graph is None or core is None or capsule is None:
+        return None
+    ends: object = core.chain_ends(capsule, grid.cands, grid.where, list(groups), grid.size**3, proves)
+    return ends
+
+
 class _Parents(dict[int, list[int]]):
     """The map of parents of a search run in the C core, read from its (state, parent) pairs
     when a path is traced (most searches trace none). A layer's pairs are all met before its
@@ -303,6 +319,7 @@ def layers(
     start: int,
     limit: int,
     graph: object | None = None,
+    only: object | None = None,
 ) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
     """Breadth first from ``start`` off, a strong link into each "on" state and a weak one into
     each "off" state, up to ``limit`` links: each state reached on, once its layer is complete,
@@ -311,12 +328,15 @@ def layers(
 
     With ``graph`` (:func:`c_graph` of the same links) the search runs in the C core, which
     gives the same states, layers, parents and budget counts; :func:`layers_py` is its
-    specification."""
+    specification. There ``only`` may leave out states the caller would pass over: True, those
+    whose node is not weakly linked to the start; :func:`c_ends` of the grid, those that with
+    the start prove nothing. The caller still tests each state it gets (the Python search
+    gives them all)."""
     core = c_core()
     if graph is None or core is None:  # no graph read, or the C path switched off since
         yield from layers_py(strong, weak, start, limit)
         return
-    search = core.chain_bfs(graph, start, limit)
+    search = core.chain_bfs(graph, start, limit, only)
     parents = _Parents(start * 2, core, search)
     links = 0
     while (layer := core.chain_bfs_layer(search)) is not None:
@@ -390,8 +410,9 @@ def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: St
     start's search stopping at the length of the best chain so far."""
     limit = best.length if best else MAX_LINKS + 1
     graph = c_graph(strong, weak)
+    ends = c_ends(grid, graph, proves=True)
     for s in sorted(strong):
-        for end, _, parents in layers(strong, weak, s, limit, graph):
+        for end, _, parents in layers(strong, weak, s, limit, graph, ends):
             placements, elims = _outcome(grid, s, end >> 1)
             if placements or elims:
                 best = _chain_step(grid, name, trace(parents, end), placements, elims)

@@ -33,7 +33,7 @@ from ..notation import digit_char
 from .als import almost_locked_sets
 from .budget import checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
-from .chains import MAX_LINKS, c_graph, layers, trace
+from .chains import MAX_LINKS, c_ends, c_graph, layers, trace
 from .grid import CandidateGrid, bits, tables
 from .memo import remember, remembered, remembered_steps
 from .step import Step, make_step
@@ -82,13 +82,21 @@ class Graph:
             self._als_links(als_cells, digits)
         self.weak = self._weak(in_cell=bivalue)
         self._c_graph: object | None = None
+        self._c_ends: object | None = None
         self._c_read = False
 
-    def layers(self, start: int, limit: int) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
-        """:func:`~shudu.logic.chains.layers` of this graph (its links read into the C core once)."""
+    def layers(
+        self, start: int, limit: int, *, closing: bool = False, ends: bool = False
+    ) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
+        """:func:`~shudu.logic.chains.layers` of this graph (its links read into the C core once).
+        The C search may leave out the states the caller would pass over: with ``closing``,
+        those whose node is not weakly linked to ``start``; with ``ends``, those for which
+        :func:`_ends` is empty."""
         if not self._c_read:
             self._c_graph, self._c_read = c_graph(self.strong, self.weak), True
-        return layers(self.strong, self.weak, start, limit, self._c_graph)
+            self._c_ends = c_ends(self.grid, self._c_graph, self.groups, proves=False)
+        only = True if closing else self._c_ends if ends else None
+        return layers(self.strong, self.weak, start, limit, self._c_graph, only)
 
     def _als_links(self, most: int, digits: range | list[int]) -> None:
         """ALS nodes: in an almost locked set of two or more cells, "no x in the set" leaves as
@@ -206,8 +214,9 @@ def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
 
 def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool]) -> list[int] | None:
     """Shortest alternating path of states (node * 2 + on) from ``start`` off, until ``goal(state,
-    path_length)`` says yes; None past ``limit`` links. Only that path is written out."""
-    for state, links, parents in graph.layers(start, limit):
+    path_length)`` says yes; None past ``limit`` links. Only that path is written out. ``goal``
+    holds only where :func:`_ends` of the start and the state's node is not empty."""
+    for state, links, parents in graph.layers(start, limit, ends=True):
         if goal(state, links):
             return trace(parents, state)
     return None
@@ -450,7 +459,7 @@ def _closed_loops(grid: CandidateGrid, als_cells: int) -> list[tuple[list[int], 
             # a loop closes on a node weakly linked to s, reached "on": once each of them has
             # been (each is met once, at its shortest depth), no later layer closes a loop
             unmet = len(weak_to_s)
-            for end, links, parents in graph.layers(s, MAX_LINKS):
+            for end, links, parents in graph.layers(s, MAX_LINKS, closing=True):
                 if end >> 1 not in weak_to_s:
                     continue
                 unmet -= 1

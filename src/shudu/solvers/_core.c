@@ -1117,8 +1117,11 @@ static PyMethodDef core_methods[] = {
      "shudu.logic.nishio in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
+    {"chain_ends", (PyCFunction)(void (*)(void))shudu_chain_ends, METH_FASTCALL,
+     "chain_ends(tables, cands, where, groups, base, proves) -> ends: what a chain's two ends "
+     "prove, for chain_bfs"},
     {"chain_bfs", (PyCFunction)(void (*)(void))shudu_chain_bfs, METH_FASTCALL,
-     "chain_bfs(graph, start, limit) -> search: shudu.logic.chains.layers in C"},
+     "chain_bfs(graph, start, limit[, only]) -> search: shudu.logic.chains.layers in C"},
     {"chain_bfs_layer", (PyCFunction)shudu_chain_bfs_layer, METH_O,
      "chain_bfs_layer(search) -> (frontier size, states met on) of the next layer, or None"},
     {"chain_bfs_edges", (PyCFunction)(void (*)(void))shudu_chain_bfs_edges, METH_FASTCALL,

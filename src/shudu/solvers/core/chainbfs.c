@@ -8,7 +8,12 @@
  * a layer a call (chain_bfs_layer): the size of its frontier (what the Python code counts
  * against the logic budget) and the "on" states it met, in order.  It keeps every (state,
  * parent) pair in the order met; Python reads them (chain_bfs_edges) only when it traces a
- * path, so a search its caller stops early costs no more than the layers it asked for.  Nothing here calls back into Python.
+ * path, so a search its caller stops early costs no more than the layers it asked for.
+ *
+ * A search may leave out of its layers the "on" states its caller would pass over: those whose
+ * node is not weakly linked to the start (a loop closes only on those), or those that with the
+ * start prove nothing (chain_ends: the finders' test of a chain's two ends).  Nothing here calls
+ * back into Python.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -18,6 +23,7 @@
 #include <string.h>
 
 #include "chainbfs.h"
+#include "settle_tables.h"
 
 #define G_CAPSULE "shudu.chain_graph"
 /* The largest node id a graph may hold (n**3 plus the group nodes stays far below it). */
@@ -175,15 +181,157 @@ static int push(ivec *v, int32_t a, int32_t b)
     return 0;
 }
 
+/* What the ends of a chain prove (shudu.logic.chains._outcome, shudu.logic.loops._ends): the
+ * grid's candidates, and the nodes' cells and digits (a candidate node is cell * n + digit; a
+ * group node is base + its index). */
+#define E_CAPSULE "shudu.chain_ends"
+
+typedef struct {
+    PyObject *tables_capsule; /* a reference: the tables outlive the ends */
+    const tables_t *t;
+    int n, proves; /* proves: a chain from a node back to it proves it */
+    int32_t base, ngroups;
+    uint32_t cands[S_MAX_CELLS];
+    cset where[S_MAX_DIGITS];
+    cset *gseen;     /* per group: the cells that see all of its cells, outside it */
+    int32_t *gdigit; /* per group: its digit */
+} ends_t;
+
+static void ends_free(PyObject *capsule)
+{
+    ends_t *e = (ends_t *)PyCapsule_GetPointer(capsule, E_CAPSULE);
+    if (e) {
+        Py_XDECREF(e->tables_capsule);
+        free(e->gseen);
+        free(e->gdigit);
+        free(e);
+    }
+}
+
+PyObject *shudu_chain_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "chain_ends takes 6 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    PyObject *cands = args[1], *where = args[2], *groups = args[3];
+    long base = PyLong_AsLong(args[4]);
+    int proves = PyObject_IsTrue(args[5]);
+    if (PyErr_Occurred() || proves < 0) return NULL;
+    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) != t->ncells || !PyList_Check(where) ||
+        PyList_GET_SIZE(where) != t->n || !PyList_Check(groups) || base < 0 ||
+        base > G_MAX_NODE || base < (long)t->ncells * t->n) {
+        PyErr_SetString(PyExc_ValueError, "chain_ends: the grid does not match the tables");
+        return NULL;
+    }
+    ends_t *e = (ends_t *)calloc(1, sizeof(ends_t));
+    if (!e) return PyErr_NoMemory();
+    Py_ssize_t ng = PyList_GET_SIZE(groups);
+    e->t = t;
+    e->n = t->n;
+    e->proves = proves;
+    e->base = (int32_t)base;
+    e->ngroups = (int32_t)ng;
+    e->gseen = (cset *)calloc((size_t)ng + 1, sizeof(cset));
+    e->gdigit = (int32_t *)calloc((size_t)ng + 1, sizeof(int32_t));
+    if (!e->gseen || !e->gdigit) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (int c = 0; c < t->ncells; c++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(cands, c));
+        if (v == -1 && PyErr_Occurred()) goto fail;
+        if (v < 0 || v >= (1L << t->n)) {
+            PyErr_Format(PyExc_ValueError, "a cell's candidates out of range: %ld", v);
+            goto fail;
+        }
+        e->cands[c] = (uint32_t)v;
+    }
+    for (int d = 0; d < t->n; d++)
+        if (shudu_get_cset(PyList_GET_ITEM(where, d), t->ncells, &e->where[d])) goto fail;
+    for (Py_ssize_t i = 0; i < ng; i++) {
+        PyObject *pair = PyList_GET_ITEM(groups, i);
+        cset cells;
+        long d;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "chain_ends: a group is a (cells, digit) pair");
+            goto fail;
+        }
+        if (shudu_get_cset(PyTuple_GET_ITEM(pair, 0), t->ncells, &cells)) goto fail;
+        d = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        if (d == -1 && PyErr_Occurred()) goto fail;
+        if (d < 0 || d >= t->n || !cs_any(cells)) {
+            PyErr_SetString(PyExc_ValueError, "chain_ends: a group out of range");
+            goto fail;
+        }
+        cset seen = {~(uint64_t)0, ~(uint64_t)0};
+        CS_FOR(c, cells, { seen = cs_and(seen, t->peer[c]); });
+        e->gseen[i] = cs_andnot(seen, cells);
+        e->gdigit[i] = (int32_t)d;
+    }
+    PyObject *capsule = PyCapsule_New(e, E_CAPSULE, ends_free);
+    if (!capsule) goto fail;
+    Py_INCREF(args[0]);
+    e->tables_capsule = args[0];
+    return capsule;
+fail:
+    free(e->gseen);
+    free(e->gdigit);
+    free(e);
+    return NULL;
+}
+
+/* A node's digit and the cells that see all of it (0: a node the ends do not know). */
+static int node_of(const ends_t *e, int32_t node, int *digit, cset *seen, int *cell)
+{
+    if (node >= e->base) {
+        int32_t g = node - e->base;
+        if (g >= e->ngroups) return 0;
+        *digit = e->gdigit[g];
+        *seen = e->gseen[g];
+        *cell = -1;
+        return 1;
+    }
+    if (node / e->n >= e->t->ncells) return 0;
+    *cell = node / e->n;
+    *digit = node % e->n;
+    *seen = e->t->peer[*cell];
+    return 1;
+}
+
+/* Whether "s or y is true" proves something: a placement (s == y, where the ends say so) or
+ * an elimination. */
+static int proves_something(const ends_t *e, int32_t s, int32_t y)
+{
+    if (s == y) return e->proves;
+    int ds, dy, cs, cy;
+    cset ss, sy;
+    if (!node_of(e, s, &ds, &ss, &cs) || !node_of(e, y, &dy, &sy, &cy)) return 0;
+    if (ds == dy) return cs_any(cs_and(e->where[ds], cs_and(ss, sy)));
+    if (cs < 0 || cy < 0) return 0;
+    if (cs == cy) return (e->cands[cs] & ~((1u << ds) | (1u << dy))) != 0;
+    if (cs_has(e->t->peer[cs], cy)) return (e->cands[cs] >> dy & 1) || (e->cands[cy] >> ds & 1);
+    return 0;
+}
+
 /* One search, a layer a call. */
 #define S_CAPSULE_BFS "shudu.chain_bfs"
+
+enum { ONLY_ALL = 0, ONLY_CLOSING = 1, ONLY_ENDS = 2 };
 
 typedef struct {
     PyObject *graph_capsule; /* a reference: the graph outlives the search */
     const graph_t *g;
     int32_t *depth, *frontier, *nxt;
-    int32_t nf, links, limit;
+    int32_t nf, links, limit, start;
     ivec edges;
+    int only;                /* which "on" states a layer gives */
+    uint8_t *closing;        /* ONLY_CLOSING: per node, weakly linked to the start */
+    PyObject *ends_capsule;  /* ONLY_ENDS: a reference */
+    const ends_t *ends;
 } search_t;
 
 static void search_free(PyObject *capsule)
@@ -191,19 +339,31 @@ static void search_free(PyObject *capsule)
     search_t *s = (search_t *)PyCapsule_GetPointer(capsule, S_CAPSULE_BFS);
     if (s) {
         Py_XDECREF(s->graph_capsule);
+        Py_XDECREF(s->ends_capsule);
         free(s->depth);
         free(s->frontier);
         free(s->nxt);
+        free(s->closing);
         free(s->edges.at);
         free(s);
+    }
+}
+
+static int wanted(const search_t *s, int32_t state)
+{
+    if (!(state & 1)) return 0;
+    switch (s->only) {
+    case ONLY_CLOSING: return s->closing[state >> 1];
+    case ONLY_ENDS: return proves_something(s->ends, s->start, state >> 1);
+    default: return 1;
     }
 }
 
 PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "chain_bfs takes 3 arguments");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "chain_bfs takes 3 or 4 arguments");
         return NULL;
     }
     const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
@@ -214,14 +374,29 @@ PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_KeyError, "chain_bfs: the start is not a node of the graph");
         return NULL;
     }
+    PyObject *only = nargs == 4 ? args[3] : Py_None;
+    const ends_t *ends = NULL;
+    if (PyCapsule_CheckExact(only)) {
+        if (!(ends = (const ends_t *)PyCapsule_GetPointer(only, E_CAPSULE))) return NULL;
+    } else if (only != Py_None && only != Py_True) {
+        PyErr_SetString(PyExc_TypeError, "chain_bfs: only is None, True or chain_ends");
+        return NULL;
+    }
     search_t *s = (search_t *)calloc(1, sizeof(search_t));
     if (!s) return PyErr_NoMemory();
     const size_t states = 2 * (size_t)g->nodes;
     s->depth = (int32_t *)malloc(states * sizeof(int32_t));
     s->frontier = (int32_t *)malloc(states * sizeof(int32_t));
     s->nxt = (int32_t *)malloc(states * sizeof(int32_t));
+    s->start = (int32_t)start;
+    s->only = ends ? ONLY_ENDS : only == Py_True ? ONLY_CLOSING : ONLY_ALL;
+    if (s->only == ONLY_CLOSING && (s->closing = (uint8_t *)calloc((size_t)g->nodes, 1))) {
+        /* the start's weak links: from an "on" state, kind 1 */
+        for (int32_t j = g->first[2 * start + 1]; j < g->first[2 * start + 2]; j++)
+            s->closing[g->adj[j]] = 1;
+    }
     PyObject *capsule = NULL;
-    if (!s->depth || !s->frontier || !s->nxt) {
+    if (!s->depth || !s->frontier || !s->nxt || (s->only == ONLY_CLOSING && !s->closing)) {
         PyErr_NoMemory();
     } else {
         memset(s->depth, 0xff, states * sizeof(int32_t)); /* -1: not met */
@@ -236,11 +411,17 @@ PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t na
         free(s->depth);
         free(s->frontier);
         free(s->nxt);
+        free(s->closing);
         free(s);
         return NULL;
     }
     Py_INCREF(args[0]);
     s->graph_capsule = args[0];
+    if (ends) {
+        Py_INCREF(only);
+        s->ends_capsule = only;
+        s->ends = ends;
+    }
     return capsule;
 }
 
@@ -261,18 +442,19 @@ PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search)
             if (depth[fresh] < 0) {
                 depth[fresh] = links;
                 nxt[nn++] = fresh;
-                nons += fresh & 1;
+                nons += wanted(s, fresh);
                 if (push(&s->edges, fresh, state)) return PyErr_NoMemory();
             } else if (depth[fresh] == links) {
                 if (push(&s->edges, fresh, state)) return PyErr_NoMemory();
             }
         }
     }
-    /* the layer: its frontier's size and the states it reached "on", in the order met */
+    /* the layer: its frontier's size and the states it reached "on" (those wanted), in the
+     * order met */
     PyObject *ons = PyTuple_New(nons);
     if (!ons) return NULL;
     for (int32_t i = 0, k = 0; i < nn; i++)
-        if (nxt[i] & 1) {
+        if (wanted(s, nxt[i])) {
             PyObject *v = PyLong_FromLong(nxt[i]);
             if (!v) {
                 Py_DECREF(ons);

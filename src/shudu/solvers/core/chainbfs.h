@@ -8,7 +8,12 @@
 
 /* chain_graph(strong, weak) -> graph: two dicts, node -> its linked nodes (a list or a set) */
 PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-/* chain_bfs(graph, start, limit) -> search: a search from start "off", up to limit links */
+/* chain_ends(tables, cands, where, groups, base, proves) -> ends: what the ends of a chain
+ * prove, for chain_bfs; groups: the (cells, digit) of the nodes from base on */
+PyObject *shudu_chain_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* chain_bfs(graph, start, limit[, only]) -> search: a search from start "off", up to limit
+ * links; only (None: every "on" state): True, the states of nodes weakly linked to the start;
+ * chain_ends, the states that with the start prove something */
 PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs_layer(search) -> (frontier size, "on" states met) of its next layer, or None */
 PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
