@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from shudu.logic import als, budget
+from shudu.logic import als, als_find, budget
 from shudu.logic.chain import Net
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.reglib import check_case, read_library
@@ -103,7 +103,7 @@ def test_the_solving_path_blossom_carries_the_same_structure() -> None:
     for i, (_, grid) in enumerate(states(seed=79)):
         if i % 3:
             continue
-        step = als.find_death_blossom.uncached(grid)  # type: ignore[attr-defined]
+        step = als_find.find_death_blossom.uncached(grid)  # type: ignore[attr-defined]
         if step is not None:
             assert isinstance(step.structure, Net)
             listed = [s.eliminations for s in als.iter_death_blossom(grid)]

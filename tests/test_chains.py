@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from shudu.geometry import Geometry
-from shudu.logic import als, budget, chains, forcing, loops
+from shudu.logic import als, als_find, budget, chains, forcing, loops
 from shudu.logic.chain import Branch, Chain, Net, Node
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.netrules import NET_RULES
@@ -257,7 +257,7 @@ def test_iterators_list_distinct_steps_and_the_finders_step_is_among_them() -> N
             loops.find_continuous_nice_loop,
             [loops.iter_continuous_nice_loop, loops.iter_grouped_chain],
         ),
-        (als.find_als_xz.uncached, [als.iter_als_xz]),  # type: ignore[attr-defined]
+        (als_find.find_als_xz.uncached, [als.iter_als_xz]),  # type: ignore[attr-defined]
     ]
     for grid, _ in islice(boards(), 0, None, 2):
         for find, listings in pairs:
@@ -400,9 +400,9 @@ SEARCHES = [
     chains.find_aic,
     loops.find_grouped_chain.uncached,  # type: ignore[attr-defined]
     loops.find_continuous_nice_loop,
-    als.find_als_xz.uncached,  # type: ignore[attr-defined]
-    als.find_als_xy_wing.uncached,  # type: ignore[attr-defined]
-    als.find_death_blossom.uncached,  # type: ignore[attr-defined]
+    als_find.find_als_xz.uncached,  # type: ignore[attr-defined]
+    als_find.find_als_xy_wing.uncached,  # type: ignore[attr-defined]
+    als_find.find_death_blossom.uncached,  # type: ignore[attr-defined]
     forcing.find_forcing_chain,
     forcing.find_forcing_net,
     forcing.find_nested_forcing_net.uncached,  # type: ignore[attr-defined]

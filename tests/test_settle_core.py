@@ -22,6 +22,7 @@ import pytest
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
 from shudu.logic import (
+    als_find,
     chains,
     forcing,
     intersections,
@@ -32,6 +33,7 @@ from shudu.logic import (
     static_forcing,
     subsets,
 )
+from shudu.logic.allsteps import lister
 from shudu.logic.budget import LogicTimeout, limits, nodes_used
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.memo import memo_scope
@@ -587,6 +589,65 @@ def test_c_and_python_nishio_agree_on_known_puzzles(
 def test_c_and_python_nishio_agree_on_hard_puzzles_and_variants() -> None:
     states = list(_hard_states(8, 130, 3, 19, 29, 4))
     assert sum(_same_nishio(grid) for grid in [*states, *_quiet_states(iter(states))])
+
+
+# --- the almost-locked-set finders (als_find) -------------------------------------------------
+
+
+def _same_als(grid: CandidateGrid) -> int:
+    """The C core's first ALS-XZ, ALS-XY-Wing and Death Blossom are the Python code's, and the
+    grid is left as it was. Returns how many of the three found a step."""
+    before = _fields(grid)
+    count = 0
+    for fast, spec in (
+        (als_find._xz, als_find._xz_py),
+        (als_find._xy_wing, als_find._xy_wing_py),
+        (als_find._death_blossom, als_find._death_blossom_py),
+    ):
+        want = spec(grid)
+        assert fast(grid) == want
+        count += want is not None
+    assert _fields(grid) == before
+    return count
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_als_finders_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
+        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
+    rng = random.Random(zlib.crc32(ident.encode()) + 3)
+    states = [_state(geometry, givens, solution, rng) for _ in range(3)]
+    assert sum(_same_als(grid) for grid in [*states, *_quiet_states(iter(states))]) or geometry.size < 6
+
+
+@needs_core
+def test_c_and_python_als_finders_agree_on_hard_puzzles_and_variants() -> None:
+    states = list(_hard_states(8, 130, 3, 19, 31, 3))
+    assert sum(_same_als(grid) for grid in [*states, *_quiet_states(iter(states))])
+
+
+@needs_core
+def test_the_c_als_search_stops_at_its_limits() -> None:
+    """The C search counts its work against the node limit and honours the deadline; its
+    finders keep their listings (the ``iter_`` twins of :mod:`shudu.logic.als`)."""
+    line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]
+    puzzle = parse_puzzle(line)
+    grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
+    propagate.settle(grid)
+    for search in (als_find._xz, als_find._xy_wing, als_find._death_blossom):
+        with limits(node_limit=10**9):
+            search(grid)
+            used = nodes_used()
+        assert used > 0
+        with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
+            search(grid)
+        with pytest.raises(LogicTimeout), limits(timeout=0.0):
+            search(grid)
+    for find in (als_find.find_als_xz, als_find.find_als_xy_wing, als_find.find_death_blossom):
+        assert lister(find) is not None
 
 
 # --- the chains' breadth-first search (chains.layers) ------------------------------------------

@@ -27,7 +27,6 @@ from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Branch, Chain, Implication, LinkKind, Net, Node
 from .grid import CandidateGrid, bits, digits_of
-from .memo import remembered
 from .step import Step, digit_list, make_step
 
 #: The largest ALS looked for, in cells.
@@ -159,122 +158,6 @@ def _targets(grid: CandidateGrid, sets: list[Als], z: int) -> int:
 
 def _describe(grid: CandidateGrid, s: Als) -> str:
     return f"{grid.names(s.cells)} ({digit_list(digits_of(s.digits))})"
-
-
-@remembered
-def find_als_xz(grid: CandidateGrid) -> Step | None:
-    sets, links = restricted_links(grid)
-    for i, a in enumerate(sets):
-        checkpoint()
-        for j, rcc in links[i].items():
-            if j < i:
-                continue
-            b = sets[j]
-            x = (rcc & -rcc).bit_length() - 1
-            elims = []
-            for z in bits(a.digits & b.digits & ~(1 << x)):
-                elims += [(c, z + 1) for c in bits(_targets(grid, [a, b], z))]
-            if elims:
-                return make_step(
-                    grid,
-                    "ALS-XZ",
-                    f"the sets {_describe(grid, a)} and {_describe(grid, b)} cannot both hold "
-                    f"{digit_char(x + 1)}, so one of them is locked",
-                    eliminations=elims,
-                    cells=list(bits(a.cells | b.cells)),
-                    digits=digits_of(a.digits | b.digits),
-                    length=2 * (a.cells | b.cells).bit_count(),
-                )
-    return None
-
-
-@remembered
-def find_als_xy_wing(grid: CandidateGrid) -> Step | None:
-    sets, links = restricted_links(grid)
-    for k, c in enumerate(sets):
-        checkpoint()
-        partners = sorted(links[k].items())
-        for p, (i, rcc_a) in enumerate(partners):
-            checkpoint()
-            a = sets[i]
-            for j, rcc_b in partners[p + 1 :]:
-                b = sets[j]
-                if a.cells & b.cells:
-                    continue
-                for x in bits(rcc_a):
-                    for y in bits(rcc_b & ~(1 << x)):
-                        zs = a.digits & b.digits & ~(1 << x) & ~(1 << y)
-                        elims = []
-                        for z in bits(zs):
-                            targets = _targets(grid, [a, b], z)
-                            elims += [(cell, z + 1) for cell in bits(targets)]
-                        if elims:
-                            return make_step(
-                                grid,
-                                "ALS-XY-Wing",
-                                f"{_describe(grid, c)} cannot lose both {digit_char(x + 1)} to "
-                                f"{_describe(grid, a)} and {digit_char(y + 1)} to {_describe(grid, b)}, "
-                                "so one of those two is locked",
-                                eliminations=elims,
-                                cells=list(bits(a.cells | b.cells | c.cells)),
-                                digits=digits_of(a.digits | b.digits | c.digits),
-                                length=2 * (a.cells | b.cells | c.cells).bit_count(),
-                            )
-    return None
-
-
-@remembered
-def find_death_blossom(grid: CandidateGrid) -> Step | None:
-    sets = almost_locked_sets(grid)
-    peer_bits = grid.t.peer_bits
-    for stem in bits(grid.empty):
-        stem_digits = grid.cands[stem]
-        if not 2 <= stem_digits.bit_count() <= 3:
-            continue
-        petals = []
-        for d in bits(stem_digits):
-            petals.append(
-                [
-                    s
-                    for s in sets
-                    if not s.cells >> stem & 1 and s.holding[d] and not s.holding[d] & ~peer_bits[stem]
-                ]
-            )
-        if not all(petals):
-            continue
-        checkpoint()
-        for z in range(grid.size):
-            if stem_digits >> z & 1:
-                continue
-            options = [[s for s in ps if s.digits >> z & 1] for ps in petals]
-            if not all(options):
-                continue
-            found = _blossom(grid, options, z, [], 0, grid.where[z] & ~(1 << stem))
-            if found:
-                chosen, targets = found
-                return _blossom_step(grid, stem, chosen, z, targets)
-    return None
-
-
-def _blossom(
-    grid: CandidateGrid, options: list[list[Als]], z: int, chosen: list[Als], used: int, targets: int
-) -> tuple[list[Als], int] | None:
-    """One petal per stem digit, disjoint, leaving some cell that sees every ``z`` of them."""
-    if len(chosen) == len(options):
-        return (list(chosen), targets) if targets else None
-    checkpoint()
-    for s in options[len(chosen)]:
-        if s.cells & used:
-            continue
-        narrowed = targets & s.seeing[z]
-        if not narrowed:
-            continue
-        chosen.append(s)
-        got = _blossom(grid, options, z, chosen, used | s.cells, narrowed)
-        chosen.pop()
-        if got:
-            return got
-    return None
 
 
 # --- every step, with its chain ------------------------------------------------------------------

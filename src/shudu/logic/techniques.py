@@ -15,6 +15,7 @@ from functools import cache
 from ..notation import LEVELS, Level
 from . import (
     als,
+    als_find,
     chains,
     colouring,
     complex_fish,
@@ -136,9 +137,9 @@ TECHNIQUES: tuple[Finder, ...] = (
     _t("Continuous Nice Loop", loops.find_continuous_nice_loop),
     _t("AIC", chains.find_aic),
     _t("Grouped Chain", loops.find_grouped_chain),
-    _t("ALS-XZ", als.find_als_xz),
-    _t("ALS-XY-Wing", als.find_als_xy_wing),
-    _t("Death Blossom", als.find_death_blossom),
+    _t("ALS-XZ", als_find.find_als_xz),
+    _t("ALS-XY-Wing", als_find.find_als_xy_wing),
+    _t("Death Blossom", als_find.find_death_blossom),
     _t("Forcing Chain", forcing.find_forcing_chain),
     _t("Forcing Net", forcing.find_forcing_net),
     _t("Nested Forcing Net", forcing.find_nested_forcing_net),

@@ -25,6 +25,7 @@
 #include "core/settle.h"
 #include "core/direct.h"
 #include "core/forcing.h"
+#include "core/als.h"
 #include "core/chainbfs.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
@@ -1115,6 +1116,9 @@ static PyMethodDef core_methods[] = {
     {"nishio", (PyCFunction)(void (*)(void))shudu_nishio, METH_FASTCALL,
      "nishio(tables, where, placed) -> the shortest one-digit contradictions of "
      "shudu.logic.nishio in C"},
+    {"als", (PyCFunction)(void (*)(void))shudu_als, METH_FASTCALL,
+     "als(tables, cands, where, empty, max_cells, finder, seconds, nodes) -> (code, units, step): "
+     "the first step of an almost-locked-set finder of shudu.logic.als_find in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_ends", (PyCFunction)(void (*)(void))shudu_chain_ends, METH_FASTCALL,

@@ -1,0 +1,16 @@
+/*
+ * The solving path's almost-locked-set finders (shudu.logic.als_find) in C.  Include after
+ * <Python.h>.
+ */
+#ifndef SHUDU_CORE_ALS_H
+#define SHUDU_CORE_ALS_H
+
+#include <Python.h>
+
+/* als(tables, cands, where, empty, max_cells, finder, seconds, nodes) -> (code, units, step):
+ * finder 0 ALS-XZ, 1 ALS-XY-Wing, 2 Death Blossom; code 0 no step, 1 a step, 2 stopped (past
+ * seconds, or more than nodes units; < 0: no limit); step: (sets as (cells, digits, house),
+ * x, y, stem, z, [(cell, digit)] eliminations) */
+PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+#endif
