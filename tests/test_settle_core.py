@@ -679,6 +679,10 @@ def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
         return any(chains._outcome(grid, start, node))
 
     grouped = loops.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
+    for graph_of in (grouped, loops.Graph(grid, digits=[0, 2], bivalue=False, groups=True)):
+        for in_cell in (True, False):  # the weak links read in C are the Python code's
+            fast = graph_of._weak(in_cell=in_cell)
+            assert list(fast.items()) == list(graph_of._weak_py(in_cell=in_cell).items())
     graphs = [
         (*chains._aic_graph(grid), (), True, outcome),
         (strong, chains._weak(grid, strong, in_cell=False), (), True, outcome),

@@ -29,7 +29,7 @@ from .step import Step, make_step
 #: Longest chain looked for (links).
 MAX_LINKS = 21
 #: The fewest nodes of a graph whose searches run in the C core (both ways give the same).
-C_GRAPH_NODES = 32
+C_GRAPH_NODES = 8
 
 Links = dict[int, list[int]]
 

@@ -24,6 +24,7 @@ cells (a group node's, or the places of a digit in an ALS).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache, lru_cache, partial
 from itertools import pairwise
@@ -36,6 +37,7 @@ from .chain import Chain, LinkKind, Node, Shortest
 from .chains import MAX_LINKS, c_ends, c_graph, layers, trace
 from .grid import CandidateGrid, bits, tables
 from .memo import remember, remembered, remembered_steps
+from .propagate import c_core, c_tables
 from .step import Step, make_step
 
 
@@ -139,14 +141,30 @@ class Graph:
 
     def _split(self, h: int, spots: int, d: int) -> None:
         """Strong links between two segments (where h meets other houses) that hold all spots."""
-        segments = {spots & inter for inter in _meetings(self.grid.geometry)[h] if spots & inter}
-        ordered = sorted(segments)
-        for i, one in enumerate(ordered):
-            for other in ordered[i + 1 :]:
-                if not one & other and one | other == spots:
-                    self._link(self.node(one, d), self.node(other, d))
+        for one, other in _segment_pairs(self.grid.geometry, h, spots):
+            self._link(self.node(one, d), self.node(other, d))
 
     def _weak(self, *, in_cell: bool) -> dict[int, list[int]]:
+        """Per node, the nodes of its digit whose cells all see all of its cells (outside them),
+        in the order of :attr:`strong`; with ``in_cell``, a cell's other candidates too. In the
+        C core (``chain_weak``) where the geometry's tables are there; :meth:`_weak_py` is its
+        specification."""
+        capsule = c_tables(self.grid.geometry)
+        core = c_core()
+        if capsule is None or core is None:
+            return self._weak_py(in_cell=in_cell)
+        nodes = list(self.strong)
+        parts = [self.cells_of(node) for node in nodes]
+        if self.als:  # ALS nodes make the graph large: the work the Python code counts
+            per_digit = Counter(d for _, d in parts)
+            checkpoint(sum(per_digit[d] for _, d in parts))
+        digits = [d for _, d in parts]
+        cells = [c for c, _ in parts]
+        outs = core.chain_weak(capsule, nodes, cells, digits, self.grid.cands, self.base, in_cell)
+        return dict(zip(nodes, outs, strict=True))
+
+    def _weak_py(self, *, in_cell: bool) -> dict[int, list[int]]:
+        """:meth:`_weak` in Python: the specification of the C core's ``chain_weak``."""
         n = self.grid.size
         peer_bits = self.grid.t.peer_bits
         by_digit: dict[int, list[tuple[int, int]]] = {}
@@ -193,6 +211,20 @@ def _meetings(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
     for a, _, inter in t.overlaps:
         out[a].append(inter)
     return tuple(tuple(x) for x in out)
+
+
+@lru_cache(maxsize=4096)
+def _segment_pairs(geometry: Geometry, h: int, spots: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of segments of ``spots`` (their parts where house ``h`` meets other houses),
+    in order, that are disjoint and hold all of ``spots`` between them. Remembered: a digit's
+    places in a house change little from one grid of a path to the next."""
+    ordered = sorted({spots & inter for inter in _meetings(geometry)[h] if spots & inter})
+    return tuple(
+        (one, other)
+        for i, one in enumerate(ordered)
+        for other in ordered[i + 1 :]
+        if not one & other and one | other == spots
+    )
 
 
 #: The largest almost locked set the grouped listings use as a chain node, in cells.

@@ -1121,6 +1121,9 @@ static PyMethodDef core_methods[] = {
      "the first step of an almost-locked-set finder of shudu.logic.als_find in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
+    {"chain_weak", (PyCFunction)(void (*)(void))shudu_chain_weak, METH_FASTCALL,
+     "chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> the weak links of "
+     "shudu.logic.loops.Graph in C"},
     {"chain_ends", (PyCFunction)(void (*)(void))shudu_chain_ends, METH_FASTCALL,
      "chain_ends(tables, cands, where, groups, base, proves) -> ends: what a chain's two ends "
      "prove, for chain_bfs"},

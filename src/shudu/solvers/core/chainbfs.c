@@ -487,3 +487,113 @@ PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssiz
     return PyBytes_FromStringAndSize((const char *)(s->edges.at + 2 * from),
                                      (Py_ssize_t)((s->edges.len - 2 * (size_t)from) * sizeof(int32_t)));
 }
+
+/* loops.Graph._weak: per node (in order), the nodes of its digit (in order) whose cells all see
+ * all of its cells, outside them; with in_cell, a candidate node's cell's other candidates that
+ * are nodes too. */
+PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "chain_weak takes 7 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    PyObject *nodes = args[1], *cells = args[2], *digits = args[3], *cands = args[4];
+    long base = PyLong_AsLong(args[5]);
+    int in_cell = PyObject_IsTrue(args[6]);
+    if (PyErr_Occurred() || in_cell < 0) return NULL;
+    const int n = t->n, nc = t->ncells;
+    if (!PyList_Check(nodes) || !PyList_Check(cells) || !PyList_Check(digits) || !PyList_Check(cands) ||
+        PyList_GET_SIZE(cells) != PyList_GET_SIZE(nodes) ||
+        PyList_GET_SIZE(digits) != PyList_GET_SIZE(nodes) || PyList_GET_SIZE(cands) != nc ||
+        base < (long)nc * n || base > G_MAX_NODE) {
+        PyErr_SetString(PyExc_ValueError, "chain_weak: the nodes do not match the tables");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(nodes);
+    int32_t *id = (int32_t *)malloc(((size_t)count + 1) * sizeof(int32_t));
+    int32_t *dig = (int32_t *)malloc(((size_t)count + 1) * sizeof(int32_t));
+    int32_t *order = (int32_t *)malloc(((size_t)count + 1) * sizeof(int32_t));
+    int32_t start[S_MAX_DIGITS + 1];
+    cset *own = (cset *)malloc(((size_t)count + 1) * sizeof(cset));
+    uint8_t *is_node = (uint8_t *)calloc((size_t)base + 1, 1);
+    uint32_t mask[S_MAX_CELLS];
+    PyObject *result = NULL;
+    if (!id || !dig || !order || !own || !is_node) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int c = 0; c < nc; c++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(cands, c));
+        if (v == -1 && PyErr_Occurred()) goto done;
+        mask[c] = (uint32_t)v & (uint32_t)((1u << n) - 1);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (node_id(PyList_GET_ITEM(nodes, i), &id[i])) goto done;
+        long d = PyLong_AsLong(PyList_GET_ITEM(digits, i));
+        if (d == -1 && PyErr_Occurred()) goto done;
+        if (d < 0 || d >= n) {
+            PyErr_SetString(PyExc_ValueError, "chain_weak: a digit out of range");
+            goto done;
+        }
+        dig[i] = (int32_t)d;
+        if (shudu_get_cset(PyList_GET_ITEM(cells, i), nc, &own[i])) goto done;
+        if (id[i] < base) is_node[id[i]] = 1;
+    }
+    /* the nodes of each digit, in order */
+    memset(start, 0, sizeof start);
+    for (Py_ssize_t i = 0; i < count; i++) start[dig[i] + 1]++;
+    for (int d = 0; d < n; d++) start[d + 1] += start[d];
+    {
+        int32_t fill[S_MAX_DIGITS];
+        memcpy(fill, start, sizeof fill);
+        for (Py_ssize_t i = 0; i < count; i++) order[fill[dig[i]]++] = (int32_t)i;
+    }
+    if (!(result = PyList_New(count))) goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *out = PyList_New(0);
+        if (!out) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, out);
+        cset seeing = {~(uint64_t)0, ~(uint64_t)0};
+        CS_FOR(c, own[i], { seeing = cs_and(seeing, t->peer[c]); });
+        int d = dig[i];
+        for (int32_t q = start[d]; q < start[d + 1]; q++) {
+            int32_t j = order[q];
+            if (cs_any(cs_andnot(own[j], seeing)) || cs_any(cs_and(own[j], own[i]))) continue;
+            PyObject *v = PyLong_FromLong(id[j]);
+            if (!v || PyList_Append(out, v)) {
+                Py_XDECREF(v);
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(v);
+        }
+        if (in_cell && id[i] < base) {
+            int cell = id[i] / n;
+            for (uint32_t m = cell < nc ? mask[cell] : 0; m; m &= m - 1) {
+                int e = ctz64(m);
+                int32_t other = cell * n + e;
+                if (e == d || !is_node[other]) continue;
+                PyObject *v = PyLong_FromLong(other);
+                if (!v || PyList_Append(out, v)) {
+                    Py_XDECREF(v);
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                Py_DECREF(v);
+            }
+        }
+    }
+done:
+    free(id);
+    free(dig);
+    free(order);
+    free(own);
+    free(is_node);
+    return result;
+}
