@@ -225,10 +225,18 @@ def _conclusions(grid: CandidateGrid) -> tuple[Links, list[Conclusion]]:
         return _conclusions_py(grid)
     core = c_core()
     assert core is not None
-    choices = list(_choices(grid))
-    checkpoint(len(choices))  # the work the Python walk counts, one unit a choice
+    keys = _choice_keys(grid)
+    checkpoint(len(keys))  # the work the Python walk counts, one unit a choice
     found = core.direct_forcing(capsule, grid.cands, grid.where, grid.empty)
-    ranked = sorted((nodes, (cell, d, on), *choices[index]) for nodes, cell, d, on, index in found)
+    # each conclusion once: its nodes and itself order it; a choice is written out only when
+    # a conclusion names it
+    made: dict[int, tuple[list[tuple[int, int]], str | None]] = {}
+    ranked = []
+    for nodes, cell, d, on, index in sorted(found):
+        choice = made.get(index)
+        if choice is None:
+            choice = made[index] = _choice(grid, keys[index])
+        ranked.append((nodes, (cell, d, on), *choice))
     return Links(grid), ranked
 
 
@@ -297,15 +305,33 @@ def _choices(grid: CandidateGrid) -> Iterator[tuple[list[tuple[int, int]], str |
     """The assumptions to try together: the candidates of each cell with three or more (a cell
     with two is a house of its own kind: chains from both its candidates are a simpler
     technique), then the places of each digit in each house."""
-    for cell in bits(grid.empty):
-        mask = grid.cands[cell]
-        if mask.bit_count() >= 3:
-            yield [(cell, d) for d in bits(mask)], None
-    for h, hbits in enumerate(grid.t.house_bits):
-        for d, plane in enumerate(grid.where):
-            spots = plane & hbits
-            if spots & (spots - 1):
-                yield [(c, d) for c in bits(spots)], grid.geometry.houses[h].name
+    for key in _choice_keys(grid):
+        yield _choice(grid, key)
+
+
+#: A choice in short: (-1, cell, its candidates) or (house, digit, the digit's places there).
+ChoiceKey = tuple[int, int, int]
+
+
+def _choice_keys(grid: CandidateGrid) -> list[ChoiceKey]:
+    """The choices of :func:`_choices`, in its order, in short."""
+    keys = [(-1, cell, mask) for cell in bits(grid.empty) if (mask := grid.cands[cell]).bit_count() >= 3]
+    keys += [
+        (h, d, spots)
+        for h, hbits in enumerate(grid.t.house_bits)
+        for d, plane in enumerate(grid.where)
+        if (spots := plane & hbits) & (spots - 1)
+    ]
+    return keys
+
+
+def _choice(grid: CandidateGrid, key: ChoiceKey) -> tuple[list[tuple[int, int]], str | None]:
+    """A choice written out: its assumptions (cell, digit index) and its house's name (None: a
+    cell's candidates)."""
+    h, a, mask = key
+    if h < 0:
+        return [(a, d) for d in bits(mask)], None
+    return [(c, a) for c in bits(mask)], grid.geometry.houses[h].name
 
 
 def _branch(grid: CandidateGrid, chain: list[Node]) -> Branch:
