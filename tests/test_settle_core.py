@@ -714,6 +714,33 @@ def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
     return count
 
 
+def _chain_finds(grids: list[CandidateGrid]) -> list[object]:
+    """The X-Chain, AIC and XY-Chain each finder finds on each grid, and the work it counted."""
+    out: list[object] = []
+    for grid in grids:
+        for find in (chains.find_x_chain, chains.find_aic, chains.find_xy_chain):
+            with limits(node_limit=10**12):
+                step = find(grid.copy())
+                out.append((step.to_json() if step else None, nodes_used()))
+    return out
+
+
+@needs_core
+def test_a_chain_search_in_one_c_call_finds_what_the_loop_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chain_search`` (the whole search of a finder in one call) gives the chain the Python
+    loop over the starts gives, and counts the same work."""
+    states = list(_hard_states(6, 170, 2, 23, 37, 2))
+    grids = states + list(_quiet_states(iter(states)))
+    fast = _chain_finds(grids)
+    # one unit of work short, the C search stops too
+    grid, used = next((g, u) for g, (step, u) in zip(grids, fast[1::3], strict=True) if step)  # type: ignore[misc]
+    with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
+        chains.find_aic(grid.copy())
+    monkeypatch.setattr(chains, "c_ends", lambda *args, **kwargs: None)
+    assert _chain_finds(grids) == fast
+    assert sum(step is not None for step, _ in fast)  # type: ignore[misc]
+
+
 @needs_core
 @pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
 def test_c_and_python_chain_searches_agree_on_known_puzzles(

@@ -20,10 +20,10 @@ from functools import partial
 from typing import Any
 
 from ..notation import digit_char
-from .budget import checkpoint
+from .budget import LogicTimeout, checkpoint, nodes_left, remaining_seconds
 from .chain import Chain, LinkKind, Node, Shortest
 from .grid import CandidateGrid, bits
-from .propagate import c_core, c_tables
+from .propagate import C_STOPPED, c_core, c_tables
 from .step import Step, make_step
 
 #: Longest chain looked for (links).
@@ -407,10 +407,29 @@ def _all(
 
 def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: Step | None) -> Step | None:
     """The first chain, breadth first from each start in turn, that proves something, each
-    start's search stopping at the length of the best chain so far."""
+    start's search stopping at the length of the best chain so far. Where the C core reads the
+    graph and the grid, the whole search is one call there (``chain_search``, counting each
+    layer's frontier against the logic budget as :func:`layers` does); the loop below is its
+    specification."""
     limit = best.length if best else MAX_LINKS + 1
     graph = c_graph(strong, weak)
     ends = c_ends(grid, graph, proves=True)
+    if ends is not None:  # the whole search in one call of the C core
+        core = c_core()
+        assert core is not None
+        seconds, nodes = remaining_seconds(), nodes_left()
+        code, units, path = core.chain_search(
+            graph, sorted(strong), limit, ends, -1.0 if seconds is None else seconds,
+            -1 if nodes is None else nodes,
+        )  # fmt: skip
+        if code == C_STOPPED:
+            checkpoint(units + 1)
+            raise LogicTimeout("time limit reached")
+        checkpoint(units)
+        if path is None:
+            return best
+        placements, elims = _outcome(grid, path[0] >> 1, path[-1] >> 1)
+        return _chain_step(grid, name, list(path), placements, elims)
     for s in sorted(strong):
         for end, _, parents in layers(strong, weak, s, limit, graph, ends):
             placements, elims = _outcome(grid, s, end >> 1)

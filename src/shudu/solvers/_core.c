@@ -1124,6 +1124,9 @@ static PyMethodDef core_methods[] = {
     {"chain_weak", (PyCFunction)(void (*)(void))shudu_chain_weak, METH_FASTCALL,
      "chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> the weak links of "
      "shudu.logic.loops.Graph in C"},
+    {"chain_search", (PyCFunction)(void (*)(void))shudu_chain_search, METH_FASTCALL,
+     "chain_search(graph, starts, limit, ends, seconds, nodes) -> (code, units, chain): "
+     "shudu.logic.chains._search in C"},
     {"chain_ends", (PyCFunction)(void (*)(void))shudu_chain_ends, METH_FASTCALL,
      "chain_ends(tables, cands, where, groups, base, proves) -> ends: what a chain's two ends "
      "prove, for chain_bfs"},

@@ -597,3 +597,119 @@ done:
     free(is_node);
     return result;
 }
+
+/* chains._search in one call: from each start in turn, breadth first up to the limit, the first
+ * state reached "on" that with the start proves something; each chain found makes the limit
+ * its length, so a later start looks only for a shorter one.  The last chain found is the
+ * shortest: its states are returned, traced through each state's first parent. */
+PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "chain_search takes 6 arguments");
+        return NULL;
+    }
+    const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
+    if (!g) return NULL;
+    const ends_t *e = (const ends_t *)PyCapsule_GetPointer(args[3], E_CAPSULE);
+    if (!e) return NULL;
+    PyObject *starts = args[1];
+    long limit = PyLong_AsLong(args[2]);
+    double seconds = PyFloat_AsDouble(args[4]);
+    long long nodes = PyLong_AsLongLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if (!PyList_Check(starts)) {
+        PyErr_SetString(PyExc_TypeError, "chain_search: the starts are a list");
+        return NULL;
+    }
+    const size_t states = 2 * (size_t)g->nodes;
+    int32_t *depth = (int32_t *)malloc(states * sizeof(int32_t));
+    int32_t *parent = (int32_t *)malloc(states * sizeof(int32_t));
+    int32_t *frontier = (int32_t *)malloc(states * sizeof(int32_t));
+    int32_t *nxt = (int32_t *)malloc(states * sizeof(int32_t));
+    int32_t *path = NULL;
+    PyObject *result = NULL;
+    if (!depth || !parent || !frontier || !nxt) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint64_t units = 0, most = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
+    double deadline = seconds < 0 ? -1.0 : monotonic_seconds() + seconds;
+    unsigned tick = 0;
+    int spent = 0;
+    int32_t best_end = -1, lim = limit > INT32_MAX ? INT32_MAX : limit < 0 ? 0 : (int32_t)limit;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(starts) && !spent; k++) {
+        int32_t start;
+        if (node_id(PyList_GET_ITEM(starts, k), &start)) goto done;
+        if (start >= g->nodes) {
+            PyErr_SetString(PyExc_KeyError, "chain_search: a start is not a node of the graph");
+            goto done;
+        }
+        memset(depth, 0xff, states * sizeof(int32_t));
+        depth[2 * start] = 0;
+        parent[2 * start] = -1;
+        frontier[0] = 2 * start;
+        int32_t nf = 1, links = 0, found = -1;
+        while (nf && links + 1 < lim && found < 0) {
+            if (units + (uint64_t)nf > most ||
+                (deadline >= 0 && (tick++ & 63u) == 0 && monotonic_seconds() > deadline)) {
+                spent = 1;
+                break;
+            }
+            units += (uint64_t)nf;
+            links++;
+            int32_t nn = 0;
+            for (int32_t i = 0; i < nf; i++) {
+                int32_t state = frontier[i], node = state >> 1, on = state & 1;
+                for (int32_t j = g->first[2 * node + on]; j < g->first[2 * node + on + 1]; j++) {
+                    int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
+                    if (depth[fresh] < 0) {
+                        depth[fresh] = links;
+                        parent[fresh] = state;
+                        nxt[nn++] = fresh;
+                    }
+                }
+            }
+            for (int32_t i = 0; i < nn && found < 0; i++)
+                if ((nxt[i] & 1) && proves_something(e, start, nxt[i] >> 1)) found = nxt[i];
+            int32_t *swap = frontier;
+            frontier = nxt;
+            nxt = swap;
+            nf = nn;
+        }
+        if (found >= 0) {
+            /* the chain, traced now (the arrays are reused by the next start) */
+            free(path);
+            if (!(path = (int32_t *)malloc(((size_t)links + 2) * sizeof(int32_t)))) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            int32_t count = 0;
+            for (int32_t st = found; st >= 0; st = parent[st]) path[count++] = st;
+            best_end = count;
+            lim = links; /* a later chain must be shorter */
+        }
+    }
+    PyObject *chain = Py_None;
+    if (best_end > 0) {
+        if (!(chain = PyTuple_New(best_end))) goto done;
+        for (int32_t i = 0; i < best_end; i++) {
+            PyObject *v = PyLong_FromLong(path[best_end - 1 - i]);
+            if (!v) {
+                Py_DECREF(chain);
+                goto done;
+            }
+            PyTuple_SET_ITEM(chain, i, v);
+        }
+    } else {
+        Py_INCREF(chain);
+    }
+    result = Py_BuildValue("(iKN)", spent ? 2 : best_end > 0 ? 1 : 0, (unsigned long long)units, chain);
+done:
+    free(depth);
+    free(parent);
+    free(frontier);
+    free(nxt);
+    free(path);
+    return result;
+}

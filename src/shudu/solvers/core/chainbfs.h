@@ -18,6 +18,10 @@ PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t n
  * links; only (None: every "on" state): True, the states of nodes weakly linked to the start;
  * chain_ends, the states that with the start prove something */
 PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* chain_search(graph, starts, limit, ends, seconds, nodes) -> (code, units, chain): the first
+ * chain from each start in turn that proves something, each shorter than the last (code 0 none,
+ * 1 found, 2 stopped past seconds or nodes units of frontier); chain: its states, or None */
+PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs_layer(search) -> (frontier size, "on" states met) of its next layer, or None */
 PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
 /* chain_bfs_edges(search, from) -> the (state, parent) pairs met, from pair number from on, as
