@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from .budget import checkpoint
@@ -51,8 +52,8 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
         middle_cells = list(bits(inter & empty))
         if len(middle_cells) < 2:
             continue
-        line_sides = _sides([c for c in bits(hb[line] & empty & ~inter)], cands, locked_sides)
-        box_sides = _sides([c for c in bits(hb[box] & empty & ~inter)], cands, locked_sides)
+        line_sides = _sides(tuple((c, cands[c]) for c in bits(hb[line] & empty & ~inter)), locked_sides)
+        box_sides = _sides(tuple((c, cands[c]) for c in bits(hb[box] & empty & ~inter)), locked_sides)
         if not line_sides or not box_sides:
             continue
         for size in range(2, len(middle_cells) + 1):
@@ -100,15 +101,18 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
                         )
 
 
-def _sides(rest: list[int], cands: list[int], locked: bool) -> list[tuple[int, int]]:
-    """(cells, digits) of each set of up to :data:`MAX_SIDE` cells of ``rest``: only the almost
-    locked ones when ``locked``, else those with more digits than cells."""
+@lru_cache(maxsize=1024)
+def _sides(rest: tuple[tuple[int, int], ...], locked: bool) -> tuple[tuple[int, int], ...]:
+    """(cells, digits) of each set of up to :data:`MAX_SIDE` cells of ``rest`` (each cell with
+    its candidates): only the almost locked ones when ``locked``, else those with more digits
+    than cells. Remembered: a house's open cells change little from one grid of a path to the
+    next."""
     out = []
     for k in range(1, MAX_SIDE + 1):
         for combo in combinations(rest, k):
             digits = 0
-            for c in combo:
-                digits |= cands[c]
+            for _, mask in combo:
+                digits |= mask
             if digits.bit_count() == k + 1 or (not locked and digits.bit_count() > k + 1):
-                out.append((sum(1 << c for c in combo), digits))
-    return out
+                out.append((sum(1 << c for c, _ in combo), digits))
+    return tuple(out)
