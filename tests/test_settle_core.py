@@ -380,6 +380,34 @@ def _hard_states(
             yield _state(puzzle.geometry, list(puzzle.cells), list(result.cells), rng)
 
 
+def _quiet_states(states: Iterator[CandidateGrid]) -> Iterator[CandidateGrid]:
+    """Each state settled (no single left), where it does not break and cells are still open."""
+    for grid in states:
+        settled = propagate._settle_py(grid.copy())
+        if settled.grid is not None and settled.grid.empty:
+            yield settled.grid
+
+
+def _known_states(
+    ident: str,
+    geometry: Geometry,
+    givens: list[int],
+    solution: list[int],
+    salt: int,
+    count: int,
+    *,
+    settled: bool,
+) -> list[CandidateGrid]:
+    """``count`` random candidate states of a known-answer puzzle (and, with ``settled``, each
+    settled); the test is skipped for a puzzle beyond the C tables, where both paths are the
+    Python one."""
+    if propagate._c_tables(geometry) is None:
+        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
+    rng = random.Random(zlib.crc32(ident.encode()) + salt)
+    states = [_state(geometry, givens, solution, rng) for _ in range(count)]
+    return [*states, *_quiet_states(iter(states))] if settled else states
+
+
 def test_c_and_python_basic_patterns_agree_on_hard_puzzles_and_variants() -> None:
     for grid in _hard_states(10, 110, 3, 17, 11, 10):
         _same_patterns(grid)
@@ -403,11 +431,8 @@ def _same_conclusions(grid: CandidateGrid) -> int:
 def test_c_and_python_direct_forcing_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
-    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
-        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
-    rng = random.Random(zlib.crc32(ident.encode()))
-    found = sum(_same_conclusions(_state(geometry, givens, solution, rng)) for _ in range(4))
-    assert found or geometry.size < 6
+    grids = _known_states(ident, geometry, givens, solution, 0, 4, settled=False)
+    assert sum(_same_conclusions(grid) for grid in grids) or geometry.size < 6
 
 
 @needs_core
@@ -457,11 +482,8 @@ def _same_forcing(grid: CandidateGrid) -> int:
 def test_c_and_python_forcing_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
-    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
-        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
-    rng = random.Random(zlib.crc32(ident.encode()) + 1)
-    found = sum(_same_forcing(_state(geometry, givens, solution, rng)) for _ in range(2))
-    assert found or geometry.size < 6
+    grids = _known_states(ident, geometry, givens, solution, 1, 2, settled=False)
+    assert sum(_same_forcing(grid) for grid in grids) or geometry.size < 6
 
 
 @needs_core
@@ -512,14 +534,6 @@ def test_forcing_counts_its_assumptions_against_the_budget() -> None:
             found(grid, (), quiet=False, contradictions=False)
         with pytest.raises(LogicTimeout), limits(node_limit=assumptions - 1):
             found(grid, (), quiet=False, contradictions=False)
-
-
-def _quiet_states(states: Iterator[CandidateGrid]) -> Iterator[CandidateGrid]:
-    """Each state settled (no single left), where it does not break and cells are still open."""
-    for grid in states:
-        settled = propagate._settle_py(grid.copy())
-        if settled.grid is not None and settled.grid.empty:
-            yield settled.grid
 
 
 def _same_nested(grid: CandidateGrid, rng: random.Random, tries: int) -> int:
@@ -578,11 +592,8 @@ def _same_nishio(grid: CandidateGrid) -> int:
 def test_c_and_python_nishio_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
-    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
-        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
-    rng = random.Random(zlib.crc32(ident.encode()) + 2)
-    states = [_state(geometry, givens, solution, rng) for _ in range(4)]
-    assert sum(_same_nishio(grid) for grid in [*states, *_quiet_states(iter(states))]) or geometry.size < 6
+    grids = _known_states(ident, geometry, givens, solution, 2, 4, settled=True)
+    assert sum(_same_nishio(grid) for grid in grids) or geometry.size < 6
 
 
 @needs_core
@@ -616,11 +627,8 @@ def _same_als(grid: CandidateGrid) -> int:
 def test_c_and_python_als_finders_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
-    if propagate._c_tables(geometry) is None:  # beyond the C tables: both paths are the Python one
-        pytest.skip(f"{ident}: {geometry.ncells} cells, beyond the C tables")
-    rng = random.Random(zlib.crc32(ident.encode()) + 3)
-    states = [_state(geometry, givens, solution, rng) for _ in range(3)]
-    assert sum(_same_als(grid) for grid in [*states, *_quiet_states(iter(states))]) or geometry.size < 6
+    grids = _known_states(ident, geometry, givens, solution, 3, 3, settled=True)
+    assert sum(_same_als(grid) for grid in grids) or geometry.size < 6
 
 
 @needs_core
