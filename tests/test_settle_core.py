@@ -26,6 +26,7 @@ from shudu.logic import (
     chains,
     forcing,
     intersections,
+    loop_graph,
     loops,
     nishio,
     propagate,
@@ -686,8 +687,8 @@ def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
     def outcome(start: int, node: int) -> bool:
         return any(chains._outcome(grid, start, node))
 
-    grouped = loops.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
-    for graph_of in (grouped, loops.Graph(grid, digits=[0, 2], bivalue=False, groups=True)):
+    grouped = loop_graph.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
+    for graph_of in (grouped, loop_graph.Graph(grid, digits=[0, 2], bivalue=False, groups=True)):
         for in_cell in (True, False):  # the weak links read in C are the Python code's
             fast = graph_of._weak(in_cell=in_cell)
             assert list(fast.items()) == list(graph_of._weak_py(in_cell=in_cell).items())
@@ -784,10 +785,10 @@ def test_chain_and_loop_listings_are_the_same_with_the_c_search(
         grid = _state(geometry, givens, solution, rng)
         for finder in finders:
             monkeypatch.setattr(propagate, "USE_C", True)
-            loops._graph_of.cache_clear()
+            loop_graph._graph_of.cache_clear()
             with_c = [step.to_json() for step in finder(grid.copy())]
             monkeypatch.setattr(propagate, "USE_C", False)
-            loops._graph_of.cache_clear()
+            loop_graph._graph_of.cache_clear()
             assert [step.to_json() for step in finder(grid.copy())] == with_c, (ident, finder.__name__)
             listed += len(with_c)
     assert listed
@@ -801,7 +802,7 @@ def test_a_graph_read_into_c_is_searched_in_python_once_the_c_path_is_off(
     its searches in Python, with the same result."""
     _, geometry, givens, solution = next(p for p in PUZZLES if p[1].size == 9 and p[2].count(0) > 50)
     grid = _state(geometry, givens, solution, random.Random(5))
-    graph = loops.Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
+    graph = loop_graph.Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
     start = sorted(graph.strong)[0]
     with_c = _walk(graph.layers(start, chains.MAX_LINKS))
     assert graph._c_graph is not None

@@ -1123,7 +1123,7 @@ static PyMethodDef core_methods[] = {
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_weak", (PyCFunction)(void (*)(void))shudu_chain_weak, METH_FASTCALL,
      "chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> the weak links of "
-     "shudu.logic.loops.Graph in C"},
+     "shudu.logic.loop_graph.Graph in C"},
     {"chain_search", (PyCFunction)(void (*)(void))shudu_chain_search, METH_FASTCALL,
      "chain_search(graph, starts, limit, ends, seconds, nodes) -> (code, units, chain): "
      "shudu.logic.chains._search in C"},

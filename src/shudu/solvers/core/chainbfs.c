@@ -488,7 +488,7 @@ PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssiz
                                      (Py_ssize_t)((s->edges.len - 2 * (size_t)from) * sizeof(int32_t)));
 }
 
-/* loops.Graph._weak: per node (in order), the nodes of its digit (in order) whose cells all see
+/* loop_graph.Graph._weak: per node (in order), the nodes of its digit (in order) whose cells all see
  * all of its cells, outside them; with in_cell, a candidate node's cell's other candidates that
  * are nodes too. */
 PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t nargs)

@@ -12,7 +12,7 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
  * prove, for chain_bfs; groups: the (cells, digit) of the nodes from base on */
 PyObject *shudu_chain_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> per node, its weak links
- * (shudu.logic.loops.Graph._weak) */
+ * (shudu.logic.loop_graph.Graph._weak) */
 PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs(graph, start, limit[, only]) -> search: a search from start "off", up to limit
  * links; only (None: every "on" state): True, the states of nodes weakly linked to the start;

@@ -1,0 +1,225 @@
+"""The graph the grouped chains and continuous nice loops search (:mod:`shudu.logic.loops`).
+
+Nodes are ints: ``cell * n + digit`` for a single candidate, ``n**3 + k`` for the k-th group of
+cells (a group node: a digit's places where two houses meet; or the places of a digit in an
+almost locked set). Strong links join the two nodes that hold all of a digit's places in a
+house, the two candidates of a bivalue cell, and two digits of an ALS; weak links join the nodes
+of a digit whose cells all see each other's, and (with ``bivalue``) a cell's candidates. Both
+loop finders search the same graph of a grid (:func:`graph_of`, remembered per grid).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from functools import cache, lru_cache
+
+from ..geometry import Geometry
+from .als import almost_locked_sets
+from .budget import checkpoint
+from .chains import c_ends, c_graph, layers
+from .grid import CandidateGrid, bits, tables
+from .propagate import c_core, c_tables
+
+
+class Graph:
+    """Nodes (cells, digit) with their strong and weak links."""
+
+    def __init__(
+        self,
+        grid: CandidateGrid,
+        *,
+        digits: range | list[int],
+        bivalue: bool,
+        groups: bool,
+        als_cells: int = 0,
+    ) -> None:
+        self.grid = grid
+        n = grid.size
+        self.base = n**3
+        self.groups: list[tuple[int, int]] = []
+        self.group_id: dict[tuple[int, int], int] = {}
+        self.strong: dict[int, set[int]] = {}
+        #: Strong links that hold only through an almost locked set: (a, b) → the set's cells.
+        self.als: dict[tuple[int, int], int] = {}
+        self._seen: dict[int, int] = {}
+        hb = grid.t.house_bits
+        for d in digits:
+            where = grid.where[d]
+            for h, hbits in enumerate(hb):
+                spots = where & hbits
+                if spots.bit_count() < 2:
+                    continue
+                if spots.bit_count() == 2:
+                    a = spots.bit_length() - 1
+                    self._link(self.node(1 << a, d), self.node(spots ^ (1 << a), d))
+                elif groups:
+                    self._split(h, spots, d)
+        if bivalue:
+            for cell in bits(grid.empty):
+                mask = grid.cands[cell]
+                if mask.bit_count() == 2:
+                    x = mask.bit_length() - 1
+                    self._link(cell * n + x, cell * n + (mask ^ (1 << x)).bit_length() - 1)
+        if als_cells > 1:
+            self._als_links(als_cells, digits)
+        self.weak = self._weak(in_cell=bivalue)
+        self._c_graph: object | None = None
+        self._c_ends: object | None = None
+        self._c_read = False
+
+    def layers(
+        self, start: int, limit: int, *, closing: bool = False, ends: bool = False
+    ) -> Iterator[tuple[int, int, dict[int, list[int]]]]:
+        """:func:`~shudu.logic.chains.layers` of this graph (its links read into the C core once).
+        The C search may leave out the states the caller would pass over: with ``closing``,
+        those whose node is not weakly linked to ``start``; with ``ends``, those for which
+        :func:`_ends` is empty."""
+        if not self._c_read:
+            self._c_graph, self._c_read = c_graph(self.strong, self.weak), True
+            self._c_ends = c_ends(self.grid, self._c_graph, self.groups, proves=False)
+        only = True if closing else self._c_ends if ends else None
+        return layers(self.strong, self.weak, start, limit, self._c_graph, only)
+
+    def _als_links(self, most: int, digits: range | list[int]) -> None:
+        """ALS nodes: in an almost locked set of two or more cells, "no x in the set" leaves as
+        many digits as cells, so every other digit z is in it: (x in the set) = (z in the set)."""
+        wanted = 0
+        for d in digits:
+            wanted |= 1 << d
+        for s in almost_locked_sets(self.grid, most):
+            if s.cells & (s.cells - 1) == 0:
+                continue  # one cell: a bivalue cell, linked already
+            ds = [d for d in bits(s.digits) if wanted >> d & 1]
+            checkpoint(len(ds) ** 2)
+            nodes = [self.node(s.holding[d], d) for d in ds]
+            for i, a in enumerate(nodes):
+                for b in nodes[i + 1 :]:
+                    if b in self.strong.get(a, ()):
+                        continue
+                    self._link(a, b)
+                    self.als[a, b] = self.als[b, a] = s.cells
+
+    def node(self, cells: int, d: int) -> int:
+        if not cells & (cells - 1):
+            return (cells.bit_length() - 1) * self.grid.size + d
+        key = (cells, d)
+        if key not in self.group_id:
+            self.group_id[key] = self.base + len(self.groups)
+            self.groups.append(key)
+        return self.group_id[key]
+
+    def cells_of(self, node: int) -> tuple[int, int]:
+        """(cell set, digit) of a node."""
+        if node >= self.base:
+            return self.groups[node - self.base]
+        cell, d = divmod(node, self.grid.size)
+        return 1 << cell, d
+
+    def _link(self, a: int, b: int) -> None:
+        self.strong.setdefault(a, set()).add(b)
+        self.strong.setdefault(b, set()).add(a)
+
+    def _split(self, h: int, spots: int, d: int) -> None:
+        """Strong links between two segments (where h meets other houses) that hold all spots."""
+        for one, other in _segment_pairs(self.grid.geometry, h, spots):
+            self._link(self.node(one, d), self.node(other, d))
+
+    def _weak(self, *, in_cell: bool) -> dict[int, list[int]]:
+        """Per node, the nodes of its digit whose cells all see all of its cells (outside them),
+        in the order of :attr:`strong`; with ``in_cell``, a cell's other candidates too. In the
+        C core (``chain_weak``) where the geometry's tables are there; :meth:`_weak_py` is its
+        specification."""
+        capsule = c_tables(self.grid.geometry)
+        core = c_core()
+        if capsule is None or core is None:
+            return self._weak_py(in_cell=in_cell)
+        nodes = list(self.strong)
+        parts = [self.cells_of(node) for node in nodes]
+        if self.als:  # ALS nodes make the graph large: the work the Python code counts
+            per_digit = Counter(d for _, d in parts)
+            checkpoint(sum(per_digit[d] for _, d in parts))
+        digits = [d for _, d in parts]
+        cells = [c for c, _ in parts]
+        outs = core.chain_weak(capsule, nodes, cells, digits, self.grid.cands, self.base, in_cell)
+        return dict(zip(nodes, outs, strict=True))
+
+    def _weak_py(self, *, in_cell: bool) -> dict[int, list[int]]:
+        """:meth:`_weak` in Python: the specification of the C core's ``chain_weak``."""
+        n = self.grid.size
+        peer_bits = self.grid.t.peer_bits
+        by_digit: dict[int, list[tuple[int, int]]] = {}
+        for node in self.strong:
+            cells, d = self.cells_of(node)
+            by_digit.setdefault(d, []).append((node, cells))
+        weak: dict[int, list[int]] = {}
+        for node in self.strong:
+            cells, d = self.cells_of(node)
+            if self.als:
+                checkpoint(len(by_digit[d]))  # ALS nodes make the graph large
+            seeing = -1
+            for c in bits(cells):
+                seeing &= peer_bits[c]
+            out = [other for other, ocells in by_digit[d] if not ocells & ~seeing and not ocells & cells]
+            if in_cell and node < self.base:
+                cell = node // n
+                out += [
+                    cell * n + e
+                    for e in bits(self.grid.cands[cell])
+                    if e != d and cell * n + e in self.strong
+                ]
+            weak[node] = out
+        return weak
+
+    def seen_by(self, node: int) -> int:
+        """The cells that see every cell of ``node``, outside it."""
+        out = self._seen.get(node)
+        if out is None:
+            cells, _ = self.cells_of(node)
+            out = -1
+            for c in bits(cells):
+                out &= self.grid.t.peer_bits[c]
+            out &= ~cells
+            self._seen[node] = out
+        return out
+
+
+@cache
+def _meetings(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
+    """Per house, the cells it shares with each house it meets in two or more cells."""
+    t = tables(geometry)
+    out: list[list[int]] = [[] for _ in t.house_bits]
+    for a, _, inter in t.overlaps:
+        out[a].append(inter)
+    return tuple(tuple(x) for x in out)
+
+
+@lru_cache(maxsize=4096)
+def _segment_pairs(geometry: Geometry, h: int, spots: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of segments of ``spots`` (their parts where house ``h`` meets other houses),
+    in order, that are disjoint and hold all of ``spots`` between them. Remembered: a digit's
+    places in a house change little from one grid of a path to the next."""
+    ordered = sorted({spots & inter for inter in _meetings(geometry)[h] if spots & inter})
+    return tuple(
+        (one, other)
+        for i, one in enumerate(ordered)
+        for other in ordered[i + 1 :]
+        if not one & other and one | other == spots
+    )
+
+
+#: The largest almost locked set the grouped listings use as a chain node, in cells.
+ALS_NODE_CELLS = 8
+
+
+@lru_cache(maxsize=8)
+def _graph_of(geometry: Geometry, values: tuple[int, ...], cands: tuple[int, ...], als_cells: int) -> Graph:
+    # Both loop finders search the same graph of a grid.
+    grid = CandidateGrid(geometry, values, cands)
+    return Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=als_cells)
+
+
+def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
+    """The grouped graph of every digit and bivalue cell of ``grid`` (with ALS nodes of up to
+    ``als_cells`` cells)."""
+    return _graph_of(grid.geometry, tuple(grid.values), tuple(grid.cands), als_cells)
