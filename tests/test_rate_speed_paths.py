@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import fields
+from typing import Any
 
 import pytest
 
 import shudu
 from shudu import variants
 from shudu.formats import as_puzzle
-from shudu.logic import fish, intersections, memo, patterns, singles
+from shudu.logic import chains, colouring, complex_fish, fish, intersections, memo, patterns, singles
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.solver import steps
 from shudu.logic.step import Step, make_step, new_step
@@ -232,27 +233,32 @@ def _path(puzzle: str) -> list[dict[str, object]]:
 
 
 def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fish and single-digit patterns skip a digit whose places were searched in vain earlier
-    in the call (memo.barren): the paths are the ones a search of every digit gives."""
+    """Fish, single-digit patterns, X-Chains, colouring and Siamese fish skip a digit whose places
+    were searched in vain earlier in the call (memo.barren): the paths are the ones a search of
+    every digit gives."""
     puzzles = [
-        # fish, skyscrapers, kites, turbot fish and empty rectangles on the way
+        # fish, skyscrapers, kites, turbot fish, empty rectangles, colours and X-Chains on the way
         "..61......7...356..9...2....8..7..2........5....5.43..4.....79.1....84.......5..6",
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+        # finned swordfish listed with their Siamese pairs
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
     ]
-    skipped: list[object] = []
+    skipped: set[object] = set()
     real = memo.barren
 
-    def counting(key: object) -> bool:
-        known = real(key)  # type: ignore[arg-type]
+    def counting(key: Any) -> bool:
+        known = real(key)
         if known:
-            skipped.append(key)
+            skipped.add(key[0][0])
         return known
 
-    for module in (fish, patterns):
+    modules = (fish, patterns, chains, colouring, complex_fish)
+    for module in modules:
         monkeypatch.setattr(module, "barren", counting)
     with_skips = [_path(p) for p in puzzles]
-    assert skipped  # the skipping was exercised
-    for module in (fish, patterns):
+    # the skipping was exercised in every finder that does it
+    assert {"fish", "two links", "x-chain", "simple colours", "multi colours", "siamese"} <= skipped
+    for module in modules:
         monkeypatch.setattr(module, "barren", lambda key: False)
     assert with_skips == [_path(p) for p in puzzles]

@@ -23,6 +23,7 @@ from ..notation import digit_char
 from .budget import LogicTimeout, checkpoint, nodes_left, remaining_seconds
 from .chain import Chain, LinkKind, Node, Shortest
 from .grid import CandidateGrid, bits
+from .memo import barren, mark_barren
 from .propagate import C_STOPPED, c_core, c_tables
 from .step import Step, make_step
 
@@ -80,12 +81,19 @@ def _weak(grid: CandidateGrid, strong: Links, *, in_cell: bool) -> Links:
 
 def find_x_chain(grid: CandidateGrid) -> Step | None:
     best = None
+    # a digit's X-Chains depend on its places alone: places searched in vain are skipped
+    tag = ("x-chain", id(grid.t))
     for d in range(grid.size):
+        where = grid.where[d]
+        if not where or barren((tag, where)):
+            continue
         strong: Links = {}
         _conjugates(grid, strong, [d])
         step = _search(grid, strong, _weak(grid, strong, in_cell=False), "X-Chain", best)
-        if step:
+        if step is not None and step is not best:
             best = step
+        elif best is None:  # searched without a length bound: there is none
+            mark_barren((tag, where))
     return best
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ..notation import digit_char
 from .grid import CandidateGrid, CellSet, bits
+from .memo import barren, mark_barren
 from .patterns import strong_links
 from .step import Step, distinct, make_step
 
@@ -72,13 +73,19 @@ def iter_multi_colours(grid: CandidateGrid) -> Iterator[Step]:
 
 
 def _simple_colours(grid: CandidateGrid) -> Iterator[Step]:
+    # a digit's colouring depends on its places alone: places searched in vain are skipped
+    tag = ("simple colours", id(grid.t))
     for d in range(grid.size):
         where = grid.where[d]
+        if not where or barren((tag, where)):
+            continue
+        fruitful = False
         digit = d + 1
         dc = digit_char(digit)
         for on, off in clusters(grid, d):
             for bad in (on, off):
                 if _sees_each_other(grid, bad):
+                    fruitful = True
                     yield make_step(
                         grid,
                         "Simple Colors",
@@ -92,6 +99,7 @@ def _simple_colours(grid: CandidateGrid) -> Iterator[Step]:
                     )
             targets = where & ~(on | off) & _sees(grid, on) & _sees(grid, off)
             if targets:
+                fruitful = True
                 yield make_step(
                     grid,
                     "Simple Colors",
@@ -102,11 +110,17 @@ def _simple_colours(grid: CandidateGrid) -> Iterator[Step]:
                     digits=[digit],
                     kind="Simple Colors Trap",
                 )
+        if not fruitful:
+            mark_barren((tag, where))
 
 
 def _multi_colours(grid: CandidateGrid) -> Iterator[Step]:
+    tag = ("multi colours", id(grid.t))
     for d in range(grid.size):
         where = grid.where[d]
+        if not where or barren((tag, where)):
+            continue
+        fruitful = False
         digit = d + 1
         dc = digit_char(digit)
         found = clusters(grid, d)
@@ -118,6 +132,7 @@ def _multi_colours(grid: CandidateGrid) -> Iterator[Step]:
                     for colour in one:
                         seen = _sees(grid, colour)
                         if seen & other[0] and seen & other[1]:
+                            fruitful = True
                             yield make_step(
                                 grid,
                                 "Multi Colors 2",
@@ -141,6 +156,7 @@ def _multi_colours(grid: CandidateGrid) -> Iterator[Step]:
                                 where & _sees(grid, a_other) & _sees(grid, b_other) & ~(a_other | b_other)
                             )
                 if targets:
+                    fruitful = True
                     yield make_step(
                         grid,
                         "Multi Colors 1",
@@ -151,3 +167,5 @@ def _multi_colours(grid: CandidateGrid) -> Iterator[Step]:
                         cells=cells,
                         digits=[digit],
                     )
+        if not fruitful:
+            mark_barren((tag, where))

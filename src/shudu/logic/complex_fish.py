@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..notation import digit_char
 from .budget import checkpoint
 from .grid import CandidateGrid, CellSet, bits
+from .memo import barren, mark_barren
 from .step import Step, distinct, make_step
 
 SIZE_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -245,7 +246,13 @@ def iter_siamese_fish(
     for form in forms:
         pools = [(t.rows, t.columns), (t.columns, t.rows)] if form == "Basic" else _pools(grid, form)
         for k in sizes:
+            # a digit's fish depend on its places alone: places searched in vain are skipped
+            tag = ("siamese", form, k, id(t))
             for d in range(grid.size) if digits is None else [x - 1 for x in digits]:
+                where = grid.where[d]
+                if not where or barren((tag, where)):
+                    continue
+                before = len(out)
                 for base_pool, cover_pool in pools:
                     by_base: dict[tuple[int, ...], list[Fish]] = {}
                     for fish in fishes(grid, d, k, base_pool, cover_pool, max_fins=MAX_FINS):
@@ -253,6 +260,8 @@ def iter_siamese_fish(
                             by_base.setdefault(fish.base, []).append(fish)
                     for group in by_base.values():
                         out += _siamese(grid, form, k, group)
+                if len(out) == before:
+                    mark_barren((tag, where))
     return distinct(out)
 
 
