@@ -775,8 +775,10 @@ def test_chain_and_loop_listings_are_the_same_with_the_c_search(
     rng = random.Random(seed)
     finders = (
         chains.iter_aic,
+        chains.iter_discontinuous_nice_loop,
         chains.iter_x_chain,
         chains.iter_xy_chain,
+        chains.iter_remote_pair,
         loops.iter_grouped_chain_by_groups,
         loops._every_loop,
     )

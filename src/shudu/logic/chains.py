@@ -148,16 +148,16 @@ def iter_remote_pair(grid: CandidateGrid) -> Iterator[Step]:
             strong[cell * n + y] = [cell * n + x]
         weak = _weak(grid, strong, in_cell=False)
         seen: Shortest[Step] = Shortest()
-        for path in _paths(grid, strong, weak):
-            first, last = path[0] >> 1, path[-1] >> 1
-            if first % n != last % n or len(path) < 8:
+        for first, end, length, parents in _paths(grid, strong, weak):
+            last = end >> 1
+            if first % n != last % n or length < 8:
                 continue
             a, b = first // n, last // n
             common = grid.t.peer_bits[a] & grid.t.peer_bits[b] & ~(1 << a | 1 << b)
             elims = [(c, d + 1) for d in (x, y) for c in bits(grid.where[d] & common)]
             if elims:
-                build = partial(_chain_step, grid, "Remote Pair", path, [], elims)
-                seen.offer(tuple(sorted(elims)), len(path), build)
+                build = partial(_traced_step, grid, "Remote Pair", parents, end, [], elims)
+                seen.offer(tuple(sorted(elims)), length, build)
         yield from seen.steps()
 
 
@@ -173,14 +173,14 @@ def iter_aic(grid: CandidateGrid) -> Iterator[Step]:
     two cells (HoDoKu's AIC; chains closing on one cell are discontinuous nice loops)."""
     n = grid.size
     seen: Shortest[Step] = Shortest()
-    for path in _paths(grid, *_aic_graph(grid)):
-        s, y = path[0] >> 1, path[-1] >> 1
+    for s, end, length, parents in _paths(grid, *_aic_graph(grid), proving=True):
+        y = end >> 1
         if s // n == y // n:
             continue
         placements, elims = _outcome(grid, s, y)
         if elims:
             key = (tuple(placements), tuple(sorted(elims)))
-            seen.offer(key, len(path), partial(_chain_step, grid, "AIC", path, placements, elims))
+            seen.offer(key, length, partial(_traced_step, grid, "AIC", parents, end, placements, elims))
     yield from seen.steps()
 
 
@@ -201,8 +201,8 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     n = grid.size
     peer_bits = grid.t.peer_bits
     seen: Shortest[Step] = Shortest()
-    for path in _paths(grid, *_aic_graph(grid)):
-        s, y = path[0] >> 1, path[-1] >> 1
+    for s, end, length, parents in _paths(grid, *_aic_graph(grid), proving=True):
+        y = end >> 1
         placements, elims = _outcome(grid, s, y)
         (cs, ds), (cy, dy) = divmod(s, n), divmod(y, n)
         if placements or cs == cy:
@@ -213,14 +213,16 @@ def iter_discontinuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
             found = [[e] for e in elims if e in ((cs, dy + 1), (cy, ds + 1)) and peer_bits[cs] >> cy & 1]
         for one in found:
             if placements or one:
-                build = partial(_chain_step, grid, "Discontinuous Nice Loop", path, placements, one)
-                seen.offer((tuple(placements), tuple(one)), len(path), build)
+                build = partial(_traced_step, grid, "Discontinuous Nice Loop", parents, end, placements, one)
+                seen.offer((tuple(placements), tuple(one)), length, build)
         if placements:
             # HoDoKu's form of the same loop: the cell's other candidates go
             others = [(cs, e + 1) for e in bits(grid.cands[cs]) if e != ds]
             if others:
-                build = partial(_chain_step, grid, "Discontinuous Nice Loop", path, [], others, proves=True)
-                seen.offer(((), tuple(others)), len(path), build)
+                build = partial(
+                    _traced_step, grid, "Discontinuous Nice Loop", parents, end, [], others, proves=True
+                )
+                seen.offer(((), tuple(others)), length, build)
     yield from seen.steps()
 
 
@@ -255,14 +257,18 @@ def _outcome(grid: CandidateGrid, s: int, y: int) -> tuple[list[tuple[int, int]]
 
 
 def _paths(
-    grid: CandidateGrid, strong: Links, weak: Links, limit: int = MAX_LINKS + 1
-) -> Iterator[list[int]]:
+    grid: CandidateGrid, strong: Links, weak: Links, limit: int = MAX_LINKS + 1, *, proving: bool = False
+) -> Iterator[tuple[int, int, int, Mapping[int, Sequence[int]]]]:
     """Every start's shortest alternating path (states ``candidate * 2 + on``, the start off) to each
-    candidate it reaches on, breadth first."""
+    candidate it reaches on, breadth first: the start, the end state, the path's length (states)
+    and the parents that :func:`trace` it (a listing traces only the paths it keeps). With
+    ``proving`` the search may leave out the ends that with the start prove nothing
+    (:func:`_outcome`)."""
     graph = c_graph(strong, weak)
+    only = c_ends(grid, graph, proves=True) if proving else None
     for s in sorted(strong):
-        for state, _, parents in layers(strong, weak, s, limit, graph):
-            yield trace(parents, state)
+        for state, links, parents in layers(strong, weak, s, limit, graph, only):
+            yield s, state, links + 1, parents
 
 
 def c_graph(strong: Mapping[int, Iterable[int]], weak: Mapping[int, Iterable[int]]) -> object | None:
@@ -403,14 +409,14 @@ def _all(
 ) -> None:
     """Every chain of the graph that proves something, offered to ``seen`` (only chains whose
     two ends hold one digit, when ``ends_alike`` gives the grid's size)."""
-    for path in _paths(grid, strong, weak):
-        if ends_alike and (path[0] >> 1) % ends_alike != (path[-1] >> 1) % ends_alike:
+    for s, end, length, parents in _paths(grid, strong, weak, proving=True):
+        if ends_alike and s % ends_alike != (end >> 1) % ends_alike:
             continue
-        placements, elims = _outcome(grid, path[0] >> 1, path[-1] >> 1)
+        placements, elims = _outcome(grid, s, end >> 1)
         if not placements and not elims:
             continue
         key = (tuple(placements), tuple(sorted(elims)))
-        seen.offer(key, len(path), partial(_chain_step, grid, name, path, placements, elims))
+        seen.offer(key, length, partial(_traced_step, grid, name, parents, end, placements, elims))
 
 
 def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: Step | None) -> Step | None:
@@ -460,6 +466,20 @@ def _path_chain(n: int, path: list[int]) -> Chain:
         nodes.append(Node((cell,), (d + 1,)))
     kinds: list[LinkKind] = ["strong" if state & 1 else "weak" for state in path[1:]]
     return chain_of(nodes, kinds)
+
+
+def _traced_step(
+    grid: CandidateGrid,
+    name: str,
+    parents: Mapping[int, Sequence[int]],
+    end: int,
+    placements: list[tuple[int, int]],
+    elims: list[tuple[int, int]],
+    *,
+    proves: bool = False,
+) -> Step:
+    """:func:`_chain_step` of the path to ``end`` that ``parents`` trace."""
+    return _chain_step(grid, name, trace(parents, end), placements, elims, proves=proves)
 
 
 def _chain_step(
