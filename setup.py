@@ -57,13 +57,14 @@ SOURCES = [
     f"{SOLVERS}/core/direct.c",
     f"{SOLVERS}/core/forcing.c",
     f"{SOLVERS}/core/als.c",
+    f"{SOLVERS}/core/fish.c",
     f"{SOLVERS}/core/chainbfs.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
     for name in (
         *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
-        *("settle", "settle_tables", "direct", "forcing", "als", "chainbfs"),
+        *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs"),
     )
 ]
 

@@ -2,7 +2,8 @@
 
 The forcing nets' propagation, the rounds of singles the ratings play in one go, the patterns
 of locked candidates and naked and hidden subsets, the conclusions of the forcing chains over
-direct links, and the chains' breadth-first search.
+direct links, the forcing searches, the basic fish, the ALS finders, and the chains'
+breadth-first search.
 
 ``propagate.settle`` runs in the C core when it is built; ``propagate._settle_py`` is the Python
 code it must match. On random candidate states of real puzzles (standard and variant 9x9 grids,
@@ -24,6 +25,7 @@ from shudu.geometry import Geometry
 from shudu.logic import (
     als_find,
     chains,
+    fish,
     forcing,
     intersections,
     loop_graph,
@@ -601,6 +603,37 @@ def test_c_and_python_nishio_agree_on_known_puzzles(
 def test_c_and_python_nishio_agree_on_hard_puzzles_and_variants() -> None:
     states = list(_hard_states(8, 130, 3, 19, 29, 4))
     assert sum(_same_nishio(grid) for grid in [*states, *_quiet_states(iter(states))])
+
+
+# --- the basic fish (fish._first) ---------------------------------------------------------------
+
+
+def _same_fish(grid: CandidateGrid) -> int:
+    """The C core's first fish of every size, plain and finned, is the Python search's (as a
+    step). Returns how many were found."""
+    count = 0
+    for k in (2, 3, 4):
+        for finned in (False, True):
+            want = next(fish._fish(grid, k, finned=finned), None)
+            got = fish._first(grid, k, finned=finned)
+            assert (got and got.to_json()) == (want and want.to_json()), (k, finned)
+            count += want is not None
+    return count
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_fish_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    grids = _known_states(ident, geometry, givens, solution, 4, 6, settled=True)
+    assert sum(_same_fish(grid) for grid in grids) or geometry.size < 6
+
+
+@needs_core
+def test_c_and_python_fish_agree_on_hard_puzzles_and_variants() -> None:
+    states = list(_hard_states(10, 110, 3, 17, 37, 6))
+    assert sum(_same_fish(grid) for grid in [*states, *_quiet_states(iter(states))])
 
 
 # --- the almost-locked-set finders (als_find) -------------------------------------------------

@@ -17,6 +17,7 @@ from ..notation import digit_char
 from .complex_fish import iter_siamese_fish
 from .grid import CandidateGrid, bits
 from .memo import barren, mark_barren, remembered
+from .propagate import c_core, c_tables
 from .step import Step, distinct, make_step
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -27,30 +28,30 @@ _Line = tuple[int, int, int]
 
 
 def find_x_wing(grid: CandidateGrid) -> Step | None:
-    return next(_fish(grid, 2, finned=False), None)
+    return _first(grid, 2, finned=False)
 
 
 def find_swordfish(grid: CandidateGrid) -> Step | None:
-    return next(_fish(grid, 3, finned=False), None)
+    return _first(grid, 3, finned=False)
 
 
 def find_jellyfish(grid: CandidateGrid) -> Step | None:
-    return next(_fish(grid, 4, finned=False), None)
+    return _first(grid, 4, finned=False)
 
 
 @remembered
 def find_finned_x_wing(grid: CandidateGrid) -> Step | None:
-    return next(_fish(grid, 2, finned=True), None)
+    return _first(grid, 2, finned=True)
 
 
 @remembered
 def find_finned_swordfish(grid: CandidateGrid) -> Step | None:
-    return next(_fish(grid, 3, finned=True), None)
+    return _first(grid, 3, finned=True)
 
 
 @remembered
 def find_finned_jellyfish(grid: CandidateGrid) -> Step | None:
-    return next(_fish(grid, 4, finned=True), None)
+    return _first(grid, 4, finned=True)
 
 
 def iter_x_wing(grid: CandidateGrid) -> Iterator[Step]:
@@ -90,7 +91,6 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
     n = grid.size
     t = grid.t
     hb = t.house_bits
-    houses = grid.geometry.houses
     peer_bits = t.peer_bits
     low, high = (1, k + _MAX_FIN_LINES) if finned else (2, k)
     # a digit's fish depend on its places alone: places searched in vain are skipped
@@ -143,33 +143,69 @@ def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
                         fins ^= fin
                     if not targets:
                         continue
-                    fins = base_cells & ~cover_bits
-                    digit = d + 1
-                    name = _NAMES[k]
-                    if fins:
-                        sashimi = any((spots & cover_bits).bit_count() <= 1 for _, spots, _ in combo)
-                        name = f"{'Sashimi' if sashimi else 'Finned'} {name}"
-                    base_names = [houses[h].name for h, _, _ in combo]
-                    cover_names = [houses[cover_houses[i]].name for i in cover]
-                    reason = (
-                        f"{digit_char(digit)} in {', '.join(base_names)} lies only in "
-                        f"{', '.join(cover_names)}"
-                    )
-                    if fins:
-                        reason += f" apart from the fin{'s' if fins & (fins - 1) else ''} {grid.names(fins)}"
                     fruitful = True
-                    yield make_step(
-                        grid,
-                        name,
-                        reason,
-                        eliminations=[(c, digit) for c in bits(targets)],
-                        cells=list(bits(base_cells)),
-                        digits=[digit],
-                        houses=base_names + cover_names,
-                        kind=name,
-                    )
+                    yield _fish_step(grid, d, k, [h for h, _, _ in combo], [cover_houses[i] for i in cover])
         if not fruitful:
             mark_barren((tag, where))
+
+
+def _first(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
+    """The first step of :func:`_fish`, each digit's search one call of the C core where the grid
+    fits its tables (``_fish`` is its specification)."""
+    capsule = c_tables(grid.geometry)
+    core = c_core()
+    if capsule is None or core is None:
+        return next(_fish(grid, k, finned=finned), None)
+    t = grid.t
+    tag = ("fish", k, finned, id(t))  # as in _fish: places searched in vain are skipped
+    for d, where in enumerate(grid.where):
+        if not where or barren((tag, where)):
+            continue
+        found = core.fish(capsule, where, t.rows, t.columns, k, finned, _MAX_FIN_LINES)
+        if found is None:
+            mark_barren((tag, where))
+            continue
+        across, base, cover = found
+        cover_houses = t.columns if across else t.rows
+        return _fish_step(grid, d, k, list(base), [cover_houses[i] for i in cover])
+    return None
+
+
+def _fish_step(grid: CandidateGrid, d: int, k: int, base: list[int], covers: list[int]) -> Step:
+    """The step of a fish of digit index ``d`` on the ``base`` houses covered by ``covers``."""
+    hb = grid.t.house_bits
+    houses = grid.geometry.houses
+    where = grid.where[d]
+    base_cells = base_bits = cover_bits = 0
+    for h in base:
+        base_cells |= where & hb[h]
+        base_bits |= hb[h]
+    for h in covers:
+        cover_bits |= hb[h]
+    targets = where & ~base_bits & cover_bits
+    fins = base_cells & ~cover_bits
+    for fin in bits(fins):
+        targets &= grid.t.peer_bits[fin]
+    digit = d + 1
+    name = _NAMES[k]
+    if fins:
+        sashimi = any((where & hb[h] & cover_bits).bit_count() <= 1 for h in base)
+        name = f"{'Sashimi' if sashimi else 'Finned'} {name}"
+    base_names = [houses[h].name for h in base]
+    cover_names = [houses[h].name for h in covers]
+    reason = f"{digit_char(digit)} in {', '.join(base_names)} lies only in {', '.join(cover_names)}"
+    if fins:
+        reason += f" apart from the fin{'s' if fins & (fins - 1) else ''} {grid.names(fins)}"
+    return make_step(
+        grid,
+        name,
+        reason,
+        eliminations=[(c, digit) for c in bits(targets)],
+        cells=list(bits(base_cells)),
+        digits=[digit],
+        houses=base_names + cover_names,
+        kind=name,
+    )
 
 
 def _combinations(lines: list[_Line], k: int, most: int) -> Iterator[tuple[tuple[_Line, ...], int]]:

@@ -26,6 +26,7 @@
 #include "core/direct.h"
 #include "core/forcing.h"
 #include "core/als.h"
+#include "core/fish.h"
 #include "core/chainbfs.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
@@ -1119,6 +1120,9 @@ static PyMethodDef core_methods[] = {
     {"als", (PyCFunction)(void (*)(void))shudu_als, METH_FASTCALL,
      "als(tables, cands, where, empty, max_cells, finder, seconds, nodes) -> (code, units, step): "
      "the first step of an almost-locked-set finder of shudu.logic.als_find in C"},
+    {"fish", (PyCFunction)(void (*)(void))shudu_fish, METH_FASTCALL,
+     "fish(tables, where, rows, columns, k, finned, fin_lines) -> None or (across, base, cover): "
+     "the first fish of one digit of shudu.logic.fish in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_weak", (PyCFunction)(void (*)(void))shudu_chain_weak, METH_FASTCALL,

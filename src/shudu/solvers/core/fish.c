@@ -1,0 +1,185 @@
+/*
+ * The first basic fish of one digit (shudu.logic.fish._fish, the specification) in C.
+ *
+ * Base lines are the rows (then the columns) that hold the digit in few enough places; k of them
+ * are chosen in itertools.combinations order, leaving out the combinations whose places fall in
+ * more cover lines than a fish of that kind may have; the cover lines are those of the places
+ * (all of them, or for a finned fish every k of them, in combinations order).  The first choice
+ * whose cover lines lose the digit somewhere outside the base lines, in cells that see every
+ * fin, is the answer.  The call is bounded by the grid (at most 2 x C(11, 4) base choices) and
+ * keeps no state.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "fish.h"
+#include "settle_tables.h"
+
+#define F_MAX_LINES 16
+#define F_MAX_K 4
+
+typedef struct {
+    int house;
+    cset spots;
+    uint32_t idx; /* the cover indices of the line's places */
+} line_t;
+
+typedef struct {
+    const tables_t *t;
+    cset where;
+    int k, finned, most, low, high;
+    const int *cover_houses;
+    line_t lines[F_MAX_LINES];
+    int nlines;
+    int chosen[F_MAX_K];
+    int cover[F_MAX_K]; /* the answer's cover indices */
+} fish_ctx;
+
+static int popcount32(uint32_t x) { return pop64(x); }
+
+/* Whether the k base lines in g->chosen, whose places fall in the cover lines ``union``, make a
+ * fish (its cover indices go to g->cover). */
+static int check(fish_ctx *g, uint32_t union_idx)
+{
+    const tables_t *t = g->t;
+    int k = g->k;
+    if (k < 1 || k > F_MAX_K) return 0;
+    int extra = popcount32(union_idx) - k;
+    if (!g->finned) {
+        if (extra) return 0;
+    } else if (extra < 1 || extra > g->most) {
+        return 0;
+    }
+    cset base_cells = {0, 0}, base_bits = {0, 0};
+    for (int i = 0; i < k; i++) {
+        const line_t *l = &g->lines[g->chosen[i]];
+        base_cells = cs_or(base_cells, l->spots);
+        base_bits = cs_or(base_bits, t->house[l->house]);
+    }
+    cset outside = cs_andnot(g->where, base_bits);
+    if (!cs_any(outside)) return 0;
+    int idx[32], m = 0;
+    for (uint32_t u = union_idx; u; u &= u - 1) idx[m++] = ctz64(u);
+    int c[F_MAX_K];
+    for (int i = 0; i < k; i++) c[i] = i;
+    for (;;) {
+        cset cover_bits = {0, 0};
+        for (int i = 0; i < k; i++) cover_bits = cs_or(cover_bits, t->house[g->cover_houses[idx[c[i]]]]);
+        cset targets = cs_and(outside, cover_bits);
+        cset fins = cs_andnot(base_cells, cover_bits);
+        while (cs_any(fins) && cs_any(targets)) {
+            int fin = cs_low(fins);
+            targets = cs_and(targets, t->peer[fin]);
+            cs_clear(&fins, fin);
+        }
+        if (cs_any(targets)) {
+            for (int i = 0; i < k; i++) g->cover[i] = idx[c[i]];
+            return 1;
+        }
+        /* the next k-combination of m indices, in itertools order */
+        int i = k - 1;
+        while (i >= 0 && c[i] == m - k + i) i--;
+        if (i < 0) return 0;
+        c[i]++;
+        for (int j = i + 1; j < k; j++) c[j] = c[j - 1] + 1;
+    }
+}
+
+static int extend(fish_ctx *g, int start, int depth, uint32_t union_idx)
+{
+    int need = g->k - depth;
+    if (depth < 0 || depth >= F_MAX_K) return 0;
+    for (int i = start; i <= g->nlines - need; i++) {
+        uint32_t joined = union_idx | g->lines[i].idx;
+        if (popcount32(joined) > g->high) continue;
+        g->chosen[depth] = i;
+        if (need == 1) {
+            if (check(g, joined)) return 1;
+        } else if (extend(g, i + 1, depth + 1, joined)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A tuple of ints as house indices (at most F_MAX_LINES, each a house of t); -1 on error. */
+static int read_houses(const tables_t *t, PyObject *seq, int *out)
+{
+    if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) != t->n || t->n > F_MAX_LINES) {
+        PyErr_SetString(PyExc_ValueError, "fish: the rows and columns must be tuples of n houses");
+        return -1;
+    }
+    for (int i = 0; i < t->n; i++) {
+        long h = PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+        if (h == -1 && PyErr_Occurred()) return -1;
+        if (h < 0 || h >= t->nhouses) {
+            PyErr_Format(PyExc_ValueError, "fish: house %ld is out of range", h);
+            return -1;
+        }
+        out[i] = (int)h;
+    }
+    return 0;
+}
+
+PyObject *shudu_fish(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "fish takes 7 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    fish_ctx g;
+    memset(&g, 0, sizeof g);
+    g.t = t;
+    if (shudu_get_cset(args[1], t->ncells, &g.where)) return NULL;
+    int houses[2][F_MAX_LINES];
+    if (read_houses(t, args[2], houses[0]) || read_houses(t, args[3], houses[1])) return NULL;
+    long k = PyLong_AsLong(args[4]), most = PyLong_AsLong(args[6]);
+    int finned = PyObject_IsTrue(args[5]);
+    if (PyErr_Occurred() || finned < 0) return NULL;
+    if (k < 2 || k > F_MAX_K || most < 0 || most > 8 || t->ncells != t->n * t->n) {
+        PyErr_SetString(PyExc_ValueError, "fish: the size, the fin lines or the grid is out of range");
+        return NULL;
+    }
+    g.k = (int)k;
+    g.finned = finned;
+    g.most = (int)most;
+    g.low = finned ? 1 : 2;
+    g.high = finned ? g.k + g.most : g.k;
+    int n = t->n;
+    for (int across = 1; across >= 0; across--) {
+        const int *base = houses[across ? 0 : 1];
+        g.cover_houses = houses[across ? 1 : 0];
+        g.nlines = 0;
+        for (int i = 0; i < n; i++) {
+            cset spots = cs_and(g.where, t->house[base[i]]);
+            if (!cs_any(spots)) continue;
+            uint32_t idx = 0;
+            CS_FOR(c, spots, idx |= (uint32_t)1 << (across ? c % n : c / n););
+            int count = popcount32(idx);
+            if (count < g.low || count > g.high) continue;
+            g.lines[g.nlines].house = base[i];
+            g.lines[g.nlines].spots = spots;
+            g.lines[g.nlines].idx = idx;
+            g.nlines++;
+        }
+        if (g.nlines < g.k || !extend(&g, 0, 0, 0)) continue;
+        PyObject *bases = PyTuple_New(g.k), *covers = PyTuple_New(g.k);
+        if (!bases || !covers) {
+            Py_XDECREF(bases);
+            Py_XDECREF(covers);
+            return NULL;
+        }
+        for (int i = 0; i < g.k; i++) {
+            PyTuple_SET_ITEM(bases, i, PyLong_FromLong(g.lines[g.chosen[i]].house));
+            PyTuple_SET_ITEM(covers, i, PyLong_FromLong(g.cover[i]));
+        }
+        return Py_BuildValue("(iNN)", across, bases, covers);
+    }
+    Py_RETURN_NONE;
+}
