@@ -783,6 +783,40 @@ def test_a_chain_search_in_one_c_call_finds_what_the_loop_finds(monkeypatch: pyt
     assert sum(step is not None for step, _ in fast)  # type: ignore[misc]
 
 
+def _loop_sweeps(grids: list[CandidateGrid]) -> list[object]:
+    """The loops each grid's sweep finds, plain and through groups and ALS nodes, and the work
+    it counted."""
+    out: list[object] = []
+    for grid in grids:
+        for als_cells in (0, loops.ALS_NODE_CELLS):
+            with limits(node_limit=10**12):
+                found = loops._closed_loops(grid.copy(), als_cells)
+                out.append((found, nodes_used()))
+    return out
+
+
+@needs_core
+def test_a_loop_sweep_in_one_c_call_finds_what_the_loop_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``chain_sweep`` (the continuous nice loops' sweep of every start in one call, leaving to
+    Python the starts that close a loop of three links or more) gives the loops the Python loop
+    over every start gives, and counts the same work."""
+    states = list(_hard_states(6, 170, 2, 23, 41, 2))
+    grids = states + list(_quiet_states(iter(states)))
+    fast = _loop_sweeps(grids)
+    # one unit of work short, the C sweep stops too
+    graph = loop_graph.graph_of(grids[0])
+    starts = sorted(graph.strong)
+    with limits(node_limit=10**12):
+        graph.closing_starts(starts, loops.MAX_LINKS)
+        swept = nodes_used()
+    assert swept
+    with pytest.raises(LogicTimeout), limits(node_limit=swept - 1):
+        graph.closing_starts(starts, loops.MAX_LINKS)
+    monkeypatch.setattr(loop_graph.Graph, "closing_starts", lambda self, starts, limit: starts)
+    assert _loop_sweeps(grids) == fast
+    assert sum(bool(found) for found, _ in fast)  # type: ignore[misc]
+
+
 @needs_core
 @pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
 def test_c_and_python_chain_searches_agree_on_known_puzzles(
@@ -820,10 +854,8 @@ def test_chain_and_loop_listings_are_the_same_with_the_c_search(
         grid = _state(geometry, givens, solution, rng)
         for finder in finders:
             monkeypatch.setattr(propagate, "USE_C", True)
-            loop_graph._graph_of.cache_clear()
             with_c = [step.to_json() for step in finder(grid.copy())]
             monkeypatch.setattr(propagate, "USE_C", False)
-            loop_graph._graph_of.cache_clear()
             assert [step.to_json() for step in finder(grid.copy())] == with_c, (ident, finder.__name__)
             listed += len(with_c)
     assert listed

@@ -17,6 +17,7 @@ from ..errors import ShuduError, check_count, check_seconds
 from .budget import LogicTimeout, checkpoint, limits
 from .catalog import Technique, lookup
 from .grid import CandidateGrid
+from .memo import memo_scope
 from .step import Step
 from .techniques import EVERY_FINDER, Finder
 
@@ -179,7 +180,7 @@ def find_steps(
         unique = parsed.is_unique() if uniqueness is None else uniqueness
     found: list[Step] = []
     try:
-        with limits(seconds, nodes):
+        with limits(seconds, nodes), memo_scope():
             for step in list_steps(grid, selection, uniqueness=unique):
                 found.append(step)
     except LogicTimeout:

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..geometry import Geometry
 from ..notation import digit_char
 from .budget import checkpoint
 from .chain import Branch, Chain, Implication, LinkKind, Net, Node
 from .grid import CandidateGrid, bits, digits_of
+from .memo import remember
 from .step import Step, digit_list, make_step
 
 #: The largest ALS looked for, in cells.
@@ -52,10 +52,16 @@ def almost_locked_sets(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> tuple
     return _sets_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells)
 
 
-@lru_cache(maxsize=16)
 def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int) -> tuple[Als, ...]:
-    # Cached: the three finders ask for the sets of the same grid, and both rating paths reach the
-    # same grids when they need these techniques.
+    # Remembered inside a rating (memo.remember, so that a call counts the same work however
+    # often it runs): the finders ask for the sets of the same grid, and both rating paths
+    # reach the same grids when they need these techniques.
+    key = (_sets_of, geometry, cands, empty, max_cells)
+    sets: tuple[Als, ...] = remember(key, lambda: _list_sets(geometry, cands, empty, max_cells))
+    return sets
+
+
+def _list_sets(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int) -> tuple[Als, ...]:
     from .grid import tables
 
     t = tables(geometry)
@@ -119,10 +125,14 @@ def restricted_links(
     place of a restricted common (every place of it in one set sees every place in the other, and
     a cell does not see itself), so one of the two still cannot hold it.
     """
-    return _links_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells, overlap)
+    cands = tuple(grid.cands)
+    key = (_links_of, grid.geometry, cands, grid.empty, max_cells, overlap)
+    found: tuple[tuple[Als, ...], tuple[dict[int, int], ...]] = remember(
+        key, lambda: _links_of(grid.geometry, cands, grid.empty, max_cells, overlap)
+    )
+    return found
 
 
-@lru_cache(maxsize=16)
 def _links_of(
     geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int, overlap: bool = False
 ) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:

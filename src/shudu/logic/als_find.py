@@ -29,7 +29,7 @@ from .als import (
     iter_death_blossom,
     restricted_links,
 )
-from .budget import LogicTimeout, checkpoint, nodes_left, remaining_seconds
+from .budget import c_limits, c_spent, checkpoint
 from .grid import CandidateGrid, bits, digits_of
 from .memo import remembered
 from .propagate import c_core, c_tables
@@ -107,15 +107,8 @@ def _c_search(grid: CandidateGrid, finder: int) -> tuple[list[Als], int, int, in
     capsule = c_tables(grid.geometry)
     core = c_core()
     assert capsule is not None and core is not None
-    seconds, nodes = remaining_seconds(), nodes_left()
-    code, units, step = core.als(
-        capsule, grid.cands, grid.where, grid.empty, MAX_CELLS, finder,
-        -1.0 if seconds is None else seconds, -1 if nodes is None else nodes,
-    )  # fmt: skip
-    if code == _STOPPED:
-        checkpoint(units + 1)
-        raise LogicTimeout("time limit reached")
-    checkpoint(units)
+    code, units, step = core.als(capsule, grid.cands, grid.where, grid.empty, MAX_CELLS, finder, *c_limits())
+    c_spent(units, stopped=code == _STOPPED)
     if code == _NONE:
         return None
     raw, x, y, stem, z, elims = step

@@ -97,6 +97,22 @@ def nodes_left() -> int | None:
     return max(0, now.node_limit - now.nodes)
 
 
+def c_limits() -> tuple[float, int]:
+    """The current limits as the C core's searches take them: the seconds and the work units
+    left (-1 for none)."""
+    seconds, nodes = remaining_seconds(), nodes_left()
+    return (-1.0 if seconds is None else seconds, -1 if nodes is None else nodes)
+
+
+def c_spent(units: int, *, stopped: bool) -> None:
+    """Count the work ``units`` of a C core search; one that ``stopped`` past the limits it was
+    given (:func:`c_limits`) counts one more and raises :class:`LogicTimeout`."""
+    if stopped:
+        checkpoint(units + 1)
+        raise LogicTimeout("time limit reached")
+    checkpoint(units)
+
+
 def nodes_used() -> int:
     """The work counted so far in the current block (0 outside any block)."""
     now = _current.get()

@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from ..notation import digit_char
-from .budget import LogicTimeout, checkpoint, nodes_left, remaining_seconds
+from .budget import c_limits, c_spent, checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
 from .grid import CandidateGrid, bits
 from .memo import barren, mark_barren
@@ -431,15 +431,8 @@ def _search(grid: CandidateGrid, strong: Links, weak: Links, name: str, best: St
     if ends is not None:  # the whole search in one call of the C core
         core = c_core()
         assert core is not None
-        seconds, nodes = remaining_seconds(), nodes_left()
-        code, units, path = core.chain_search(
-            graph, sorted(strong), limit, ends, -1.0 if seconds is None else seconds,
-            -1 if nodes is None else nodes,
-        )  # fmt: skip
-        if code == C_STOPPED:
-            checkpoint(units + 1)
-            raise LogicTimeout("time limit reached")
-        checkpoint(units)
+        code, units, path = core.chain_search(graph, sorted(strong), limit, ends, *c_limits())
+        c_spent(units, stopped=code == C_STOPPED)
         if path is None:
             return best
         placements, elims = _outcome(grid, path[0] >> 1, path[-1] >> 1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..notation import digit_char
-from .budget import LogicTimeout, checkpoint, nodes_left, remaining_seconds
+from .budget import c_limits, c_spent, checkpoint
 from .chain import Branch, Net
 from .grid import CandidateGrid, bits
 from .implications import conclusion_branch, contradiction_branch
@@ -362,15 +362,12 @@ def _nested(grid: CandidateGrid, cell: int, digit: int, *, quiet: bool) -> tuple
     if c_args is None:
         return _nested_py(grid, cell, digit, quiet=quiet)
     core, capsule, _ = c_args
-    seconds, nodes = remaining_seconds(), nodes_left()
     code, steps, inner, settles = core.nested(
         capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty, cell, digit, quiet,
-        -1.0 if seconds is None else seconds, -1 if nodes is None else nodes,
+        *c_limits(),
     )  # fmt: skip
-    if code == C_STOPPED:  # the inner searches ran out of budget or time
-        checkpoint(settles + 1)
-        raise LogicTimeout("time limit reached")
-    checkpoint(settles)
+    # past the limits, the inner searches stopped
+    c_spent(settles, stopped=code == C_STOPPED)
     return code == C_BROKEN, steps, inner
 
 

@@ -16,10 +16,11 @@ from functools import cache, lru_cache
 
 from ..geometry import Geometry
 from .als import almost_locked_sets
-from .budget import checkpoint
+from .budget import c_limits, c_spent, checkpoint
 from .chains import c_ends, c_graph, layers
 from .grid import CandidateGrid, bits, tables
-from .propagate import c_core, c_tables
+from .memo import remember
+from .propagate import C_STOPPED, c_core, c_tables
 
 
 class Graph:
@@ -75,11 +76,29 @@ class Graph:
         The C search may leave out the states the caller would pass over: with ``closing``,
         those whose node is not weakly linked to ``start``; with ``ends``, those for which
         :func:`_ends` is empty."""
+        self._read()
+        only = True if closing else self._c_ends if ends else None
+        return layers(self.strong, self.weak, start, limit, self._c_graph, only)
+
+    def closing_starts(self, starts: list[int], limit: int) -> list[int]:
+        """Of ``starts``, those whose search (:meth:`layers` with ``closing``, until each node
+        weakly linked to the start has been met) closes a loop of three links or more: all of
+        them where the search runs in Python. In the C core one call sweeps the starts
+        (``chain_sweep``) and counts the others' layers against the logic budget, as the
+        Python loop of :func:`~shudu.logic.loops._closed_loops` does."""
+        self._read()
+        core = c_core()
+        if self._c_graph is None or core is None:
+            return starts
+        code, units, kept = core.chain_sweep(self._c_graph, starts, limit, *c_limits())
+        c_spent(units, stopped=code == C_STOPPED)
+        return list(kept)
+
+    def _read(self) -> None:
+        """Read the graph and its ends into the C core, once (nothing where it cannot go)."""
         if not self._c_read:
             self._c_graph, self._c_read = c_graph(self.strong, self.weak), True
             self._c_ends = c_ends(self.grid, self._c_graph, self.groups, proves=False)
-        only = True if closing else self._c_ends if ends else None
-        return layers(self.strong, self.weak, start, limit, self._c_graph, only)
 
     def _als_links(self, most: int, digits: range | list[int]) -> None:
         """ALS nodes: in an almost locked set of two or more cells, "no x in the set" leaves as
@@ -212,14 +231,16 @@ def _segment_pairs(geometry: Geometry, h: int, spots: int) -> tuple[tuple[int, i
 ALS_NODE_CELLS = 8
 
 
-@lru_cache(maxsize=8)
-def _graph_of(geometry: Geometry, values: tuple[int, ...], cands: tuple[int, ...], als_cells: int) -> Graph:
-    # Both loop finders search the same graph of a grid.
-    grid = CandidateGrid(geometry, values, cands)
-    return Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=als_cells)
-
-
 def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
     """The grouped graph of every digit and bivalue cell of ``grid`` (with ALS nodes of up to
-    ``als_cells`` cells)."""
-    return _graph_of(grid.geometry, tuple(grid.values), tuple(grid.cands), als_cells)
+    ``als_cells`` cells). Both loop finders search the same graph of a grid: it is remembered
+    inside a rating (:func:`~shudu.logic.memo.remember`, so that a call counts the same work
+    however often it runs)."""
+    geometry, values, cands = grid.geometry, tuple(grid.values), tuple(grid.cands)
+
+    def build() -> Graph:
+        own = CandidateGrid(geometry, values, cands)
+        return Graph(own, digits=range(own.size), bivalue=True, groups=True, als_cells=als_cells)
+
+    graph: Graph = remember((graph_of, geometry, values, cands, als_cells), build)
+    return graph

@@ -280,7 +280,7 @@ def _closed_loops(grid: CandidateGrid, als_cells: int) -> list[tuple[list[int], 
     def sweep() -> list[tuple[list[int], list[tuple[int, int]], bool]]:
         graph = graph_of(grid, als_cells=als_cells)
         found = []
-        for s in sorted(graph.strong):
+        for s in graph.closing_starts(sorted(graph.strong), MAX_LINKS):
             weak_to_s = set(graph.weak[s])
             # a loop closes on a node weakly linked to s, reached "on": once each of them has
             # been (each is met once, at its shortest depth), no later layer closes a loop

@@ -1131,6 +1131,9 @@ static PyMethodDef core_methods[] = {
     {"chain_search", (PyCFunction)(void (*)(void))shudu_chain_search, METH_FASTCALL,
      "chain_search(graph, starts, limit, ends, seconds, nodes) -> (code, units, chain): "
      "shudu.logic.chains._search in C"},
+    {"chain_sweep", (PyCFunction)(void (*)(void))shudu_chain_sweep, METH_FASTCALL,
+     "chain_sweep(graph, starts, limit, seconds, nodes) -> (code, units, kept): the continuous "
+     "nice loops' sweep of shudu.logic.loops in C"},
     {"chain_ends", (PyCFunction)(void (*)(void))shudu_chain_ends, METH_FASTCALL,
      "chain_ends(tables, cands, where, groups, base, proves) -> ends: what a chain's two ends "
      "prove, for chain_bfs"},

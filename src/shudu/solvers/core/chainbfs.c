@@ -713,3 +713,116 @@ done:
     free(path);
     return result;
 }
+
+/* The continuous nice loops' sweep (shudu.logic.loops._closed_loops) in one call: from each
+ * start in turn, breadth first up to the limit, the "on" states of the nodes weakly linked to
+ * the start (where a loop closes), layer by layer, until each of those nodes has been met.  A
+ * start whose loop closes at three links or more is left to Python (which writes its loops
+ * out, and counts its layers); the others' frontiers are counted here, as Python counts them. */
+PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "chain_sweep takes 5 arguments");
+        return NULL;
+    }
+    const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
+    if (!g) return NULL;
+    PyObject *starts = args[1];
+    long limit = PyLong_AsLong(args[2]);
+    double seconds = PyFloat_AsDouble(args[3]);
+    long long nodes = PyLong_AsLongLong(args[4]);
+    if (PyErr_Occurred()) return NULL;
+    if (!PyList_Check(starts)) {
+        PyErr_SetString(PyExc_TypeError, "chain_sweep: the starts are a list");
+        return NULL;
+    }
+    const size_t states = 2 * (size_t)g->nodes;
+    int32_t *depth = (int32_t *)malloc(states * sizeof(int32_t));
+    int32_t *frontier = (int32_t *)malloc(states * sizeof(int32_t));
+    int32_t *nxt = (int32_t *)malloc(states * sizeof(int32_t));
+    uint8_t *closing = (uint8_t *)calloc((size_t)g->nodes + 1, 1);
+    PyObject *keep = PyList_New(0), *result = NULL;
+    if (!depth || !frontier || !nxt || !closing || !keep) {
+        if (keep) PyErr_NoMemory();
+        goto done;
+    }
+    uint64_t units = 0, most = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
+    double deadline = seconds < 0 ? -1.0 : monotonic_seconds() + seconds;
+    unsigned tick = 0;
+    int spent = 0;
+    int32_t lim = limit > INT32_MAX ? INT32_MAX : limit < 0 ? 0 : (int32_t)limit;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(starts) && !spent; k++) {
+        PyObject *item = PyList_GET_ITEM(starts, k);
+        int32_t start;
+        if (node_id(item, &start)) goto done;
+        if (start >= g->nodes) {
+            PyErr_SetString(PyExc_KeyError, "chain_sweep: a start is not a node of the graph");
+            goto done;
+        }
+        /* the nodes weakly linked to the start, each counted once */
+        int32_t wfrom = g->first[2 * start + 1], wto = g->first[2 * start + 2], unmet = 0;
+        for (int32_t j = wfrom; j < wto; j++)
+            if (!closing[g->adj[j]]) {
+                closing[g->adj[j]] = 1;
+                unmet++;
+            }
+        memset(depth, 0xff, states * sizeof(int32_t));
+        depth[2 * start] = 0;
+        frontier[0] = 2 * start;
+        int32_t nf = 1, links = 0;
+        uint64_t own = 0; /* this start's units */
+        int kept = 0, done_here = 0;
+        while (nf && links + 1 < lim && !kept && !done_here) {
+            if (units + own + (uint64_t)nf > most ||
+                (deadline >= 0 && (tick++ & 63u) == 0 && monotonic_seconds() > deadline)) {
+                spent = 1;
+                break;
+            }
+            own += (uint64_t)nf;
+            links++;
+            int32_t nn = 0;
+            for (int32_t i = 0; i < nf; i++) {
+                int32_t state = frontier[i], node = state >> 1, on = state & 1;
+                for (int32_t j = g->first[2 * node + on]; j < g->first[2 * node + on + 1]; j++) {
+                    int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
+                    if (depth[fresh] < 0) {
+                        depth[fresh] = links;
+                        nxt[nn++] = fresh;
+                    }
+                }
+            }
+            /* the layer's closing states, in the order met */
+            for (int32_t i = 0; i < nn; i++) {
+                if (!(nxt[i] & 1) || !closing[nxt[i] >> 1]) continue;
+                if (links >= 3) {
+                    kept = 1;
+                    break;
+                }
+                if (--unmet == 0) {
+                    done_here = 1;
+                    break;
+                }
+            }
+            int32_t *swap = frontier;
+            frontier = nxt;
+            nxt = swap;
+            nf = nn;
+        }
+        for (int32_t j = wfrom; j < wto; j++) closing[g->adj[j]] = 0;
+        if (spent) break;
+        if (kept) {
+            if (PyList_Append(keep, item)) goto done;
+        } else {
+            units += own;
+        }
+    }
+    result = Py_BuildValue("(iKO)", spent ? 2 : 0, (unsigned long long)units, keep);
+done:
+    Py_XDECREF(keep);
+    free(depth);
+    free(frontier);
+    free(nxt);
+    free(closing);
+    return result;
+}

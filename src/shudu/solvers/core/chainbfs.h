@@ -22,6 +22,11 @@ PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t na
  * chain from each start in turn that proves something, each shorter than the last (code 0 none,
  * 1 found, 2 stopped past seconds or nodes units of frontier); chain: its states, or None */
 PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* chain_sweep(graph, starts, limit, seconds, nodes) -> (code, units, kept): the continuous nice
+ * loops' sweep (shudu.logic.loops._closed_loops): the starts (in order) whose loops close at
+ * three links or more, left to Python; units: the other starts' frontiers (code 0, or 2 stopped
+ * past seconds or nodes units) */
+PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs_layer(search) -> (frontier size, "on" states met) of its next layer, or None */
 PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
 /* chain_bfs_edges(search, from) -> the (state, parent) pairs met, from pair number from on, as
