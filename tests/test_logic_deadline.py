@@ -13,7 +13,10 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import ShuduError
+from shudu.logic import loops
+from shudu.logic.als import almost_locked_sets, restricted_links
 from shudu.logic.budget import limits, nodes_used
+from shudu.logic.grid import CandidateGrid
 
 EMPTY9 = "." * 81
 EMPTY16 = "." * 256
@@ -75,6 +78,26 @@ def test_a_node_limit_gives_the_same_answer_every_run() -> None:
         shudu.rate(CHAINS)  # a full rating in between must not change the next one
     assert answers[0][0] == "timeout" and answers[0][1]
     assert answers[0] == answers[1] == answers[2]
+
+
+def test_a_search_counts_the_same_work_however_often_it_runs() -> None:
+    """The ALS sets, their links and the loop graphs a search builds are remembered only inside
+    one call (a rating's memo scope), never across calls: a cache kept between calls would make
+    the second call count less work, and a node limit give another answer."""
+    puzzle = shudu.parse_puzzle(HARD)
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    searches: list[Callable[[], object]] = [
+        lambda: almost_locked_sets(grid),
+        lambda: restricted_links(grid),
+        lambda: loops._closed_loops(grid, loops.ALS_NODE_CELLS),
+    ]
+    for search in searches:
+        used = []
+        for _ in range(2):
+            with limits(node_limit=10**12):
+                search()
+                used.append(nodes_used())
+        assert used[0] == used[1] > 0
 
 
 def test_a_timeout_keeps_the_steps_found() -> None:
