@@ -572,6 +572,34 @@ def test_c_and_python_nested_nets_agree_on_hard_puzzles_and_variants() -> None:
 
 
 @needs_core
+def test_c_and_python_find_the_same_forcing_net_contradiction_inside() -> None:
+    """The rule a nested net adds (``first_contradiction`` in C, ``_first_contradiction`` its
+    specification): the same candidate, the same assumptions counted, the same stop one unit
+    short, the grid left as it was."""
+    found = 0
+    for grid in _quiet_states(_hard_states(8, 130, 3, 19, 43, 2)):
+        before = _fields(grid)
+        outcomes = []
+        for first in (forcing.forcing_net_inside, _inside_py):
+            with limits(node_limit=10**12):
+                outcomes.append((first(grid), nodes_used()))
+        assert outcomes[0] == outcomes[1]
+        assert _fields(grid) == before
+        found += bool(outcomes[0][0])
+        used = outcomes[0][1]
+        if used:
+            for first in (forcing.forcing_net_inside, _inside_py):
+                with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
+                    first(grid)
+    assert found
+
+
+def _inside_py(grid: CandidateGrid) -> list[tuple[int, int]]:
+    found = forcing._first_contradiction(grid, NET_RULES, quiet=True)
+    return [found] if found else []
+
+
+@needs_core
 def test_a_nested_net_in_c_stops_at_the_deadline() -> None:
     """Past the deadline the C core's inner searches stop, and the call says so."""
     line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]

@@ -378,17 +378,28 @@ def _nested_py(grid: CandidateGrid, cell: int, digit: int, *, quiet: bool) -> tu
     def inner_net(trial: CandidateGrid) -> list[tuple[int, int]]:
         # ``settle`` calls its rules only once no single is left, so ``trial`` is quiet here.
         nonlocal inner
-        found = forcing_net_inside(trial)
-        inner += len(found)
-        return found
+        found = _first_contradiction(trial, NET_RULES, quiet=True)
+        inner += found is not None
+        return [found] if found else []
 
     got = settle(grid.copy(), (*NET_RULES, inner_net), start=(cell, digit), quiet=quiet)
     return got.grid is None, got.steps, inner
 
 
 def forcing_net_inside(trial: CandidateGrid) -> list[tuple[int, int]]:
-    """The rule a nested net adds: a forcing-net contradiction found inside the assumption."""
-    found = _first_contradiction(trial, NET_RULES, quiet=True)
+    """The rule a nested net adds: a forcing-net contradiction found inside the assumption
+    (``trial`` settled). One call of the C core (``first_contradiction``, each assumption one
+    unit of the logic budget, as in Python) where the net's rules run there;
+    :func:`_first_contradiction` is its specification."""
+    c_args = c_settle(trial.geometry, NET_RULES)
+    if c_args is None:
+        found = _first_contradiction(trial, NET_RULES, quiet=True)
+    else:
+        core, capsule, _ = c_args
+        code, settles, found = core.first_contradiction(
+            capsule, trial.cands, trial.where, trial.placed, trial.values, trial.empty, *c_limits()
+        )
+        c_spent(settles, stopped=code == C_STOPPED)
     return [found] if found else []
 
 

@@ -1114,6 +1114,9 @@ static PyMethodDef core_methods[] = {
     {"nested", (PyCFunction)(void (*)(void))shudu_nested, METH_FASTCALL,
      "nested(tables, cands, where, placed, values, empty, cell, digit, quiet, seconds, nodes) -> "
      "(code, steps, inner, settles): an assumption of shudu.logic.forcing's nested nets in C"},
+    {"first_contradiction", (PyCFunction)(void (*)(void))shudu_first_contradiction_call, METH_FASTCALL,
+     "first_contradiction(tables, cands, where, placed, values, empty, seconds, nodes) -> (code, "
+     "settles, found): the forcing-net contradiction inside of shudu.logic.forcing in C"},
     {"nishio", (PyCFunction)(void (*)(void))shudu_nishio, METH_FASTCALL,
      "nishio(tables, where, placed) -> the shortest one-digit contradictions of "
      "shudu.logic.nishio in C"},

@@ -352,6 +352,31 @@ PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(illK)", code, steps, s.inner, (unsigned long long)nest.settles);
 }
 
+PyObject *shudu_first_contradiction_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "first_contradiction takes 8 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    double seconds = PyFloat_AsDouble(args[6]);
+    long long nodes = PyLong_AsLongLong(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    settle_state_t s;
+    if (shudu_load_settle_state(&s, t, args + 1)) return NULL;
+    settle_nest_t nest = {{nodes < 0 ? UINT64_MAX : (uint64_t)nodes,
+                           seconds < 0 ? -1.0 : monotonic_seconds() + seconds, 0},
+                          0, 0};
+    s.nest = &nest;
+    int cell = -1, digit = -1;
+    int found = shudu_first_contradiction(&s, &cell, &digit);
+    int code = nest.spent ? 2 : found ? 1 : 0;
+    if (found) return Py_BuildValue("(iK(ii))", code, (unsigned long long)nest.settles, cell, digit);
+    return Py_BuildValue("(iKO)", code, (unsigned long long)nest.settles, Py_None);
+}
+
 /* nishio.deductions: how many places digit d takes after cell before following d alone from
  * cell breaks the grid; -1 when it does not. */
 static long nishio_count(const tables_t *t, cset plane0, const uint32_t *placed, int cell, int d)

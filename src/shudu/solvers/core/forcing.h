@@ -25,4 +25,10 @@ PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs
  * contradictions in the fewest deductions (nishio._shortest_py) */
 PyObject *shudu_nishio(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* first_contradiction(tables, cands, where, placed, values, empty, seconds, nodes) -> (code,
+ * settles, (cell, digit) or None): the rule a nested net adds (shudu.logic.forcing
+ * .forcing_net_inside), on a settled grid; code 0 none, 1 found, 2 stopped past seconds or
+ * nodes settles */
+PyObject *shudu_first_contradiction_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #endif

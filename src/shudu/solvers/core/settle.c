@@ -371,6 +371,19 @@ static int rule_inner(settle_state_t *s)
     return 0;
 }
 
+int shudu_first_contradiction(settle_state_t *s, int *cell, int *digit)
+{
+    for (int d = 0; d < s->t->n; d++) s->elim[d] = (cset){0, 0};
+    if (!rule_inner(s)) return 0;
+    for (int d = 0; d < s->t->n; d++)
+        if (cs_any(s->elim[d])) {
+            *cell = cs_low(s->elim[d]);
+            *digit = d + 1;
+            return 1;
+        }
+    return 0;
+}
+
 /* The loop of propagate.settle; *steps gets the count. */
 int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet, long limit,
                       int nrules, long *steps)

@@ -139,6 +139,11 @@ enum { S_SETTLED = 0, S_BROKEN = 1, S_STOPPED = 2 };
  * S_STOPPED when its budget is spent). */
 SHUDU_HIDDEN int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet,
                                   long limit, int nrules, long *steps);
+/* The first forcing-net contradiction of s (the rule a nested net adds, forcing.forcing_net_inside:
+ * the first candidate, cells with fewest candidates first, whose assumption followed with singles
+ * and the net's rules breaks the grid), each assumption one unit of s->nest (set by the caller):
+ * 1 with *cell and *digit (1..n), 0 when there is none or the budget is spent (s->nest->spent). */
+SHUDU_HIDDEN int shudu_first_contradiction(settle_state_t *s, int *cell, int *digit);
 /* The fields of a CandidateGrid (cands, where, placed, values, empty) read into s, checked
  * against t; values start at 0 (the cells placed by the call are marked there). -1 on error. */
 SHUDU_HIDDEN int shudu_load_settle_state(settle_state_t *s, const tables_t *t, PyObject *const *grid);
