@@ -67,6 +67,7 @@ class Geometry:
     cell_houses: tuple[tuple[int, ...], ...]
     links: tuple[tuple[Cell, ...], ...]
     peers: tuple[tuple[Cell, ...], ...]
+    _hash: int
 
     def __new__(cls, size: int, box: Box | None = None, variant: VariantLike = None) -> Geometry:
         if not isinstance(variant, Variant):
@@ -108,7 +109,7 @@ class Geometry:
         return self is other or (isinstance(other, Geometry) and self.key == other.key)
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash  # computed once: geometries key the logic engine's caches
 
     def __reduce__(self) -> tuple[object, tuple[int, Box | None, Variant]]:
         return Geometry, (self.size, self.box, self.variant)
@@ -157,6 +158,7 @@ def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
 
     geo = object.__new__(Geometry)
     geo.size, geo.box, geo.variant, geo.ncells = n, box, variant, n * n
+    geo._hash = hash(geo.key)
     geo.houses = tuple(houses)
     geo.house_cells = tuple(h.cells for h in houses)
     geo.cell_houses = tuple(tuple(hs) for hs in cell_houses)

@@ -8,7 +8,7 @@ may hold 7" is one ``&``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -23,12 +23,20 @@ CellSet = int
 DigitSet = int
 
 
-def bits(mask: int) -> Iterator[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
+#: The set bits of every mask below ``2**10`` (a 9x9 grid's digit sets and small cell sets).
+_SMALL_BITS = tuple(tuple(i for i in range(10) if m >> i & 1) for m in range(1 << 10))
+
+
+def bits(mask: int) -> Sequence[int]:
+    """The indices of the set bits of ``mask`` (not negative), lowest first."""
+    if 0 <= mask < 1024:
+        return _SMALL_BITS[mask]
+    out = []
     while mask:
         low = mask & -mask
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         mask ^= low
+    return out
 
 
 def digits_of(mask: DigitSet) -> list[Digit]:

@@ -45,17 +45,22 @@ class Graph:
         self.als: dict[tuple[int, int], int] = {}
         self._seen: dict[int, int] = {}
         hb = grid.t.house_bits
+        geometry = grid.geometry
         for d in digits:
             where = grid.where[d]
             for h, hbits in enumerate(hb):
                 spots = where & hbits
-                if spots.bit_count() < 2:
+                count = spots.bit_count()
+                if count < 2:
                     continue
-                if spots.bit_count() == 2:
+                if count == 2:
                     a = spots.bit_length() - 1
                     self._link(self.node(1 << a, d), self.node(spots ^ (1 << a), d))
                 elif groups:
-                    self._split(h, spots, d)
+                    # strong links between two segments (where h meets other houses) that
+                    # hold all the places
+                    for one, other in _segment_pairs(geometry, h, spots):
+                        self._link(self.node(one, d), self.node(other, d))
         if bivalue:
             for cell in bits(grid.empty):
                 mask = grid.cands[cell]
@@ -138,11 +143,6 @@ class Graph:
     def _link(self, a: int, b: int) -> None:
         self.strong.setdefault(a, set()).add(b)
         self.strong.setdefault(b, set()).add(a)
-
-    def _split(self, h: int, spots: int, d: int) -> None:
-        """Strong links between two segments (where h meets other houses) that hold all spots."""
-        for one, other in _segment_pairs(self.grid.geometry, h, spots):
-            self._link(self.node(one, d), self.node(other, d))
 
     def _weak(self, *, in_cell: bool) -> dict[int, list[int]]:
         """Per node, the nodes of its digit whose cells all see all of its cells (outside them),
