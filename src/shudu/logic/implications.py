@@ -21,10 +21,12 @@ are gone; a candidate goes because a peer holds its digit; a basic technique's p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
+from ..geometry import Geometry
 from ..notation import digit_char
 from .chain import Branch, Implication
-from .grid import CandidateGrid, bits
+from .grid import CandidateGrid, and_list, bits
 from .propagate import Rule
 
 Candidate = tuple[int, int]  # (cell, digit 1..n)
@@ -92,7 +94,7 @@ class Trace:
         for cell in sorted(placed):
             grid.place(cell, found[cell][0])
         for (peer, digit), by in sorted(seen.items()):
-            rule = f"sees {grid.names(sum(1 << c for c in by))}"
+            rule = _sees(grid.geometry, sum(1 << c for c in by))
             self.gone[(peer, digit)] = self._add(peer, digit, False, [placed[c] for c in by], rule)
 
     def _eliminate(self, cell: int, digit: int, because: Sequence[int], rule: str) -> None:
@@ -127,10 +129,13 @@ class Trace:
             if digit not in held or self._size(because) < self._size(held[digit][0]):
                 held[digit] = (because, rule)
 
-        for cell in bits(grid.empty):
+        # the open cells with one candidate or none: in no two digits' places
+        seen_once = seen_twice = 0
+        for w in grid.where:
+            seen_twice |= seen_once & w
+            seen_once |= w
+        for cell in bits(grid.empty & ~seen_twice):
             mask = grid.cands[cell]
-            if mask & (mask - 1):
-                continue
             others = [(cell, d + 1) for d in bits(base.cands[cell])]
             if not mask:
                 causes = self._causes(others)
@@ -138,14 +143,14 @@ class Trace:
                 continue
             digit = mask.bit_length()
             offer(cell, digit, self._causes([c for c in others if c[1] != digit]), "naked single")
+        full = (1 << grid.size) - 1
+        where, placed, houses = grid.where, grid.placed, grid.geometry.houses
         for h, hbits in enumerate(grid.t.house_bits):
-            house = grid.geometry.houses[h].name
-            for d in range(grid.size):
-                if grid.placed[h] >> d & 1:
-                    continue
-                spots = grid.where[d] & hbits
+            for d in bits(full & ~placed[h]):
+                spots = where[d] & hbits
                 if spots & (spots - 1):
                     continue
+                house = houses[h].name
                 causes = self._causes([(c, d + 1) for c in bits(base.where[d] & hbits & ~spots)])
                 if not spots:
                     text = f"no place is left for {digit_char(d + 1)} in {house}"
@@ -275,6 +280,12 @@ class Trace:
             for line in (self.lines[i] for i in order)
         )
         return Branch(lines, contradiction)
+
+
+@lru_cache(maxsize=4096)
+def _sees(geometry: Geometry, cells: int) -> str:
+    """The rule of a candidate removed because it sees the placed ``cells``."""
+    return f"sees {and_list([geometry.cell_name(c) for c in bits(cells)])}"
 
 
 def contradiction_branch(base: CandidateGrid, rules: Sequence[Rule], cell: int, digit: int) -> Branch | None:
