@@ -23,8 +23,9 @@ from .step import Step
 
 Find = Callable[[CandidateGrid], Step | None]
 
-#: The most answers one block keeps; the oldest goes first.
-MEMO_SIZE = 512
+#: The most answers one block keeps; the oldest goes first. A hardest rating keeps 230 to 1,000
+#: (both paths reach the same grids: an answer dropped is computed again).
+MEMO_SIZE = 2048
 
 _cache: ContextVar[dict[Any, Any] | None] = ContextVar("shudu_logic_memo", default=None)
 #: The searches known to find nothing (see :func:`barren`), inside a block.

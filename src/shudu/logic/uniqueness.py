@@ -18,6 +18,7 @@ from ..geometry import Geometry
 from ..notation import digit_char
 from ..variants import Cell
 from .grid import CandidateGrid, and_list, bits, digits_of, tables
+from .memo import remember
 from .step import Step, digit_list, distinct, make_step
 
 #: The four cells of a rectangle: (r1, c1), (r1, c2), (r2, c1), (r2, c2).
@@ -48,7 +49,14 @@ def _rectangles(grid: CandidateGrid, *, missing: bool = False) -> Iterator[tuple
         (first, second, third, _), a, b = it
         return (first // n, third // n, first % n, second % n, a, b)
 
-    return iter(sorted(_pair_rectangles(grid, missing=missing), key=order))
+    def listed() -> tuple[tuple[Rectangle, int, int], ...]:
+        return tuple(sorted(_pair_rectangles(grid, missing=missing), key=order))
+
+    # the Unique and Hidden Rectangle finders ask for the same grid's rectangles: remembered
+    # inside a rating
+    key = (_rectangles, grid.geometry, tuple(grid.cands), grid.empty, missing)
+    found: tuple[tuple[Rectangle, int, int], ...] = remember(key, listed)
+    return iter(found)
 
 
 def _pair_rectangles(grid: CandidateGrid, *, missing: bool) -> Iterator[tuple[Rectangle, int, int]]:
