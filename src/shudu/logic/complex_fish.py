@@ -24,6 +24,7 @@ from ..notation import digit_char
 from .budget import checkpoint
 from .grid import CandidateGrid, CellSet, bits
 from .memo import barren, mark_barren
+from .propagate import c_core, c_tables
 from .step import Step, distinct, make_step
 
 SIZE_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -53,7 +54,41 @@ def fishes(
     max_fins: int,
 ) -> Iterator[Fish]:
     """Every fish of size ``k`` on digit index ``d`` with base houses from ``base_pool`` and cover
-    houses from ``cover_pool`` (at most ``max_fins`` fins) that eliminates something."""
+    houses from ``cover_pool`` (at most ``max_fins`` fins) that eliminates something. One call of
+    the C core where the grid fits its tables, each fish given as the Python search would give
+    it, with the same base choices counted against the logic budget by then; :func:`_fishes_py`
+    is its specification."""
+    capsule = c_tables(grid.geometry)
+    core = c_core()
+    if capsule is None or core is None:
+        return _fishes_py(grid, d, k, base_pool, cover_pool, max_fins=max_fins)
+    total, found = core.fishes(
+        capsule, grid.where[d], k, tuple(base_pool), tuple(cover_pool), max_fins, MAX_ENDO_FINS
+    )
+    return _counted(d, total, found)
+
+
+def _counted(
+    d: int, total: int, found: list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]]
+) -> Iterator[Fish]:
+    counted = 0
+    for units, base, cover, base_cells, fins, eliminations in found:
+        checkpoint(units - counted)
+        counted = units
+        yield Fish(d, base, cover, base_cells, fins, eliminations)
+    checkpoint(total - counted)
+
+
+def _fishes_py(
+    grid: CandidateGrid,
+    d: int,
+    k: int,
+    base_pool: Sequence[int],
+    cover_pool: Sequence[int],
+    *,
+    max_fins: int,
+) -> Iterator[Fish]:
+    """:func:`fishes` in Python: the specification of the C core's ``fishes``."""
     where = grid.where[d]
     hb = grid.t.house_bits
     peer_bits = grid.t.peer_bits

@@ -1126,6 +1126,9 @@ static PyMethodDef core_methods[] = {
     {"fish", (PyCFunction)(void (*)(void))shudu_fish, METH_FASTCALL,
      "fish(tables, where, rows, columns, k, finned, fin_lines) -> None or (across, base, cover): "
      "the first fish of one digit of shudu.logic.fish in C"},
+    {"fishes", (PyCFunction)(void (*)(void))shudu_fishes, METH_FASTCALL,
+     "fishes(tables, where, k, base_pool, cover_pool, max_fins, max_endo) -> (units, fish): every "
+     "fish of one digit of shudu.logic.complex_fish in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_weak", (PyCFunction)(void (*)(void))shudu_chain_weak, METH_FASTCALL,

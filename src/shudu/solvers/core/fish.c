@@ -183,3 +183,232 @@ PyObject *shudu_fish(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_RETURN_NONE;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Every fish of one digit over any base and cover houses (shudu.logic.complex_fish.fishes, the
+ * specification): k base houses from the base pool in combinations order (their places may
+ * share at most max_endo cells, endo fins), then the covers, depth first from the lowest base
+ * place no cover holds yet: each cover house of that place in turn, then the place as a fin
+ * (while the fins' common peers still hold the digit); a fish is kept where it eliminates. */
+
+#define X_MAX_K 4
+
+typedef struct {
+    int units;   /* base choices counted when it was found */
+    int base[X_MAX_K], cover[X_MAX_K];
+    cset base_cells, fins, elims;
+} xfish_t;
+
+typedef struct {
+    const tables_t *t;
+    cset where;
+    int k, max_fins, max_endo;
+    uint64_t cover_ok;
+    int pool[S_MAX_HOUSES];
+    cset pool_spots[S_MAX_HOUSES];
+    int npool;
+    int base[X_MAX_K];
+    int chosen[X_MAX_K], nchosen;
+    int units;
+    xfish_t *found;
+    size_t nfound, cap;
+    int failed; /* out of memory */
+} xctx;
+
+static void x_finish(xctx *g, cset base_cells, cset uni, cset fins)
+{
+    const tables_t *t = g->t;
+    cset targets = cs_andnot(cs_and(g->where, uni), base_cells);
+    cset twice = {0, 0}, once = {0, 0};
+    for (int i = 0; i < g->nchosen; i++) {
+        cset inside = cs_and(base_cells, t->house[g->chosen[i]]);
+        twice = cs_or(twice, cs_and(once, inside));
+        once = cs_or(once, inside);
+    }
+    targets = cs_or(targets, cs_andnot(twice, fins));
+    CS_FOR(f, fins, { targets = cs_and(targets, t->peer[f]); });
+    if (!cs_any(targets)) return;
+    if (g->nfound == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 16;
+        xfish_t *more = (xfish_t *)realloc(g->found, cap * sizeof(xfish_t));
+        if (!more) {
+            g->failed = 1;
+            return;
+        }
+        g->found = more;
+        g->cap = cap;
+    }
+    xfish_t *x = &g->found[g->nfound++];
+    memset(x, 0, sizeof *x);
+    x->units = g->units;
+    for (int i = 0; i < g->k; i++) x->base[i] = g->base[i];
+    /* the covers, sorted */
+    int c[X_MAX_K];
+    for (int i = 0; i < g->nchosen; i++) c[i] = g->chosen[i];
+    for (int i = 1; i < g->nchosen; i++)
+        for (int j = i; j > 0 && c[j - 1] > c[j]; j--) {
+            int tmp = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = tmp;
+        }
+    for (int i = 0; i < g->nchosen; i++) x->cover[i] = c[i];
+    x->base_cells = base_cells;
+    x->fins = fins;
+    x->elims = targets;
+}
+
+static int x_in(const int *list, int count, int h)
+{
+    for (int i = 0; i < count; i++)
+        if (list[i] == h) return 1;
+    return 0;
+}
+
+static void x_covers(xctx *g, cset base_cells, cset uni, cset fins, cset reach, uint64_t banned)
+{
+    const tables_t *t = g->t;
+    if (g->failed) return;
+    cset left = cs_andnot(cs_andnot(base_cells, uni), fins);
+    if (g->nchosen == g->k) {
+        int failed_fins = 0;
+        CS_FOR(f, left, {
+            if (!failed_fins) {
+                if (cs_pop(fins) >= g->max_fins) {
+                    failed_fins = 1;
+                } else {
+                    fins = cs_or(fins, cs_bit(f));
+                    reach = cs_and(reach, t->peer[f]);
+                }
+            }
+        });
+        if (failed_fins) return;
+        if (!cs_any(fins) || cs_any(reach)) x_finish(g, base_cells, uni, fins);
+        return;
+    }
+    if (!cs_any(left)) return;
+    int cell = cs_low(left);
+    for (int i = 0; i < t->nch[cell]; i++) {
+        int h = t->ch[cell][i];
+        if (!(g->cover_ok >> h & 1) || x_in(g->base, g->k, h) || (banned >> h & 1) ||
+            x_in(g->chosen, g->nchosen, h))
+            continue;
+        g->chosen[g->nchosen++] = h;
+        x_covers(g, base_cells, cs_or(uni, t->house[h]), fins, reach, banned);
+        g->nchosen--;
+        banned |= (uint64_t)1 << h;
+    }
+    if (cs_pop(fins) < g->max_fins) {
+        cset narrowed = cs_and(reach, t->peer[cell]);
+        if (cs_any(narrowed)) {
+            for (int i = 0; i < t->nch[cell]; i++) banned |= (uint64_t)1 << t->ch[cell][i];
+            x_covers(g, base_cells, uni, cs_or(fins, cs_bit(cell)), narrowed, banned);
+        }
+    }
+}
+
+static void x_bases(xctx *g, int start, int depth, cset cells, cset endo)
+{
+    const tables_t *t = g->t;
+    if (g->failed) return;
+    if (depth == g->k) {
+        g->units++;
+        cset reach = g->where;
+        CS_FOR(f, endo, { reach = cs_and(reach, t->peer[f]); });
+        if (cs_any(reach)) {
+            g->nchosen = 0;
+            x_covers(g, cells, (cset){0, 0}, endo, reach, 0);
+        }
+        return;
+    }
+    if (depth < 0 || depth >= X_MAX_K) return;
+    for (int i = start; i <= g->npool - (g->k - depth); i++) {
+        cset spots = g->pool_spots[i];
+        cset shared = cs_or(endo, cs_and(spots, cells));
+        int count = cs_pop(shared);
+        if (count > g->max_endo || count > g->max_fins) continue;
+        g->base[depth] = g->pool[i];
+        x_bases(g, i + 1, depth + 1, cs_or(cells, spots), shared);
+    }
+}
+
+static int read_pool(const tables_t *t, PyObject *seq, int *out, int *count)
+{
+    if (!PyTuple_Check(seq) || PyTuple_GET_SIZE(seq) > t->nhouses) {
+        PyErr_SetString(PyExc_ValueError, "fishes: a pool is a tuple of houses");
+        return -1;
+    }
+    *count = (int)PyTuple_GET_SIZE(seq);
+    for (int i = 0; i < *count; i++) {
+        long h = PyLong_AsLong(PyTuple_GET_ITEM(seq, i));
+        if (h == -1 && PyErr_Occurred()) return -1;
+        if (h < 0 || h >= t->nhouses) {
+            PyErr_Format(PyExc_ValueError, "fishes: house %ld is out of range", h);
+            return -1;
+        }
+        out[i] = (int)h;
+    }
+    return 0;
+}
+
+PyObject *shudu_fishes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "fishes takes 7 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    xctx g;
+    memset(&g, 0, sizeof g);
+    g.t = t;
+    if (shudu_get_cset(args[1], t->ncells, &g.where)) return NULL;
+    long k = PyLong_AsLong(args[2]), max_fins = PyLong_AsLong(args[5]), max_endo = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred()) return NULL;
+    if (k < 1 || k > X_MAX_K || max_fins < 0 || max_fins > 64 || max_endo < 0 || max_endo > 64) {
+        PyErr_SetString(PyExc_ValueError, "fishes: the size or the fins are out of range");
+        return NULL;
+    }
+    g.k = (int)k;
+    g.max_fins = (int)max_fins;
+    g.max_endo = (int)max_endo;
+    int base_pool[S_MAX_HOUSES], cover_pool[S_MAX_HOUSES], nbase = 0, ncover = 0;
+    if (read_pool(t, args[3], base_pool, &nbase) || read_pool(t, args[4], cover_pool, &ncover)) return NULL;
+    for (int i = 0; i < ncover; i++) g.cover_ok |= (uint64_t)1 << cover_pool[i];
+    for (int i = 0; i < nbase; i++) {
+        cset spots = cs_and(g.where, t->house[base_pool[i]]);
+        if (!cs_any(spots)) continue;
+        g.pool[g.npool] = base_pool[i];
+        g.pool_spots[g.npool] = spots;
+        g.npool++;
+    }
+    x_bases(&g, 0, 0, (cset){0, 0}, (cset){0, 0});
+    PyObject *list = NULL, *result = NULL;
+    if (g.failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (!(list = PyList_New((Py_ssize_t)g.nfound))) goto done;
+    for (size_t i = 0; i < g.nfound; i++) {
+        const xfish_t *x = &g.found[i];
+        PyObject *base = PyTuple_New(g.k), *cover = PyTuple_New(g.k);
+        if (!base || !cover) {
+            Py_XDECREF(base);
+            Py_XDECREF(cover);
+            goto done;
+        }
+        for (int j = 0; j < g.k; j++) {
+            PyTuple_SET_ITEM(base, j, PyLong_FromLong(x->base[j]));
+            PyTuple_SET_ITEM(cover, j, PyLong_FromLong(x->cover[j]));
+        }
+        PyObject *item = Py_BuildValue("(iNNNNN)", x->units, base, cover, shudu_from_cset(x->base_cells),
+                                       shudu_from_cset(x->fins), shudu_from_cset(x->elims));
+        if (!item) goto done;
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    result = Py_BuildValue("(iO)", g.units, list);
+done:
+    Py_XDECREF(list);
+    free(g.found);
+    return result;
+}

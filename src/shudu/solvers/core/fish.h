@@ -14,4 +14,11 @@
  * lines.  ``fin_lines``: at most this many cover lines beyond k with fins. */
 PyObject *shudu_fish(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* fishes(tables, where, k, base_pool, cover_pool, max_fins, max_endo) -> (units, [(units, base,
+ * cover, base_cells, fins, eliminations)]): every fish of size k on one digit's places whose base
+ * houses come from base_pool and cover houses from cover_pool, in the order of
+ * shudu.logic.complex_fish.fishes; units: the base choices counted (the logic budget's units)
+ * in all, and when each fish was found. */
+PyObject *shudu_fishes(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #endif
