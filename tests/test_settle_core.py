@@ -845,6 +845,34 @@ def test_a_chain_search_in_one_c_call_finds_what_the_loop_finds(monkeypatch: pyt
     assert sum(step is not None for step, _ in fast)  # type: ignore[misc]
 
 
+def _grouped_finds(grids: list[CandidateGrid]) -> list[tuple[object, int]]:
+    """The grouped chain found on each grid, and the work counted."""
+    out: list[tuple[object, int]] = []
+    for grid in grids:
+        with limits(node_limit=10**12):
+            step = loops.find_grouped_chain(grid.copy())
+            out.append((step.to_json() if step else None, nodes_used()))
+    return out
+
+
+@needs_core
+def test_a_grouped_chain_search_in_one_c_call_finds_what_the_loop_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A grouped chain's search in one call (``chain_search`` with a group base) gives the
+    chain the Python loop over the starts gives, and counts the same work."""
+    states = list(_hard_states(6, 170, 2, 23, 59, 2))
+    grids = states + list(_quiet_states(iter(states)))
+    fast = _grouped_finds(grids)
+    # one unit of work short, the C search stops too
+    grid, used = next((g, u) for g, (step, u) in zip(grids, fast, strict=True) if step)
+    with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
+        loops.find_grouped_chain(grid.copy())
+    monkeypatch.setattr(loop_graph.Graph, "search", lambda self, starts, limit: None)
+    assert _grouped_finds(grids) == fast
+    assert sum(step is not None for step, _ in fast)
+
+
 def _loop_sweeps(grids: list[CandidateGrid]) -> list[object]:
     """The loops each grid's sweep finds, plain and through groups and ALS nodes, and the work
     it counted."""

@@ -99,6 +99,22 @@ class Graph:
         c_spent(units, stopped=code == C_STOPPED)
         return list(kept)
 
+    def search(self, starts: list[int], limit: int) -> list[int] | None:
+        """A grouped chain's search in one call of the C core (``chain_search`` with the first
+        group node as its group base), as :func:`~shudu.logic.loops.find_grouped_chain`'s loop
+        over the starts does it: the shortest chain through a group node whose ends eliminate
+        (an empty list: none). None where the search runs in Python, or the graph has ALS
+        nodes."""
+        self._read()
+        core = c_core()
+        if self._c_graph is None or self._c_ends is None or core is None or self.als:
+            return None
+        code, units, path = core.chain_search(
+            self._c_graph, starts, limit, self._c_ends, *c_limits(), self.base
+        )  # fmt: skip
+        c_spent(units, stopped=code == C_STOPPED)
+        return [] if path is None else list(path)
+
     def _read(self) -> None:
         """Read the graph and its ends into the C core, once (nothing where it cannot go)."""
         if not self._c_read:

@@ -127,26 +127,34 @@ def _als_of(graph: Graph, path: list[int], i: int) -> int:
 def find_grouped_chain(grid: CandidateGrid) -> Step | None:
     """Grouped X-Chain (one digit) or grouped AIC: the shortest chain through a group node."""
     graph = graph_of(grid)
-    best: tuple[list[int], list[tuple[int, int]]] | None = None
-    limit = MAX_LINKS + 1
-    for s in sorted(graph.strong):
-        found: list[tuple[int, int]] = []
+    starts = sorted(graph.strong)
+    path = graph.search(starts, MAX_LINKS + 1)  # the whole search in one call of the C core
+    if path is None:
+        path = _grouped_chain_py(graph, starts)
+    if not path:
+        return None
+    elims = _ends(graph, path[0] >> 1, path[-1] >> 1)
+    name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
+    return _step(graph, name, path, elims, "the chain {chain} shows that {first} or {last} is true")
 
-        def goal(state: int, links: int, s: int = s, found: list[tuple[int, int]] = found) -> bool:
-            elims = _ends(graph, s, state >> 1)
-            if elims:
-                found[:] = elims
-            return bool(elims)
+
+def _grouped_chain_py(graph: Graph, starts: list[int]) -> list[int]:
+    """The search of :func:`find_grouped_chain` in Python, the specification of
+    :meth:`Graph.search`: from each start in turn, the first chain whose ends eliminate, kept if
+    it goes through a group node, each kept chain making the limit its length (an empty list:
+    none)."""
+    best: list[int] = []
+    limit = MAX_LINKS + 1
+    for s in starts:
+
+        def goal(state: int, links: int, s: int = s) -> bool:
+            return bool(_ends(graph, s, state >> 1))
 
         path = _bfs(graph, s, limit, goal)
         if path and _uses_group(graph, path):
-            best = (path, list(found))
+            best = path
             limit = len(path) - 1
-    if best is None:
-        return None
-    path, elims = best
-    name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
-    return _step(graph, name, path, elims, "the chain {chain} shows that {first} or {last} is true")
+    return best
 
 
 def iter_grouped_chain(

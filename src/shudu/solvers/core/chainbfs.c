@@ -605,8 +605,8 @@ done:
 PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "chain_search takes 6 arguments");
+    if (nargs != 6 && nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "chain_search takes 6 or 7 arguments");
         return NULL;
     }
     const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
@@ -617,6 +617,8 @@ PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t
     long limit = PyLong_AsLong(args[2]);
     double seconds = PyFloat_AsDouble(args[4]);
     long long nodes = PyLong_AsLongLong(args[5]);
+    /* a chain counts only through a node from group_base on (-1: any chain counts) */
+    long group_base = nargs == 7 ? PyLong_AsLong(args[6]) : -1;
     if (PyErr_Occurred()) return NULL;
     if (!PyList_Check(starts)) {
         PyErr_SetString(PyExc_TypeError, "chain_search: the starts are a list");
@@ -678,16 +680,22 @@ PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t
             nf = nn;
         }
         if (found >= 0) {
-            /* the chain, traced now (the arrays are reused by the next start) */
-            free(path);
-            if (!(path = (int32_t *)malloc(((size_t)links + 2) * sizeof(int32_t)))) {
-                PyErr_NoMemory();
-                goto done;
+            /* the chain, traced now (the arrays are reused by the next start); with a group
+             * base, only a chain through a group node counts */
+            int grouped = group_base < 0;
+            for (int32_t st = found; st >= 0 && !grouped; st = parent[st])
+                if ((st >> 1) >= group_base) grouped = 1;
+            if (grouped) {
+                free(path);
+                if (!(path = (int32_t *)malloc(((size_t)links + 2) * sizeof(int32_t)))) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                int32_t count = 0;
+                for (int32_t st = found; st >= 0; st = parent[st]) path[count++] = st;
+                best_end = count;
+                lim = links; /* a later chain must be shorter */
             }
-            int32_t count = 0;
-            for (int32_t st = found; st >= 0; st = parent[st]) path[count++] = st;
-            best_end = count;
-            lim = links; /* a later chain must be shorter */
         }
     }
     PyObject *chain = Py_None;

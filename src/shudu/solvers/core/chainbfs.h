@@ -18,9 +18,11 @@ PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t n
  * links; only (None: every "on" state): True, the states of nodes weakly linked to the start;
  * chain_ends, the states that with the start prove something */
 PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-/* chain_search(graph, starts, limit, ends, seconds, nodes) -> (code, units, chain): the first
- * chain from each start in turn that proves something, each shorter than the last (code 0 none,
- * 1 found, 2 stopped past seconds or nodes units of frontier); chain: its states, or None */
+/* chain_search(graph, starts, limit, ends, seconds, nodes[, group_base]) -> (code, units, chain):
+ * the first chain from each start in turn that proves something, each shorter than the last
+ * (code 0 none, 1 found, 2 stopped past seconds or nodes units of frontier); chain: its states,
+ * or None.  With group_base, a start's first chain counts only if it goes through a node from
+ * group_base on (a grouped chain's group node). */
 PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_sweep(graph, starts, limit, seconds, nodes) -> (code, units, kept): the continuous nice
  * loops' sweep (shudu.logic.loops._closed_loops): the starts (in order) whose loops close at
