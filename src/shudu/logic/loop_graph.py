@@ -46,6 +46,7 @@ class Graph:
         self._seen: dict[int, int] = {}
         hb = grid.t.house_bits
         geometry = grid.geometry
+        strong = self.strong
         for d in digits:
             where = grid.where[d]
             for h, hbits in enumerate(hb):
@@ -54,8 +55,11 @@ class Graph:
                 if count < 2:
                     continue
                 if count == 2:
+                    # a conjugate pair (as _link(node(a), node(b)) would add it)
                     a = spots.bit_length() - 1
-                    self._link(self.node(1 << a, d), self.node(spots ^ (1 << a), d))
+                    na, nb = a * n + d, ((spots ^ (1 << a)).bit_length() - 1) * n + d
+                    strong.setdefault(na, set()).add(nb)
+                    strong.setdefault(nb, set()).add(na)
                 elif groups:
                     # strong links between two segments (where h meets other houses) that
                     # hold all the places
