@@ -196,7 +196,8 @@ def classify(grid: CandidateGrid, fish: Fish) -> str:
     return "Mutant"
 
 
-def _step(grid: CandidateGrid, fish: Fish, name: str, eliminations: CellSet, fins: CellSet) -> Step:
+def fish_step(grid: CandidateGrid, fish: Fish, name: str, eliminations: CellSet, fins: CellSet) -> Step:
+    """The step of a fish named ``name``: its base and cover houses, fins and eliminations."""
     houses = grid.geometry.houses
     digit = fish.digit + 1
     base_names = [houses[h].name for h in fish.base]
@@ -237,7 +238,7 @@ def iter_fish(
                 if classify(grid, fish) != form or bool(fish.fins) != finned:
                     continue
                 name = f"{'Finned ' if finned else ''}{form} {SIZE_NAMES[k]}"
-                yield _step(grid, fish, name, fish.eliminations, fish.fins)
+                yield fish_step(grid, fish, name, fish.eliminations, fish.fins)
 
 
 def iter_franken_fish(grid: CandidateGrid, sizes: Sequence[int] = (2, 3, 4)) -> Iterator[Step]:
@@ -319,7 +320,7 @@ def _siamese(grid: CandidateGrid, form: str, k: int, group: list[Fish]) -> Itera
                 first.fins | second.fins,
                 first.eliminations | second.eliminations,
             )
-            yield _step(grid, both, name, both.eliminations, both.fins)
+            yield fish_step(grid, both, name, both.eliminations, both.fins)
 
 
 def _sashimi(grid: CandidateGrid, fish: Fish) -> bool:

@@ -13,12 +13,11 @@ import itertools
 from collections.abc import Iterator
 from itertools import combinations
 
-from ..notation import digit_char
-from .complex_fish import iter_siamese_fish
+from .complex_fish import Fish, fish_step, iter_siamese_fish
 from .grid import CandidateGrid, bits
 from .memo import barren, mark_barren, remembered
 from .propagate import c_core, c_tables
-from .step import Step, distinct, make_step
+from .step import Step, distinct
 
 _NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 #: At most this many cover lines beyond k are tried for finned fish.
@@ -174,7 +173,6 @@ def _first(grid: CandidateGrid, k: int, *, finned: bool) -> Step | None:
 def _fish_step(grid: CandidateGrid, d: int, k: int, base: list[int], covers: list[int]) -> Step:
     """The step of a fish of digit index ``d`` on the ``base`` houses covered by ``covers``."""
     hb = grid.t.house_bits
-    houses = grid.geometry.houses
     where = grid.where[d]
     base_cells = base_bits = cover_bits = 0
     for h in base:
@@ -186,25 +184,12 @@ def _fish_step(grid: CandidateGrid, d: int, k: int, base: list[int], covers: lis
     fins = base_cells & ~cover_bits
     for fin in bits(fins):
         targets &= grid.t.peer_bits[fin]
-    digit = d + 1
     name = _NAMES[k]
     if fins:
         sashimi = any((where & hb[h] & cover_bits).bit_count() <= 1 for h in base)
         name = f"{'Sashimi' if sashimi else 'Finned'} {name}"
-    base_names = [houses[h].name for h in base]
-    cover_names = [houses[h].name for h in covers]
-    reason = f"{digit_char(digit)} in {', '.join(base_names)} lies only in {', '.join(cover_names)}"
-    if fins:
-        reason += f" apart from the fin{'s' if fins & (fins - 1) else ''} {grid.names(fins)}"
-    return make_step(
-        grid,
-        name,
-        reason,
-        eliminations=[(c, digit) for c in bits(targets)],
-        cells=list(bits(base_cells)),
-        digits=[digit],
-        houses=base_names + cover_names,
-        kind=name,
+    return fish_step(
+        grid, Fish(d, tuple(base), tuple(covers), base_cells, fins, targets), name, targets, fins
     )
 
 
