@@ -59,12 +59,13 @@ SOURCES = [
     f"{SOLVERS}/core/als.c",
     f"{SOLVERS}/core/fish.c",
     f"{SOLVERS}/core/chainbfs.c",
+    f"{SOLVERS}/core/trace.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
     for name in (
         *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
-        *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs"),
+        *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs", "trace"),
     )
 ]
 

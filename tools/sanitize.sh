@@ -55,6 +55,6 @@ cd "$SCRATCH"
 "$PY" -c 'import shudu.solvers._core_c as m; print("sanitized core:", m.__file__)'
 # (the whole ratings compared with and without tallies are left to the plain run: they spend
 # their time in Python, which PYTHONMALLOC=malloc under ASan slows tenfold)
-"$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py tests/test_settle_core.py -k "not tallies"
+"$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py tests/test_settle_core.py tests/test_trace_core.py -k "not tallies"
 "$PY" "$ROOT/tools/fuzz_core.py" --rounds "$ROUNDS"
 echo "sanitizers: no report"

@@ -403,6 +403,10 @@ def forcing_net_inside(trial: CandidateGrid) -> list[tuple[int, int]]:
     return [found] if found else []
 
 
+# the C core's trace follows this rule itself, after the net's four (implications._c_trace)
+forcing_net_inside.c_inner = True  # type: ignore[attr-defined]
+
+
 def _first_contradiction(
     grid: CandidateGrid, rules: tuple[Rule, ...], *, quiet: bool
 ) -> tuple[int, int] | None:

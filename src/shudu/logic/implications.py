@@ -16,18 +16,24 @@ grid's cells are numbered in.
 A line's causes are exact: applying just those lines to the board before the assumption, the rule
 named gives the line (a naked single's other candidates are gone; a hidden single's other places
 are gone; a candidate goes because a peer holds its digit; a basic technique's pattern holds).
+
+The C core follows an assumption the same way (``trace``, where its settle loop follows the
+rules): the same lines, causes and rules, in the same order. The Python code here is its
+specification (:meth:`Trace.run_py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from types import ModuleType
 
 from ..geometry import Geometry
 from ..notation import digit_char
+from .budget import c_limits, c_spent
 from .chain import Branch, Implication
 from .grid import CandidateGrid, and_list, bits
-from .propagate import Rule
+from .propagate import C_STOPPED, Rule, c_settle
 
 Candidate = tuple[int, int]  # (cell, digit 1..n)
 
@@ -35,9 +41,12 @@ Candidate = tuple[int, int]  # (cell, digit 1..n)
 class Trace:
     """One assumption followed with singles and ``rules`` on a copy of ``base``, every line kept."""
 
-    def __init__(self, base: CandidateGrid, rules: Sequence[Rule] = ()) -> None:
+    def __init__(self, base: CandidateGrid, rules: Sequence[Rule] = (), *, keep: bool = True) -> None:
         self.base = base
         self.rules = rules
+        #: Whether the C core's trace gives back which line settled each candidate (for
+        #: :meth:`cause_of`); a contradiction's branch needs only the lines.
+        self.keep = keep
         self.grid = base.copy()
         self.lines: list[Implication] = []
         #: Per removed candidate, the line that removed it (a placement removes its cell's others).
@@ -107,13 +116,60 @@ class Trace:
 
     # --- following ----------------------------------------------------------------------------
 
-    def run(self, cell: int, digit: int, *, stop_on: frozenset[Candidate] = frozenset()) -> None:
-        """Assume ``digit`` in ``cell`` and follow until nothing changes or the grid breaks."""
+    def run(self, cell: int, digit: int) -> None:
+        """Assume ``digit`` in ``cell`` and follow until nothing changes or the grid breaks: in the
+        C core (``trace``) where its settle loop follows the rules, else :meth:`run_py`, its
+        specification. The same lines either way; the inner searches of a nested net's fifth
+        rule count against the logic budget as :func:`~shudu.logic.forcing.forcing_net_inside`
+        counts them."""
+        c_args = _c_trace(self.base.geometry, self.rules)
+        if c_args is None or self.lines or not self.base.has(cell, digit):
+            self.run_py(cell, digit)
+        else:
+            self._run_c(*c_args, cell, digit)
+
+    def _run_c(self, core: ModuleType, capsule: object, nrules: int, cell: int, digit: int) -> None:
+        base = self.base
+        seconds, nodes = c_limits() if nrules > _NET_NAMES else (-1.0, -1)
+        code, settles, lines, broken, placed, gone = core.trace(
+            capsule, base.cands, base.where, base.placed, base.values, base.empty,
+            cell, digit, nrules, self.keep, seconds, nodes,
+        )  # fmt: skip
+        if settles >= 0:  # the fifth rule ran
+            c_spent(settles, stopped=code == C_STOPPED)
+        geometry, names = base.geometry, self._names()
+        self.lines = [
+            Implication(c, d, on, causes, _line_rule(geometry, names, kind, rule, house, cells, d))
+            for c, d, on, causes, kind, rule, house, cells in lines
+        ]
+        if broken is not None:
+            kind, a, b, causes = broken
+            text = _no_candidate(base, a) if kind == 0 else _no_place(a + 1, geometry.houses[b].name)
+            self.broken = (text, causes)
+        if placed is not None:
+            self.placed = {c: index for c, index in enumerate(placed) if index >= 0}
+            n = base.size
+            self.gone = {(k // n, k % n + 1): index for k, index in enumerate(gone) if index >= 0}
+            for index, line in enumerate(self.lines):
+                needs = 1 << index
+                for c in line.because:
+                    needs |= self.needs[c]
+                self.needs.append(needs)
+
+    def _names(self) -> tuple[str, ...]:
+        """The rules' names, as a line's rule text gives them."""
+        return tuple(
+            getattr(rule, "__name__", "rule").removesuffix("_rule").replace("_", " ") for rule in self.rules
+        )
+
+    def run_py(self, cell: int, digit: int) -> None:
+        """:meth:`run` in Python: the specification of the C core's ``trace``."""
         self._place(cell, digit, (), "assumption")
         while self.broken is None:
             if self._singles():
                 continue
-            if not self._rules():
+            # a round that broke the grid ends the trace: no rule runs after it
+            if self.broken is not None or not self._rules():
                 return
 
     def _singles(self) -> bool:
@@ -139,7 +195,7 @@ class Trace:
             others = [(cell, d + 1) for d in bits(base.cands[cell])]
             if not mask:
                 causes = self._causes(others)
-                broken.append((self._size(causes), f"{grid.name(cell)} has no candidate left", causes))
+                broken.append((self._size(causes), _no_candidate(grid, cell), causes))
                 continue
             digit = mask.bit_length()
             offer(cell, digit, self._causes([c for c in others if c[1] != digit]), "naked single")
@@ -150,13 +206,11 @@ class Trace:
                 spots = where[d] & hbits
                 if spots & (spots - 1):
                     continue
-                house = houses[h].name
                 causes = self._causes([(c, d + 1) for c in bits(base.where[d] & hbits & ~spots)])
                 if not spots:
-                    text = f"no place is left for {digit_char(d + 1)} in {house}"
-                    broken.append((self._size(causes), text, causes))
+                    broken.append((self._size(causes), _no_place(d + 1, houses[h].name), causes))
                     continue
-                offer(spots.bit_length() - 1, d + 1, causes, f"hidden single in {house}")
+                offer(spots.bit_length() - 1, d + 1, causes, _hidden(grid.geometry, h))
         # singles that clash: a cell that is the only place of two digits, or two cells that must
         # take one digit and see each other; each costs the lines of both its reasons
         clashes: list[tuple[int, int, int, int, int]] = []  # (size, cell, digit, other cell, other digit)
@@ -195,12 +249,12 @@ class Trace:
         because, rule = offers[a][da]
         index = self._add(a, da, True, because, rule)
         # a cell that is the only place of two digits holds the first: that removes the second
-        gone = index if a == b else self._add(b, db, False, [index], f"sees {grid.name(a)}")
+        gone = index if a == b else self._add(b, db, False, [index], _sees(grid.geometry, 1 << a))
         causes, why = offers[b][db]
         if why == "naked single":
-            text = f"{grid.name(b)} has no candidate left"
+            text = _no_candidate(grid, b)
         else:
-            text = f"no place is left for {digit_char(db)} in {why.removeprefix('hidden single in ')}"
+            text = _no_place(db, why.removeprefix("hidden single in "))
         self.broken = (text, (*causes, gone))
 
     def _rules(self) -> bool:
@@ -223,7 +277,8 @@ class Trace:
         for c, d in elims:
             cells |= 1 << c
             digits |= 1 << (d - 1)
-        name = getattr(rule, "__name__", "rule").removesuffix("_rule").replace("_", " ")
+        r = self.rules.index(rule)
+        names = self._names()
         if digits & (digits - 1) == 0:
             # pointing or claiming: the digit's places in house a all lie in house b
             d = digits.bit_length() - 1
@@ -233,8 +288,7 @@ class Trace:
                 inside = grid.where[d] & hb[a]
                 if inside and not inside & ~inter:
                     others = [(c, d + 1) for c in bits(base.where[d] & hb[a] & ~inter)]
-                    house = grid.geometry.houses[a].name
-                    return self._causes(others), f"{name}: {digit_char(d + 1)} of {house}"
+                    return self._causes(others), _line_rule(grid.geometry, names, LOCKED, r, a, 0, d + 1)
         for hbits in hb:
             open_here = list(bits(hbits & grid.empty))
             for i, a in enumerate(open_here):
@@ -244,15 +298,16 @@ class Trace:
                     if union.bit_count() == 2 and not digits & ~union and not cells & (pair | ~hbits):
                         # naked pair: the two cells' other candidates are gone
                         others = [(c, e + 1) for c in (a, b) for e in bits(base.cands[c] & ~union)]
-                        return self._causes(others), f"{name} {grid.names(pair)}"
+                        return self._causes(others), _line_rule(grid.geometry, names, PAIR, r, -1, pair, 0)
                     if not cells & ~pair:
                         kept = grid.cands[a] & grid.cands[b] & ~digits
                         ds = [d for d in bits(kept) if not grid.where[d] & hbits & ~pair]
                         if len(ds) >= 2:
                             # hidden pair: the two digits' other places in the house are gone
                             others = [(c, d + 1) for d in ds[:2] for c in bits(base.where[d] & hbits & ~pair)]
-                            return self._causes(others), f"{name} {grid.names(pair)}"
-        return list(range(len(self.lines))), name
+                            text = _line_rule(grid.geometry, names, PAIR, r, -1, pair, 0)
+                            return self._causes(others), text
+        return list(range(len(self.lines))), names[r]
 
     # --- branches -----------------------------------------------------------------------------
 
@@ -288,9 +343,60 @@ def _sees(geometry: Geometry, cells: int) -> str:
     return f"sees {and_list([geometry.cell_name(c) for c in bits(cells)])}"
 
 
+@lru_cache(maxsize=1024)
+def _hidden(geometry: Geometry, house: int) -> str:
+    return f"hidden single in {geometry.houses[house].name}"
+
+
+def _no_candidate(grid: CandidateGrid, cell: int) -> str:
+    return f"{grid.name(cell)} has no candidate left"
+
+
+def _no_place(digit: int, house: str) -> str:
+    return f"no place is left for {digit_char(digit)} in {house}"
+
+
+#: The kinds of a line's rule, as the C core's ``trace`` numbers them.
+ASSUMPTION, NAKED, HIDDEN, SEES, LOCKED, PAIR, RULE = range(7)
+
+
+def _line_rule(
+    geometry: Geometry, names: tuple[str, ...], kind: int, rule: int, house: int, cells: int, digit: int
+) -> str:
+    """A line's rule text: ``rule`` (an index into ``names``) with its pattern for a basic
+    technique's elimination (pointing or claiming: the digit of ``house``; a pair: its ``cells``)."""
+    if kind == SEES:
+        return _sees(geometry, cells)
+    if kind == HIDDEN:
+        return _hidden(geometry, house)
+    if kind == NAKED:
+        return "naked single"
+    if kind == LOCKED:
+        return f"{names[rule]}: {digit_char(digit)} of {geometry.houses[house].name}"
+    if kind == PAIR:
+        return f"{names[rule]} {and_list([geometry.cell_name(c) for c in bits(cells)])}"
+    return "assumption" if kind == ASSUMPTION else names[rule]
+
+
+#: The net's rules the C core follows (pointing, claiming, naked pair, hidden pair).
+_NET_NAMES = 4
+
+
+def _c_trace(geometry: Geometry, rules: Sequence[Rule]) -> tuple[ModuleType, object, int] | None:
+    """(the C core, the geometry's tables, how many of its rules ``rules`` is) when the C core
+    traces with ``rules``: the net's rules it follows (a prefix of them), and after all four of
+    them a forcing-net contradiction inside (a rule marked ``c_inner``), else None."""
+    inner = bool(rules) and getattr(rules[-1], "c_inner", False)
+    got = c_settle(geometry, rules[:-1] if inner else rules)
+    if got is None or (inner and got[2] != _NET_NAMES):
+        return None
+    core, capsule, count = got
+    return core, capsule, count + inner
+
+
 def contradiction_branch(base: CandidateGrid, rules: Sequence[Rule], cell: int, digit: int) -> Branch | None:
     """The lines from assuming ``digit`` in ``cell`` to the contradiction; None if none is reached."""
-    trace = Trace(base, rules)
+    trace = Trace(base, rules, keep=False)
     trace.run(cell, digit)
     if trace.broken is None:
         return None

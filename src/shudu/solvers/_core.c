@@ -28,6 +28,7 @@
 #include "core/als.h"
 #include "core/fish.h"
 #include "core/chainbfs.h"
+#include "core/trace.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -1117,6 +1118,10 @@ static PyMethodDef core_methods[] = {
     {"first_contradiction", (PyCFunction)(void (*)(void))shudu_first_contradiction_call, METH_FASTCALL,
      "first_contradiction(tables, cands, where, placed, values, empty, seconds, nodes) -> (code, "
      "settles, found): the forcing-net contradiction inside of shudu.logic.forcing in C"},
+    {"trace", (PyCFunction)(void (*)(void))shudu_trace, METH_FASTCALL,
+     "trace(tables, cands, where, placed, values, empty, cell, digit, nrules, keep, seconds, "
+     "nodes) -> (code, settles, lines, broken, placed, gone): the lines of "
+     "shudu.logic.implications.Trace in C"},
     {"nishio", (PyCFunction)(void (*)(void))shudu_nishio, METH_FASTCALL,
      "nishio(tables, where, placed) -> the shortest one-digit contradictions of "
      "shudu.logic.nishio in C"},

@@ -371,6 +371,20 @@ static int rule_inner(settle_state_t *s)
     return 0;
 }
 
+void shudu_settle_place(settle_state_t *s, int cell, int digit) { place(s, cell, digit); }
+
+int shudu_settle_rule(settle_state_t *s, int r)
+{
+    memset(s->elim, 0, sizeof s->elim);
+    switch (r) {
+    case 0: return rule_locked(s, 0);
+    case 1: return rule_locked(s, 1);
+    case 2: return rule_naked_pair(s);
+    case 3: return rule_hidden_pair(s);
+    default: return rule_inner(s);
+    }
+}
+
 int shudu_first_contradiction(settle_state_t *s, int *cell, int *digit)
 {
     for (int d = 0; d < s->t->n; d++) s->elim[d] = (cset){0, 0};
@@ -459,16 +473,7 @@ int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int qui
         }
         {
             int hit = 0;
-            for (int r = 0; r < nrules && !hit; r++) {
-                memset(s->elim, 0, sizeof s->elim);
-                switch (r) {
-                case 0: hit = rule_locked(s, 0); break;
-                case 1: hit = rule_locked(s, 1); break;
-                case 2: hit = rule_naked_pair(s); break;
-                case 3: hit = rule_hidden_pair(s); break;
-                default: hit = rule_inner(s); break;
-                }
-            }
+            for (int r = 0; r < nrules && !hit; r++) hit = shudu_settle_rule(s, r);
             if (!hit && nrules > 4 && s->nest->spent) {
                 *steps = -1;
                 return S_STOPPED;

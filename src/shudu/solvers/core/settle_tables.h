@@ -139,6 +139,12 @@ enum { S_SETTLED = 0, S_BROKEN = 1, S_STOPPED = 2 };
  * S_STOPPED when its budget is spent). */
 SHUDU_HIDDEN int shudu_run_settle(settle_state_t *s, int start_cell, int start_digit, int quiet,
                                   long limit, int nrules, long *steps);
+/* grid.place on s: digit (1..n) put in cell, removed from the cell's peers. */
+SHUDU_HIDDEN void shudu_settle_place(settle_state_t *s, int cell, int digit);
+/* Rule r of the settle loop (0 pointing, 1 claiming, 2 naked pair, 3 hidden pair, 4 a
+ * forcing-net contradiction inside, with s->nest set): 1 with its eliminations in s->elim (per
+ * digit), else 0 (rule 4: also when its budget is spent, s->nest->spent). */
+SHUDU_HIDDEN int shudu_settle_rule(settle_state_t *s, int r);
 /* The first forcing-net contradiction of s (the rule a nested net adds, forcing.forcing_net_inside:
  * the first candidate, cells with fewest candidates first, whose assumption followed with singles
  * and the net's rules breaks the grid), each assumption one unit of s->nest (set by the caller):
