@@ -44,8 +44,9 @@ class Trace:
     def __init__(self, base: CandidateGrid, rules: Sequence[Rule] = (), *, keep: bool = True) -> None:
         self.base = base
         self.rules = rules
-        #: Whether the C core's trace gives back which line settled each candidate (for
-        #: :meth:`cause_of`); a contradiction's branch needs only the lines.
+        #: Whether the C core's trace gives back every line and which line settled each
+        #: candidate (for :meth:`cause_of`); without it, where the grid breaks, only the lines
+        #: of the contradiction's branch (renumbered), all that :meth:`branch` needs then.
         self.keep = keep
         self.grid = base.copy()
         self.lines: list[Implication] = []

@@ -556,30 +556,57 @@ static PyObject *int_tuple(const int *values, int count)
     return tuple;
 }
 
+/* Causes renumbered (renum: per line its new index, -1 where left out; NULL: as they are). */
+static int renumber(const int *causes, int count, const int *renum, int *out)
+{
+    for (int i = 0; i < count; i++) out[i] = renum ? renum[causes[i]] : causes[i];
+    return count;
+}
+
 static PyObject *result_of(trace_t *tr, int code, long long settles, int keep)
 {
-    PyObject *lines = PyList_New(tr->nlines), *broken = NULL, *placed = NULL, *gone = NULL;
-    if (!lines) return NULL;
-    for (int i = 0; i < tr->nlines; i++) {
+    /* without keep, only the lines the contradiction needs (its branch, the assumption first),
+     * renumbered: Trace.branch of them is the branch of all the lines */
+    int *renum = NULL, *tmp = NULL, kept = tr->nlines;
+    if (!keep && tr->broken) {
+        renum = (int *)malloc(sizeof(int) * (size_t)(tr->nlines ? tr->nlines : 1));
+        tmp = (int *)malloc(sizeof(int) * (size_t)(tr->nlines + tr->bcount + 1));
+        if (!renum || !tmp) {
+            free(renum);
+            free(tmp);
+            return PyErr_NoMemory();
+        }
+        int w = tr->words;
+        uint64_t *mask = tr->scratch;
+        memcpy(mask, tr->needs, sizeof(uint64_t) * (size_t)w); /* line 0: the assumption */
+        for (int i = 0; i < tr->bcount; i++) {
+            const uint64_t *row = tr->needs + (size_t)tr->pool[tr->bfirst + (size_t)i] * (size_t)w;
+            for (int j = 0; j < w; j++) mask[j] |= row[j];
+        }
+        kept = 0;
+        for (int i = 0; i < tr->nlines; i++) renum[i] = mask[i >> 6] >> (i & 63) & 1 ? kept++ : -1;
+    }
+    PyObject *lines = PyList_New(kept), *broken = NULL, *placed = NULL, *gone = NULL;
+    if (!lines) goto fail;
+    for (int i = 0, at = 0; i < tr->nlines; i++) {
         const line_t *l = &tr->lines[i];
-        PyObject *causes = int_tuple(tr->pool + l->first, l->count);
+        if (renum && renum[i] < 0) continue;
+        PyObject *causes = renum ? int_tuple(tmp, renumber(tr->pool + l->first, l->count, renum, tmp))
+                                 : int_tuple(tr->pool + l->first, l->count);
         PyObject *cells = causes ? shudu_from_cset(l->cells) : NULL;
         if (!cells) {
             Py_XDECREF(causes);
-            Py_DECREF(lines);
-            return NULL;
+            goto fail;
         }
         /* N: the tuple takes causes and cells (and drops them if it cannot be built) */
         PyObject *item = Py_BuildValue("(iiONiiiN)", l->cell, l->digit, l->on ? Py_True : Py_False,
                                        causes, l->kind, l->rule, l->house, cells);
-        if (!item) {
-            Py_DECREF(lines);
-            return NULL;
-        }
-        PyList_SET_ITEM(lines, i, item);
+        if (!item) goto fail;
+        PyList_SET_ITEM(lines, at++, item);
     }
     if (tr->broken) {
-        PyObject *causes = int_tuple(tr->pool + tr->bfirst, tr->bcount);
+        PyObject *causes = renum ? int_tuple(tmp, renumber(tr->pool + tr->bfirst, tr->bcount, renum, tmp))
+                                 : int_tuple(tr->pool + tr->bfirst, tr->bcount);
         broken = causes ? Py_BuildValue("(iiiN)", tr->bkind, tr->ba, tr->bb, causes) : NULL;
     } else {
         broken = Py_NewRef(Py_None);
@@ -591,13 +618,17 @@ static PyObject *result_of(trace_t *tr, int code, long long settles, int keep)
         placed = Py_NewRef(Py_None);
         gone = Py_NewRef(Py_None);
     }
-    if (!gone) {
-        Py_DECREF(lines);
-        Py_XDECREF(broken);
-        Py_XDECREF(placed);
-        return NULL;
-    }
+    if (!gone) goto fail;
+    free(renum);
+    free(tmp);
     return Py_BuildValue("(iLNNNN)", code, settles, lines, broken, placed, gone);
+fail:
+    Py_XDECREF(lines);
+    Py_XDECREF(broken);
+    Py_XDECREF(placed);
+    free(renum);
+    free(tmp);
+    return NULL;
 }
 
 PyObject *shudu_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)

@@ -12,8 +12,9 @@
  *   forcing-net contradiction inside as the fifth, its settles counted against seconds and
  *   nodes, < 0: no limit).  code 0 settled, 1 broken, 2 stopped (the inner searches ran past
  *   the limits); settles: the inner searches' settles, -1 when the fifth rule never ran.
- *   lines: (cell, digit, on, causes, kind, rule, house, cells) each, kind one of
- *   implications.LINE_KINDS; broken: None or (kind, a, b, causes) (kind 0: cell a has no
+ *   lines: (cell, digit, on, causes, kind, rule, house, cells) each, kind as numbered in
+ *   shudu.logic.implications (without keep, where the grid broke, only the lines its branch
+ *   needs, renumbered); broken: None or (kind, a, b, causes) (kind 0: cell a has no
  *   candidate, 1: digit index a has no place in house b); with keep, placed (per cell, its
  *   placement's line or -1) and gone (per cell * n + digit index, the line that removed it or
  *   -1), else None for both. */
