@@ -19,7 +19,17 @@ import pytest
 import shudu
 from shudu import variants
 from shudu.formats import as_puzzle
-from shudu.logic import chains, colouring, complex_fish, fish, intersections, memo, patterns, singles
+from shudu.logic import (
+    chains,
+    colouring,
+    complex_fish,
+    fish,
+    intersections,
+    memo,
+    patterns,
+    singles,
+    suedecoq,
+)
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.solver import steps
 from shudu.logic.step import Step, make_step, new_step
@@ -234,8 +244,8 @@ def _path(puzzle: str) -> list[dict[str, object]]:
 
 def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fish, single-digit patterns, X-Chains, colouring and Siamese fish skip a digit whose places
-    were searched in vain earlier in the call (memo.barren): the paths are the ones a search of
-    every digit gives."""
+    were searched in vain earlier in the call (memo.barren), Sue de Coq a box and line whose
+    candidates were: the paths are the ones a search of every digit and house gives."""
     puzzles = [
         # fish, skyscrapers, kites, turbot fish, empty rectangles, colours and X-Chains on the way
         "..61......7...356..9...2....8..7..2........5....5.43..4.....79.1....84.......5..6",
@@ -253,12 +263,20 @@ def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch)
             skipped.add(key[0][0])
         return known
 
-    modules = (fish, patterns, chains, colouring, complex_fish)
+    modules = (fish, patterns, chains, colouring, complex_fish, suedecoq)
     for module in modules:
         monkeypatch.setattr(module, "barren", counting)
     with_skips = [_path(p) for p in puzzles]
     # the skipping was exercised in every finder that does it
-    assert {"fish", "two links", "x-chain", "simple colours", "multi colours", "siamese"} <= skipped
+    assert {
+        "fish",
+        "two links",
+        "x-chain",
+        "simple colours",
+        "multi colours",
+        "siamese",
+        "sue de coq",
+    } <= skipped
     for module in modules:
         monkeypatch.setattr(module, "barren", lambda key: False)
     assert with_skips == [_path(p) for p in puzzles]

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
+from ..geometry import Geometry
 from .budget import checkpoint
-from .grid import CandidateGrid, bits, digits_of
-from .memo import remembered
+from .grid import CandidateGrid, bits, digits_of, tables
+from .memo import barren, mark_barren, remembered
 from .step import Step, digit_list, distinct, make_step
 
 #: The most cells taken from the rest of the line, or of the box.
@@ -46,59 +47,101 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
     cands, where, empty = grid.cands, grid.where, grid.empty
     houses = grid.geometry.houses
     hb = grid.t.house_bits
-    for box, line, inter in grid.t.overlaps:
-        if houses[box].kind not in ("box", "region") or houses[line].kind in ("box", "region"):
-            continue
+    # a meeting's Sue de Coqs depend on its two houses' candidates alone: those searched in
+    # vain are skipped
+    tag = ("sue de coq", locked_sides, id(grid.t))
+    for box, line, inter, line_rest, box_rest, both in _meetings(grid.geometry):
+        here = hb[box] | hb[line]
         middle_cells = list(bits(inter & empty))
         if len(middle_cells) < 2:
             continue
-        line_sides = _sides(tuple((c, cands[c]) for c in bits(hb[line] & empty & ~inter)), locked_sides)
-        box_sides = _sides(tuple((c, cands[c]) for c in bits(hb[box] & empty & ~inter)), locked_sides)
-        if not line_sides or not box_sides:
+        key = (tag, box, line, empty & here, tuple([cands[c] for c in both]))
+        if barren(key):
             continue
+        fruitful = False
+        # the cells of the meeting that hold two digits more than cells, before the sides
+        middles = []
         for size in range(2, len(middle_cells) + 1):
             for middle in combinations(middle_cells, size):
                 v = 0
                 for c in middle:
                     v |= cands[c]
-                if v.bit_count() < size + 2:
-                    continue
-                mask = sum(1 << c for c in middle)
-                line_sets = [side for side in line_sides if side[1] & v]
-                box_sets = [side for side in box_sides if side[1] & v]
-                for l_cells, l_digits in line_sets:
-                    checkpoint()
-                    for b_cells, b_digits in box_sets:
-                        if l_digits & b_digits:
-                            continue
-                        total = v | l_digits | b_digits
-                        count = size + l_cells.bit_count() + b_cells.bit_count()
-                        if total.bit_count() != count:
-                            continue
-                        extra = v & ~l_digits & ~b_digits
-                        line_out = hb[line] & ~mask & ~l_cells
-                        box_out = hb[box] & ~mask & ~b_cells
-                        elims = [
-                            (c, d + 1) for d in bits(l_digits | extra) for c in bits(where[d] & line_out)
-                        ]
-                        elims += [
-                            (c, d + 1) for d in bits(b_digits | extra) for c in bits(where[d] & box_out)
-                        ]
-                        if not elims:
-                            continue
-                        used = mask | l_cells | b_cells
-                        yield make_step(
-                            grid,
-                            "Sue de Coq",
-                            f"{grid.names(mask)} hold {digit_list(digits_of(v))}; with {grid.names(l_cells)} "
-                            f"in {houses[line].name} and {grid.names(b_cells)} in {houses[box].name} they "
-                            f"make {count} cells for {count} digits",
-                            eliminations=elims,
-                            cells=list(bits(used)),
-                            digits=digits_of(total),
-                            houses=[houses[box].name, houses[line].name],
-                            length=2 * count,
-                        )
+                if v.bit_count() >= size + 2:
+                    middles.append((size, middle, v))
+        if not middles:
+            mark_barren(key)
+            continue
+        # an almost locked side of k cells holds k + 1 digits: no cell of it holds more
+        most = MAX_SIDE + 1 if locked_sides else grid.size
+        line_sides = _sides(
+            tuple((c, m) for c in line_rest if empty >> c & 1 and (m := cands[c]).bit_count() <= most),
+            locked_sides,
+        )
+        box_sides = _sides(
+            tuple((c, m) for c in box_rest if empty >> c & 1 and (m := cands[c]).bit_count() <= most),
+            locked_sides,
+        )
+        if not line_sides or not box_sides:
+            mark_barren(key)
+            continue
+        for size, middle, v in middles:
+            mask = sum(1 << c for c in middle)
+            line_sets = [side for side in line_sides if side[1] & v]
+            box_sets = [side for side in box_sides if side[1] & v]
+            for l_cells, l_digits in line_sets:
+                checkpoint()
+                for b_cells, b_digits in box_sets:
+                    if l_digits & b_digits:
+                        continue
+                    total = v | l_digits | b_digits
+                    count = size + l_cells.bit_count() + b_cells.bit_count()
+                    if total.bit_count() != count:
+                        continue
+                    extra = v & ~l_digits & ~b_digits
+                    line_out = hb[line] & ~mask & ~l_cells
+                    box_out = hb[box] & ~mask & ~b_cells
+                    elims = [(c, d + 1) for d in bits(l_digits | extra) for c in bits(where[d] & line_out)]
+                    elims += [(c, d + 1) for d in bits(b_digits | extra) for c in bits(where[d] & box_out)]
+                    if not elims:
+                        continue
+                    used = mask | l_cells | b_cells
+                    fruitful = True
+                    yield make_step(
+                        grid,
+                        "Sue de Coq",
+                        f"{grid.names(mask)} hold {digit_list(digits_of(v))}; with {grid.names(l_cells)} "
+                        f"in {houses[line].name} and {grid.names(b_cells)} in {houses[box].name} they "
+                        f"make {count} cells for {count} digits",
+                        eliminations=elims,
+                        cells=list(bits(used)),
+                        digits=digits_of(total),
+                        houses=[houses[box].name, houses[line].name],
+                        length=2 * count,
+                    )
+        if not fruitful:
+            mark_barren(key)
+
+
+@cache
+def _meetings(
+    geometry: Geometry,
+) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+    """Each box (or region) and line that meet: (box, line, the cells they share, the line's
+    other cells, the box's other cells, all their cells)."""
+    houses = geometry.houses
+    hb = tables(geometry).house_bits
+    return tuple(
+        (
+            box,
+            line,
+            inter,
+            tuple(bits(hb[line] & ~inter)),
+            tuple(bits(hb[box] & ~inter)),
+            tuple(bits(hb[line] | hb[box])),
+        )
+        for box, line, inter in tables(geometry).overlaps
+        if houses[box].kind in ("box", "region") and houses[line].kind not in ("box", "region")
+    )
 
 
 @lru_cache(maxsize=1024)
