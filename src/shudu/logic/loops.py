@@ -48,12 +48,6 @@ def _bfs(graph: Graph, start: int, limit: int, goal: Callable[[int, int], bool])
     return None
 
 
-def _bfs_all(graph: Graph, start: int, limit: int) -> Iterator[list[int]]:
-    """The shortest alternating path from ``start`` off to every node it reaches on."""
-    for state, _, parents in graph.layers(start, limit):
-        yield trace(parents, state)
-
-
 #: The most shortest paths a loop search writes out to one closing node; past it, those met first.
 PATHS_PER_END = 16
 
@@ -181,17 +175,19 @@ def iter_grouped_chain(
 def _grouped_chains(graph: Graph, seen: Shortest[Step], *, proving: bool) -> Iterator[Step]:
     n = graph.grid.size
     for s in sorted(graph.strong):
-        for path in _bfs_all(graph, s, MAX_LINKS + 1):
+        # the shortest alternating path from s off to every node it reaches on, written out only
+        # where it proves something: back at s (with ``proving``), or with eliminations
+        for state, _, parents in graph.layers(s, MAX_LINKS + 1):
+            last = state >> 1
+            elims = [] if last == s else _ends(graph, s, last)
+            if not (elims or (proving and last == s)):
+                continue
+            path = trace(parents, state)
             if not _uses_group(graph, path):
                 continue
-            last = path[-1] >> 1
             name = "Grouped X-Chain" if _one_digit(graph, path) else "Grouped AIC"
             if last == s:
-                if proving:
-                    _proving(graph, path, name, seen)
-                continue
-            elims = _ends(graph, s, last)
-            if not elims:
+                _proving(graph, path, name, seen)
                 continue
             same_cell = s < graph.base and last < graph.base and s // n == last // n
             forms = [("Grouped Discontinuous Nice Loop" if same_cell else "", elims)]
