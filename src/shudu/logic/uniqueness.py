@@ -103,15 +103,19 @@ def _pair_rectangles(grid: CandidateGrid, *, missing: bool) -> Iterator[tuple[Re
                 columns = held1 & held2 & (a1 | a2) & (z1 | z2)
                 if not columns & (columns - 1):
                     continue
+                # the columns with an anchor in either row: a rectangle needs one
+                anchored = (anchors >> (r1 * n) | anchors >> (r2 * n)) & line & columns
+                if not anchored:
+                    continue
                 full = both1 & both2
                 shared = list(bits(columns))
                 for j, c1 in enumerate(shared):
                     for c2 in shared[j + 1 :]:
                         if missing and full >> c1 & 1 and full >> c2 & 1:
                             continue
-                        cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-                        if not any(anchors >> c & 1 for c in cells):
+                        if not (anchored >> c1 | anchored >> c2) & 1:
                             continue
+                        cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
                         b = [box_of[c] for c in cells]
                         if -1 in b or len(set(b)) != 2 or b.count(b[0]) != 2:
                             continue
