@@ -47,6 +47,7 @@ class Graph:
         hb = grid.t.house_bits
         geometry = grid.geometry
         strong = self.strong
+        group_id, group_list, base = self.group_id, self.groups, self.base
         for d in digits:
             where = grid.where[d]
             for h, hbits in enumerate(hb):
@@ -62,9 +63,22 @@ class Graph:
                     strong.setdefault(nb, set()).add(na)
                 elif groups:
                     # strong links between two segments (where h meets other houses) that
-                    # hold all the places
+                    # hold all the places (as _link(node(one), node(other)) would add them)
                     for one, other in _segment_pairs(geometry, h, spots):
-                        self._link(self.node(one, d), self.node(other, d))
+                        ends = []
+                        for cells in (one, other):
+                            if cells & (cells - 1):
+                                key = (cells, d)
+                                node = group_id.get(key)
+                                if node is None:
+                                    node = group_id[key] = base + len(group_list)
+                                    group_list.append(key)
+                            else:
+                                node = (cells.bit_length() - 1) * n + d
+                            ends.append(node)
+                        na, nb = ends
+                        strong.setdefault(na, set()).add(nb)
+                        strong.setdefault(nb, set()).add(na)
         if bivalue:
             for cell in bits(grid.empty):
                 mask = grid.cands[cell]
@@ -174,12 +188,19 @@ class Graph:
         if capsule is None or core is None:
             return self._weak_py(in_cell=in_cell)
         nodes = list(self.strong)
-        parts = [self.cells_of(node) for node in nodes]
+        # each node's cells and digit (as cells_of gives them)
+        n, base, groups = self.grid.size, self.base, self.groups
+        cells, digits = [], []
+        for node in nodes:
+            if node >= base:
+                c, d = groups[node - base]
+            else:
+                c, d = 1 << (node // n), node % n
+            cells.append(c)
+            digits.append(d)
         if self.als:  # ALS nodes make the graph large: the work the Python code counts
-            per_digit = Counter(d for _, d in parts)
-            checkpoint(sum(per_digit[d] for _, d in parts))
-        digits = [d for _, d in parts]
-        cells = [c for c, _ in parts]
+            per_digit = Counter(digits)
+            checkpoint(sum(per_digit[d] for d in digits))
         outs = core.chain_weak(capsule, nodes, cells, digits, self.grid.cands, self.base, in_cell)
         return dict(zip(nodes, outs, strict=True))
 
@@ -259,7 +280,7 @@ def graph_of(grid: CandidateGrid, *, als_cells: int = 0) -> Graph:
     geometry, values, cands = grid.geometry, tuple(grid.values), tuple(grid.cands)
 
     def build() -> Graph:
-        own = CandidateGrid(geometry, values, cands)
+        own = grid.copy()  # the grid as it stands now, the graph's own
         return Graph(own, digits=range(own.size), bivalue=True, groups=True, als_cells=als_cells)
 
     graph: Graph = remember((graph_of, geometry, values, cands, als_cells), build)
