@@ -551,3 +551,26 @@ def test_the_solving_paths_grouped_listing_keeps_to_group_nodes() -> None:
             assert isinstance(chain, Chain)
             assert all(node.kind != "als" for node in chain.nodes)
             assert (step.placements, step.eliminations) in every
+
+
+def test_weak_links_from_the_c_core_are_the_python_ones_in_order() -> None:
+    """The chains' weak links (``chain_weak`` in the C core, given the nodes by cell) are
+    :func:`chains._weak_py`'s, node by node, in the same order: the searches meet them so."""
+    rng = random.Random(17)
+    checked = 0
+    for puzzle in ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",):
+        grid = CandidateGrid.from_values(Geometry(9), [0 if ch == "." else int(ch) for ch in puzzle])
+        for _ in range(30):
+            for cell in rng.sample(list(bits(grid.empty)), 12):
+                digits = list(bits(grid.cands[cell]))
+                if len(digits) > 1:
+                    grid.eliminate(cell, rng.choice(digits) + 1)
+            for digits, bivalue, in_cell in ((range(9), True, True), ([rng.randrange(9)], False, False)):
+                strong: dict[int, list[int]] = {}
+                chains._conjugates(grid, strong, digits)
+                if bivalue:
+                    chains._bivalues(grid, strong)
+                got = chains._weak(grid, strong, in_cell=in_cell)
+                assert list(got.items()) == list(chains._weak_py(grid, strong, in_cell=in_cell).items())
+                checked += len(strong)
+    assert checked

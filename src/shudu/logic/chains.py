@@ -62,7 +62,26 @@ def _bivalues(grid: CandidateGrid, strong: Links) -> None:
 
 
 def _weak(grid: CandidateGrid, strong: Links, *, in_cell: bool) -> Links:
-    """Weak links from every candidate with a strong link to the others with one."""
+    """Weak links from every candidate with a strong link to the others with one: per node, the
+    nodes of its digit in its cells' peers, by cell, then (with ``in_cell``) its cell's other
+    candidates. In the C core (``chain_weak``, which lists a digit's nodes in the order it is
+    given them: here ascending, so by cell) where the geometry's tables are there;
+    :func:`_weak_py` is its specification."""
+    capsule = c_tables(grid.geometry)
+    core = c_core()
+    if capsule is None or core is None or len(strong) < C_GRAPH_NODES:
+        return _weak_py(grid, strong, in_cell=in_cell)
+    n = grid.size
+    nodes = sorted(strong)
+    cells = [1 << (node // n) for node in nodes]
+    digits = [node % n for node in nodes]
+    outs = core.chain_weak(capsule, nodes, cells, digits, grid.cands, n**3, in_cell)
+    by_node = dict(zip(nodes, outs, strict=True))
+    return {node: by_node[node] for node in strong}
+
+
+def _weak_py(grid: CandidateGrid, strong: Links, *, in_cell: bool) -> Links:
+    """:func:`_weak` in Python: the specification of its use of the C core's ``chain_weak``."""
     n = grid.size
     peer_bits = grid.t.peer_bits
     by_digit = [0] * n
