@@ -16,13 +16,14 @@ specification.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
+from ..geometry import Geometry
 from ..notation import digit_char
 from .budget import c_limits, c_spent, checkpoint
 from .chain import Chain, LinkKind, Node, Shortest
-from .grid import CandidateGrid, bits
+from .grid import CandidateGrid, bits, tables
 from .memo import barren, mark_barren
 from .propagate import C_STOPPED, c_core, c_tables
 from .step import Step, make_step
@@ -38,16 +39,25 @@ Links = dict[int, list[int]]
 def _conjugates(grid: CandidateGrid, strong: Links, digits: range | list[int]) -> None:
     n = grid.size
     for d in digits:
-        where = grid.where[d]
-        for hbits in grid.t.house_bits:
-            spots = where & hbits
-            if spots.bit_count() == 2:
-                a = spots.bit_length() - 1
-                b = (spots ^ (1 << a)).bit_length() - 1
-                na, nb = a * n + d, b * n + d
-                if nb not in strong.setdefault(na, []):
-                    strong[na].append(nb)
-                    strong.setdefault(nb, []).append(na)
+        for a, b in _conjugate_pairs(grid.geometry, grid.where[d]):
+            na, nb = a * n + d, b * n + d
+            if nb not in strong.setdefault(na, []):
+                strong[na].append(nb)
+                strong.setdefault(nb, []).append(na)
+
+
+@lru_cache(maxsize=4096)
+def _conjugate_pairs(geometry: Geometry, where: int) -> tuple[tuple[int, int], ...]:
+    """The two places (the higher first) of a digit's places ``where`` in each house that holds
+    exactly two, house by house. Remembered: most digits' places are the same from one grid of
+    a path to the next."""
+    out = []
+    for hbits in tables(geometry).house_bits:
+        spots = where & hbits
+        if spots.bit_count() == 2:
+            a = spots.bit_length() - 1
+            out.append((a, (spots ^ (1 << a)).bit_length() - 1))
+    return tuple(out)
 
 
 def _bivalues(grid: CandidateGrid, strong: Links) -> None:
