@@ -65,18 +65,20 @@ class Graph:
                     # strong links between two segments (where h meets other houses) that
                     # hold all the places (as _link(node(one), node(other)) would add them)
                     for one, other in _segment_pairs(geometry, h, spots):
-                        ends = []
-                        for cells in (one, other):
-                            if cells & (cells - 1):
-                                key = (cells, d)
-                                node = group_id.get(key)
-                                if node is None:
-                                    node = group_id[key] = base + len(group_list)
-                                    group_list.append(key)
-                            else:
-                                node = (cells.bit_length() - 1) * n + d
-                            ends.append(node)
-                        na, nb = ends
+                        if one & (one - 1):
+                            na = group_id.get((one, d), -1)
+                            if na < 0:
+                                na = group_id[one, d] = base + len(group_list)
+                                group_list.append((one, d))
+                        else:
+                            na = (one.bit_length() - 1) * n + d
+                        if other & (other - 1):
+                            nb = group_id.get((other, d), -1)
+                            if nb < 0:
+                                nb = group_id[other, d] = base + len(group_list)
+                                group_list.append((other, d))
+                        else:
+                            nb = (other.bit_length() - 1) * n + d
                         strong.setdefault(na, set()).add(nb)
                         strong.setdefault(nb, set()).add(na)
         if bivalue:
