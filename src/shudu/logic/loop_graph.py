@@ -47,7 +47,7 @@ class Graph:
         hb = grid.t.house_bits
         geometry = grid.geometry
         strong = self.strong
-        group_id, group_list, base = self.group_id, self.groups, self.base
+        node = self.node
         for d in digits:
             where = grid.where[d]
             for h, hbits in enumerate(hb):
@@ -65,20 +65,7 @@ class Graph:
                     # strong links between two segments (where h meets other houses) that
                     # hold all the places (as _link(node(one), node(other)) would add them)
                     for one, other in _segment_pairs(geometry, h, spots):
-                        if one & (one - 1):
-                            na = group_id.get((one, d), -1)
-                            if na < 0:
-                                na = group_id[one, d] = base + len(group_list)
-                                group_list.append((one, d))
-                        else:
-                            na = (one.bit_length() - 1) * n + d
-                        if other & (other - 1):
-                            nb = group_id.get((other, d), -1)
-                            if nb < 0:
-                                nb = group_id[other, d] = base + len(group_list)
-                                group_list.append((other, d))
-                        else:
-                            nb = (other.bit_length() - 1) * n + d
+                        na, nb = node(one, d), node(other, d)
                         strong.setdefault(na, set()).add(nb)
                         strong.setdefault(nb, set()).add(na)
         if bivalue:

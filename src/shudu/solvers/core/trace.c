@@ -526,35 +526,24 @@ static int rules_step(trace_t *tr, int nrules)
     return 0;
 }
 
-static PyObject *int_list(const int *values, size_t count)
+/* The ints as a new tuple (or, with list, a list). */
+static PyObject *ints(const int *values, size_t count, int list)
 {
-    PyObject *list = PyList_New((Py_ssize_t)count);
-    if (!list) return NULL;
+    PyObject *out = list ? PyList_New((Py_ssize_t)count) : PyTuple_New((Py_ssize_t)count);
+    if (!out) return NULL;
     for (size_t i = 0; i < count; i++) {
         PyObject *v = PyLong_FromLong(values[i]);
         if (!v) {
-            Py_DECREF(list);
+            Py_DECREF(out);
             return NULL;
         }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+        if (list) PyList_SET_ITEM(out, (Py_ssize_t)i, v);
+        else PyTuple_SET_ITEM(out, (Py_ssize_t)i, v);
     }
-    return list;
+    return out;
 }
 
-static PyObject *int_tuple(const int *values, int count)
-{
-    PyObject *tuple = PyTuple_New(count);
-    if (!tuple) return NULL;
-    for (int i = 0; i < count; i++) {
-        PyObject *v = PyLong_FromLong(values[i]);
-        if (!v) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(tuple, i, v);
-    }
-    return tuple;
-}
+static PyObject *int_tuple(const int *values, int count) { return ints(values, (size_t)count, 0); }
 
 /* Causes renumbered (renum: per line its new index, -1 where left out; NULL: as they are). */
 static int renumber(const int *causes, int count, const int *renum, int *out)
@@ -612,8 +601,8 @@ static PyObject *result_of(trace_t *tr, int code, long long settles, int keep)
         broken = Py_NewRef(Py_None);
     }
     if (broken && keep) {
-        placed = int_list(tr->placed, (size_t)tr->nc);
-        gone = placed ? int_list(tr->gone, (size_t)tr->nc * (size_t)tr->n) : NULL;
+        placed = ints(tr->placed, (size_t)tr->nc, 1);
+        gone = placed ? ints(tr->gone, (size_t)tr->nc * (size_t)tr->n, 1) : NULL;
     } else if (broken) {
         placed = Py_NewRef(Py_None);
         gone = Py_NewRef(Py_None);
