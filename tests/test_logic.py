@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +109,28 @@ def test_step_to_json() -> None:
     assert data["technique"] == step.technique.name and data["name"] == step.name
     assert data["eliminations"] == [{"cell": c, "digit": d} for c, d in case["eliminations"]]
     json.dumps(data)
+
+
+def test_explanations_written_when_read() -> None:
+    """A step's explanation is written the first time it is read; whenever that is (before or
+    after pickling or copying, through ``str`` or equality), it reads as the pattern's reason and
+    outcome, and no other attribute appears from nowhere."""
+    puzzle = "..247..58..............1.4.....2...9528.9.4....9...1.........3.3....75..685..2..."
+    path = shudu.rate(puzzle, steps=True).steps
+    again = shudu.rate(puzzle, steps=True).steps
+    assert [pickle.loads(pickle.dumps(s)) for s in again] == list(path)  # equality reads both
+    for step in path:
+        assert "explanation" in step.__dict__
+        assert str(step).startswith(f"{step.name}: {step.reason}")
+        outcome = [f"{step._name(c)} = {d}" for c, d in step.placements]
+        outcome += [f"{d} goes from" for d in sorted({d for _, d in step.eliminations})]
+        assert all(part in str(step) for part in outcome)
+    last = max(i for i, step in enumerate(path) if step.eliminations)  # a step make_step built
+    fresh = shudu.rate(puzzle, steps=True).steps[last]
+    copied = copy.deepcopy(fresh)
+    assert "explanation" not in copied.__dict__ and copied.explanation == path[last].explanation
+    with pytest.raises(AttributeError):
+        _ = fresh.nothing_here
 
 
 def test_candidate_grid_keeps_both_views_in_step() -> None:

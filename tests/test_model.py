@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -11,6 +12,7 @@ from shudu import Grid, Puzzle, variants
 from shudu.errors import ConflictError, ParseError, ShapeError, VariantError
 from shudu.formats import parse_grid, parse_puzzle
 from shudu.geometry import Geometry, default_box, parse_box
+from shudu.notation import DIGITS, MAX_SIZE, MIN_SIZE, char_digit, char_digits
 from shudu.variants import Variant, resolve_variant
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -212,6 +214,71 @@ def test_boards_take_no_text(text: str | bytes) -> None:
         Puzzle(text)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"shudu\.formats\.parse_grid"):
         Grid(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("size", "variant", "box"),
+    [
+        (4, None, None),
+        (6, None, "3x2"),
+        (9, None, None),
+        (9, "x", None),
+        (9, "windoku", None),
+        (9, "anti-knight", None),
+        (9, "anti-king", None),
+        (9, "pyramid", None),
+        (16, None, None),
+    ],
+)
+def test_conflicts_are_found_as_the_pairwise_check_finds_them(
+    size: int, variant: str | None, box: str | None
+) -> None:
+    """A Puzzle reads its houses at once to rule out conflicts; on random boards (a few digits
+    to most cells filled, many with a clash) it accepts exactly the boards with no conflicting
+    pair, and names the first pair :meth:`conflicts` names."""
+    rng = random.Random(size * 7 + len(variant or ""))
+    geometry = Geometry(size, parse_box(box) if box else None, variant)
+    clear = 0
+    for _ in range(300):
+        cells = [0] * geometry.ncells
+        filled = 1 + int(geometry.ncells * 0.6 * rng.random() ** 3)  # most boards sparse, some full
+        for cell in rng.sample(range(geometry.ncells), filled):
+            cells[cell] = rng.randint(1, size)
+        pairs = list(Grid(cells, geometry=geometry).conflicts())
+        clear += not pairs
+        if not pairs:
+            assert Puzzle(cells, geometry=geometry).cells == tuple(cells)
+            continue
+        with pytest.raises(ConflictError) as caught:
+            Puzzle(cells, geometry=geometry)
+        a, b = pairs[0]
+        assert caught.value.cells == (geometry.cell_name(a), geometry.cell_name(b))
+    assert 30 <= clear <= 270  # both kinds of board were met
+
+
+def test_cell_values_are_checked_in_every_form() -> None:
+    """The quick check of plain ints lets nothing through that the cell-by-cell one refuses, and
+    refuses nothing it takes (an int subclass other than bool is an int)."""
+
+    class Sub(int):
+        pass
+
+    for bad, shown in [(True, "True"), (2.0, "2.0"), (None, "None"), (10, "10"), (-2, "-2")]:
+        with pytest.raises(ParseError, match=f"r1c2 holds {shown}"):
+            Puzzle([1, bad] + [0] * 79)  # type: ignore[arg-type]
+    assert Puzzle([1, Sub(3)] + [0] * 79).cells[:2] == (1, 3)
+
+
+def test_the_digit_alphabet_read_at_once() -> None:
+    """``char_digits`` is the table ``char_digit`` reads: digits and letters of the size (either
+    case), ``.`` and ``0`` for empty, nothing else (no other character whose capital is a digit)."""
+    for size in range(MIN_SIZE, MAX_SIZE + 1):
+        table = char_digits(size)
+        assert table == {char: char_digit(char, size) for char in table}
+        assert sorted(set(table.values())) == list(range(size + 1))
+        assert [table[c] for c in DIGITS[:size]] == list(range(1, size + 1))
+        assert [table[c.lower()] for c in DIGITS[:size]] == list(range(1, size + 1))
+        assert char_digit("\u0131", size) is None and char_digit("12", size) is None
 
 
 def test_trusted_boards_equal_checked_ones() -> None:

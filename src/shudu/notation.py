@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
+from functools import lru_cache
 from typing import Final, Literal
 
 #: The smallest and largest grid sizes shudu handles.
@@ -29,12 +30,17 @@ def digit_char(digit: int) -> str:
 
 def char_digit(char: str, size: int) -> int | None:
     """The digit a character stands for in a grid of ``size``; 0 for empty; None if invalid."""
-    if len(char) != 1:
-        return None
-    if char in EMPTY_CHARS:
-        return 0
-    value = DIGITS.find(char.upper()) + 1
-    return value if 1 <= value <= size else None
+    return char_digits(size).get(char)
+
+
+@lru_cache(maxsize=64)
+def char_digits(size: int) -> dict[str, int]:
+    """Every character :func:`char_digit` reads in a grid of ``size``, with its digit (one lookup
+    a character for the readers of long text)."""
+    table = dict.fromkeys(EMPTY_CHARS, 0)
+    for value, char in enumerate(DIGITS[:size], start=1):
+        table[char] = table[char.lower()] = value
+    return table
 
 
 def digit_range(size: int) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import Self
 
 from .errors import ConflictError, ParseError
-from .geometry import Box, Geometry, default_box, parse_box
+from .geometry import CACHE_SIZE, Box, Geometry, default_box, parse_box
 from .notation import MAX_SIZE, MIN_SIZE, digit_char
 from .variants import Cell, Variant, VariantLike, resolve_variant
 
@@ -40,6 +41,12 @@ def _resolve(size: int, box: Box | str | None, variant: VariantLike) -> Geometry
     if box is None and resolved.layout is None:
         box = default_box(size)
     return Geometry(size, box, resolved)
+
+
+def _plain_digits(values: tuple[int, ...], size: int) -> bool:
+    """Whether every value is a plain int (no bool, no subclass) in 0 … size: the common case,
+    checked at once; the cell-by-cell check names what is wrong otherwise."""
+    return set(map(type, values)) <= {int} and min(values, default=0) >= 0 and max(values, default=0) <= size
 
 
 class _Board:
@@ -77,6 +84,11 @@ class _Board:
         elif len(values) != geometry.ncells:
             raise ParseError(f"{len(values)} cells given for a {geometry.size}x{geometry.size} grid")
         size = geometry.size
+        if _plain_digits(values, size):
+            self.geometry = geometry
+            self.cells = values
+            self._validate()
+            return
         for i, v in enumerate(values):
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= size:
                 raise ParseError(
@@ -192,6 +204,8 @@ class Puzzle(_Board):
     __slots__ = ()
 
     def _validate(self) -> None:
+        if _houses_distinct(self.cells, self.geometry):
+            return
         for a, b in self.conflicts():
             raise self._conflict_error(a, b)
 
@@ -227,3 +241,29 @@ class Grid(_Board):
             and self.is_valid
             and all(g == 0 or g == v for g, v in zip(puzzle.cells, self.cells, strict=True))
         )
+
+
+def _houses_distinct(cells: tuple[int, ...], geometry: Geometry) -> bool:
+    """Whether no house holds a digit twice and the shape has no peers beyond its houses: then
+    there is no conflict, known without naming pairs (:meth:`_Board.conflicts` names them)."""
+    slots = _house_slots(geometry)
+    if slots is None:
+        return False
+    seen: set[int] = set()
+    count = 0
+    for cell, digit in enumerate(cells):
+        if digit:
+            mine = slots[cell]
+            count += len(mine)
+            for slot in mine:
+                seen.add(slot + digit)
+    return len(seen) == count
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _house_slots(geometry: Geometry) -> tuple[tuple[int, ...], ...] | None:
+    """Per cell, its houses as slots of 32 (a digit placed there fills its house's slot + digit);
+    None where cells have peers beyond their houses."""
+    if any(geometry.links):
+        return None
+    return tuple(tuple(32 * h for h in houses) for houses in geometry.cell_houses)

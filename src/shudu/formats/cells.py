@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from ..errors import EmptyInputError, ParseError, ShuduError
 from ..geometry import Box
-from ..notation import cell_name, char_digit, digit_range
+from ..notation import cell_name, char_digit, char_digits, digit_range
 from ..puzzle import _Board, size_from_cells
 from ..variants import VariantLike
 
@@ -23,6 +23,9 @@ DECORATION = " \t|+-"
 def run_cells(text: str, *, line: int | None, offset: int = 0) -> tuple[int, ...]:
     """Digits of a run of cell characters, with the size taken from their count."""
     size = size_from_cells_at(len(text), line)
+    digits = tuple(map(char_digits(size).get, text))
+    if None not in digits:
+        return digits  # type: ignore[return-value]  # no None in it
     cells = []
     for i, char in enumerate(text):
         digit = char_digit(char, size)

@@ -134,7 +134,8 @@ def analyse(
         # Uniqueness techniques only ever run on a puzzle proven to have one solution.
         allow = unique and uniqueness is not False
         try:
-            grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+            start = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+            grid = start.copy()  # each path plays on its own copy of the start
             if keep_steps:
                 path.extend(path_steps(grid, techniques(uniqueness=allow)))
                 level, score = hodoku_level(path, puzzle.size)
@@ -144,7 +145,7 @@ def analyse(
             return _partial(puzzle, "timeout", unique, path, keep_steps)
         kept = tuple(path) if keep_steps else ()
         try:
-            se, hardest = se_path_rating(puzzle, uniqueness=allow)
+            se, hardest = se_path_rating(puzzle, uniqueness=allow, start=start)
         except LogicTimeout:
             return Rating(puzzle, level, score, 0.0, "", unique, kept, "timeout", complete=False)
     return Rating(puzzle, level, score, se, hardest, unique, kept, status)
@@ -389,9 +390,12 @@ def se_steps(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[Step]:
         yield from batch
 
 
-def se_path_rating(puzzle: Puzzle, *, uniqueness: bool) -> tuple[float, str]:
-    """(rating, step name) of the hardest step on the Sudoku Explainer-order path."""
-    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+def se_path_rating(
+    puzzle: Puzzle, *, uniqueness: bool, start: CandidateGrid | None = None
+) -> tuple[float, str]:
+    """(rating, step name) of the hardest step on the Sudoku Explainer-order path; ``start``, the
+    puzzle's grid if the caller has it (the path plays on this one, not on a copy)."""
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells) if start is None else start
     best, name = 0.0, ""
     for tally in tallies(grid, se_order(uniqueness=uniqueness), easiest=True):
         if tally.se > best:

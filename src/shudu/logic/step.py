@@ -43,6 +43,16 @@ class Step:
     def __str__(self) -> str:
         return self.explanation
 
+    def __getattr__(self, attr: str) -> str:
+        """The explanation of a step :func:`make_step` built, written when first read: a rating
+        reads few of the steps its finders build. Any other missing attribute is missing."""
+        known = self.__dict__
+        if attr != "explanation" or "reason" not in known:
+            raise AttributeError(attr)
+        text = explanation(self.name, self.reason, self.size, self.placements, self.eliminations)
+        known["explanation"] = text
+        return text
+
     @property
     def codes(self) -> tuple[str, ...]:
         """HoDoKu's codes for the step's form."""
@@ -111,17 +121,14 @@ def make_step(
     """
     declared = resolve(name)
     found = resolve(kind) if kind else declared
-    placements = tuple(placements)
-    eliminations = tuple(sorted(set(eliminations)))
-    outcome = describe_outcome(grid, placements, eliminations)
-    text = f"{found.name}: {reason}" + (f", so {outcome}" if outcome else "")
-    return new_step(
+    step = object.__new__(Step)  # new_step's way, the explanation left to Step.__getattr__
+    step.__dict__.update(
+        _DEFAULTS,
         technique=found.technique,
         name=found.name,
-        explanation=text,
         size=grid.size,
-        placements=placements,
-        eliminations=eliminations,
+        placements=tuple(placements),
+        eliminations=tuple(sorted(set(eliminations))),
         cells=tuple(cells),
         digits=tuple(sorted(set(digits))),
         houses=tuple(houses),
@@ -129,18 +136,25 @@ def make_step(
         structure=structure,
         reason=reason,
     )
+    return step
 
 
-def describe_outcome(
-    grid: CandidateGrid, placements: Sequence[Candidate], eliminations: Sequence[Candidate]
+def explanation(
+    name: str, reason: str, size: int, placements: Sequence[Candidate], eliminations: Sequence[Candidate]
 ) -> str:
+    """``"<name>: <reason>, so <outcome>"``, the explanation of a step :func:`make_step` built."""
+    outcome = describe_outcome(size, placements, eliminations)
+    return f"{name}: {reason}" + (f", so {outcome}" if outcome else "")
+
+
+def describe_outcome(size: int, placements: Sequence[Candidate], eliminations: Sequence[Candidate]) -> str:
     """``r1c2 = 5`` / ``7 goes from r1c3 and r4c3``: what a step does, in words."""
-    parts = [f"{grid.name(c)} = {digit_char(d)}" for c, d in placements]
+    parts = [f"{cell_name(c, size)} = {digit_char(d)}" for c, d in placements]
     by_digit: dict[Digit, list[Cell]] = {}
     for cell, digit in eliminations:
         by_digit.setdefault(digit, []).append(cell)
     for digit, cells in sorted(by_digit.items()):
-        parts.append(f"{digit_char(digit)} goes from {grid.names(sorted(cells))}")
+        parts.append(f"{digit_char(digit)} goes from {and_list([cell_name(c, size) for c in sorted(cells)])}")
     return and_list(parts) if len(parts) <= 2 else "; ".join(parts)
 
 
