@@ -23,6 +23,7 @@ import pytest
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
 from shudu.logic import (
+    als,
     als_find,
     chains,
     complex_fish,
@@ -752,6 +753,58 @@ def test_the_c_als_search_stops_at_its_limits() -> None:
             search(grid)
     for find in (als_find.find_als_xz, als_find.find_als_xy_wing, als_find.find_death_blossom):
         assert lister(find) is not None
+
+
+# --- the almost locked sets and their links (als) ----------------------------------------------
+
+
+def _same_als_listing(grid: CandidateGrid) -> int:
+    """The C core's sets (up to 2, 4 and 8 cells) and their links, between disjoint sets and
+    between any sets, are the Python listing's, in the same order. Returns how many links."""
+    cands = tuple(grid.cands)
+    links = 0
+    for most in (2, 4, 8):
+        sets = als._list_sets(grid, cands, most)
+        assert sets == als._list_sets_py(grid.geometry, cands, grid.empty, most)
+        for want, overlap in ((als.LINKS, False), (als.LINKS_OVERLAPPING, True)):
+            fast = als._c_als_sets(grid, most, want)
+            assert fast is not None
+            spec = als._links_of_py(grid.geometry, sets, overlap)
+            assert [list(d.items()) for d in fast] == [list(d.items()) for d in spec]
+            links += sum(map(len, fast))
+    return links
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_als_listings_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    grids = _known_states(ident, geometry, givens, solution, 5, 3, settled=True)
+    assert sum(_same_als_listing(grid) for grid in grids) or geometry.size < 6
+
+
+@needs_core
+def test_c_and_python_als_listings_agree_on_hard_puzzles_and_variants() -> None:
+    states = list(_hard_states(8, 130, 3, 19, 71, 3))
+    assert sum(_same_als_listing(grid) for grid in [*states, *_quiet_states(iter(states))])
+
+
+@needs_core
+def test_the_c_als_listing_counts_a_unit_a_set_and_stops_at_its_limits() -> None:
+    line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]
+    puzzle = parse_puzzle(line)
+    grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
+    propagate.settle(grid)
+    for want in (als.SETS, als.LINKS, als.LINKS_OVERLAPPING):
+        with limits(node_limit=10**9):
+            assert als._c_als_sets(grid, 8, want) is not None
+            used = nodes_used()
+        assert used == len(als._list_sets_py(grid.geometry, tuple(grid.cands), grid.empty, 8))
+        with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
+            als._c_als_sets(grid, 8, want)
+        with pytest.raises(LogicTimeout), limits(timeout=0.0):
+            als._c_als_sets(grid, 8, want)
 
 
 # --- the chains' breadth-first search (chains.layers) ------------------------------------------

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..geometry import Geometry
 from ..notation import digit_char
-from .budget import checkpoint
+from .budget import c_limits, c_spent, checkpoint
 from .chain import Branch, Chain, Implication, LinkKind, Net, Node
 from .grid import CandidateGrid, bits, digits_of
 from .memo import remember
+from .propagate import c_core, c_tables
 from .step import Step, digit_list, make_step
 
 #: The largest ALS looked for, in cells.
@@ -49,19 +51,28 @@ class Als:
 
 def almost_locked_sets(grid: CandidateGrid, max_cells: int = MAX_CELLS) -> tuple[Als, ...]:
     """Every ALS of up to ``max_cells`` cells (each cell set once, from its first house)."""
-    return _sets_of(grid.geometry, tuple(grid.cands), grid.empty, max_cells)
+    return _sets_of(grid, tuple(grid.cands), max_cells)
 
 
-def _sets_of(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int) -> tuple[Als, ...]:
+def _sets_of(grid: CandidateGrid, cands: tuple[int, ...], max_cells: int) -> tuple[Als, ...]:
     # Remembered inside a rating (memo.remember, so that a call counts the same work however
     # often it runs): the finders ask for the sets of the same grid, and both rating paths
     # reach the same grids when they need these techniques.
-    key = (_sets_of, geometry, cands, empty, max_cells)
-    sets: tuple[Als, ...] = remember(key, lambda: _list_sets(geometry, cands, empty, max_cells))
+    key = (_sets_of, grid.geometry, cands, grid.empty, max_cells)
+    sets: tuple[Als, ...] = remember(key, lambda: _list_sets(grid, cands, max_cells))
     return sets
 
 
-def _list_sets(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int) -> tuple[Als, ...]:
+def _list_sets(grid: CandidateGrid, cands: tuple[int, ...], max_cells: int) -> tuple[Als, ...]:
+    """The sets, listed by the C core where the grid fits its tables (:func:`_list_sets_py`
+    otherwise, its specification); the C core counts a unit of work a set."""
+    found = _c_als_sets(grid, max_cells, SETS)
+    if found is None:
+        return _list_sets_py(grid.geometry, cands, grid.empty, max_cells)
+    return tuple(Als(*raw) for raw in found)
+
+
+def _list_sets_py(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int) -> tuple[Als, ...]:
     from .grid import tables
 
     t = tables(geometry)
@@ -76,6 +87,26 @@ def _list_sets(geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells
                 seen.add(mask)
                 found.append(_make(mask, union, h, n, cands, t.peer_bits))
     return tuple(found)
+
+
+#: What the C core's ``als_sets`` is asked for: the sets, the links of disjoint sets, of any sets.
+SETS, LINKS, LINKS_OVERLAPPING = 0, 1, 2
+#: What it says of its listing: done, or stopped by the limits.
+_DONE, _STOPPED = 0, 2
+
+
+def _c_als_sets(grid: CandidateGrid, max_cells: int, want: int) -> list[Any] | None:
+    """The C core's ``als_sets`` of the grid, or None where the grid does not fit its tables;
+    LogicTimeout past the limits."""
+    capsule = c_tables(grid.geometry)
+    core = c_core()
+    if capsule is None or core is None:
+        return None
+    limits = c_limits()
+    code, units, found = core.als_sets(capsule, grid.cands, grid.where, grid.empty, max_cells, want, *limits)
+    c_spent(units, stopped=code == _STOPPED)
+    listed: list[Any] = found
+    return listed
 
 
 def _locked_but_one(
@@ -128,15 +159,24 @@ def restricted_links(
     cands = tuple(grid.cands)
     key = (_links_of, grid.geometry, cands, grid.empty, max_cells, overlap)
     found: tuple[tuple[Als, ...], tuple[dict[int, int], ...]] = remember(
-        key, lambda: _links_of(grid.geometry, cands, grid.empty, max_cells, overlap)
+        key, lambda: _links_of(grid, cands, max_cells, overlap)
     )
     return found
 
 
 def _links_of(
-    geometry: Geometry, cands: tuple[int, ...], empty: int, max_cells: int, overlap: bool = False
+    grid: CandidateGrid, cands: tuple[int, ...], max_cells: int, overlap: bool
 ) -> tuple[tuple[Als, ...], tuple[dict[int, int], ...]]:
-    sets = _sets_of(geometry, cands, empty, max_cells)
+    """The sets and their links, found by the C core where the grid fits its tables (it lists
+    the sets again, counting a unit a set), by :func:`_links_of_py` otherwise."""
+    sets = _sets_of(grid, cands, max_cells)
+    links = _c_als_sets(grid, max_cells, LINKS_OVERLAPPING if overlap else LINKS)
+    if links is None:
+        return sets, _links_of_py(grid.geometry, sets, overlap)
+    return sets, tuple(links)
+
+
+def _links_of_py(geometry: Geometry, sets: tuple[Als, ...], overlap: bool) -> tuple[dict[int, int], ...]:
     n = geometry.size
     # per digit, the sets indexed by the first of their cells holding it
     first: list[dict[int, list[int]]] = [{} for _ in range(n)]
@@ -155,7 +195,7 @@ def _links_of(
                     b = sets[j]
                     if j != i and not b.holding[d] & ~reach and (overlap or not a.cells & b.cells):
                         links[i][j] = links[i].get(j, 0) | 1 << d
-    return sets, tuple(links)
+    return tuple(links)
 
 
 def _targets(grid: CandidateGrid, sets: list[Als], z: int) -> int:

@@ -49,6 +49,7 @@ typedef struct {
     budget_t budget;
     uint64_t units;
     int spent;
+    int overlap; /* links between sets that share cells too (never on the linking digit) */
 } als_ctx;
 
 /* One unit of work; 0 once the budget is spent. */
@@ -126,7 +127,8 @@ static int list_sets(als_ctx *g, int most)
     return 0;
 }
 
-/* als._links_of (disjoint sets): per set, its links in the order the Python dict gets them. */
+/* als._links_of_py: per set, its links in the order the Python dict gets them (between disjoint
+ * sets unless overlap). */
 static int list_links(als_ctx *g)
 {
     const int n = g->n, nc = g->nc;
@@ -175,7 +177,7 @@ static int list_links(als_ctx *g)
                         int32_t j = index[q];
                         const als_t *b = &g->sets[j];
                         if (j == i || cs_any(cs_andnot(b->holding[d], reach)) ||
-                            cs_any(cs_and(a->cells, b->cells)))
+                            (!g->overlap && cs_any(cs_and(a->cells, b->cells))))
                             continue;
                         if (pos[j] < 0) {
                             met[count] = j;
@@ -433,6 +435,53 @@ static PyObject *found_tuple(const als_ctx *g, const found_t *f)
     return Py_BuildValue("(NiiiiN)", sets, f->x, f->y, f->stem, f->z, elims);
 }
 
+static void free_ctx(als_ctx *g)
+{
+    if (!g) return;
+    free(g->lto);
+    free(g->lrcc);
+    free(g->links);
+    free(g->sets);
+    free(g);
+}
+
+/* The context of a call from its first arguments (tables, cands, where, empty) and its limits;
+ * NULL with an exception set when they do not fit. */
+static als_ctx *new_ctx(PyObject *const *args, double seconds, long long nodes)
+{
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    PyObject *cands = args[1], *where = args[2];
+    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) != t->ncells || !PyList_Check(where) ||
+        PyList_GET_SIZE(where) != t->n) {
+        PyErr_SetString(PyExc_ValueError, "the grid does not match the tables");
+        return NULL;
+    }
+    als_ctx *g = (als_ctx *)calloc(1, sizeof(als_ctx));
+    if (!g) return (als_ctx *)PyErr_NoMemory();
+    g->t = t;
+    g->n = t->n;
+    g->nc = t->ncells;
+    g->budget.node_limit = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
+    g->budget.deadline = seconds < 0 ? -1.0 : monotonic_seconds() + seconds;
+    for (int c = 0; c < g->nc; c++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(cands, c));
+        if (v == -1 && PyErr_Occurred()) goto fail;
+        if (v < 0 || v >= (1L << g->n)) {
+            PyErr_Format(PyExc_ValueError, "a cell's candidates out of range: %ld", v);
+            goto fail;
+        }
+        g->cands[c] = (uint32_t)v;
+    }
+    for (int d = 0; d < g->n; d++)
+        if (shudu_get_cset(PyList_GET_ITEM(where, d), g->nc, &g->where[d])) goto fail;
+    if (shudu_get_cset(args[3], g->nc, &g->empty)) goto fail;
+    return g;
+fail:
+    free_ctx(g);
+    return NULL;
+}
+
 PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -440,9 +489,6 @@ PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "als takes 8 arguments");
         return NULL;
     }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
-    if (!t) return NULL;
-    PyObject *cands = args[1], *where = args[2];
     long most = PyLong_AsLong(args[4]), finder = PyLong_AsLong(args[5]);
     double seconds = PyFloat_AsDouble(args[6]);
     long long nodes = PyLong_AsLongLong(args[7]);
@@ -451,31 +497,9 @@ PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "als: the set size or the finder is out of range");
         return NULL;
     }
-    if (!PyList_Check(cands) || PyList_GET_SIZE(cands) != t->ncells || !PyList_Check(where) ||
-        PyList_GET_SIZE(where) != t->n) {
-        PyErr_SetString(PyExc_ValueError, "the grid does not match the tables");
-        return NULL;
-    }
-    als_ctx *g = (als_ctx *)calloc(1, sizeof(als_ctx));
-    if (!g) return PyErr_NoMemory();
+    als_ctx *g = new_ctx(args, seconds, nodes);
+    if (!g) return NULL;
     PyObject *result = NULL;
-    g->t = t;
-    g->n = t->n;
-    g->nc = t->ncells;
-    g->budget.node_limit = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
-    g->budget.deadline = seconds < 0 ? -1.0 : monotonic_seconds() + seconds;
-    for (int c = 0; c < g->nc; c++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(cands, c));
-        if (v == -1 && PyErr_Occurred()) goto done;
-        if (v < 0 || v >= (1L << g->n)) {
-            PyErr_Format(PyExc_ValueError, "a cell's candidates out of range: %ld", v);
-            goto done;
-        }
-        g->cands[c] = (uint32_t)v;
-    }
-    for (int d = 0; d < g->n; d++)
-        if (shudu_get_cset(PyList_GET_ITEM(where, d), g->nc, &g->where[d])) goto done;
-    if (shudu_get_cset(args[3], g->nc, &g->empty)) goto done;
     found_t f;
     memset(&f, 0, sizeof f);
     int got = 0;
@@ -504,10 +528,107 @@ PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         result = Py_BuildValue("(iKO)", g->spent ? 2 : 0, (unsigned long long)g->units, Py_None);
     }
 done:
-    free(g->lto);
-    free(g->lrcc);
-    free(g->links);
-    free(g->sets);
-    free(g);
+    free_ctx(g);
+    return result;
+}
+
+/* A digit-indexed tuple of n cell sets. */
+static PyObject *cset_tuple(const cset *per_digit, int n)
+{
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int d = 0; d < n; d++) {
+        PyObject *one = shudu_from_cset(per_digit[d]);
+        if (!one) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, d, one);
+    }
+    return out;
+}
+
+/* Every set as (cells, digits, house, holding, seeing): the fields of als.Als. */
+static PyObject *sets_list(const als_ctx *g)
+{
+    PyObject *list = PyList_New(g->nsets);
+    if (!list) return NULL;
+    for (int32_t i = 0; i < g->nsets; i++) {
+        const als_t *s = &g->sets[i];
+        PyObject *cells = shudu_from_cset(s->cells);
+        PyObject *holding = cells ? cset_tuple(s->holding, g->n) : NULL;
+        PyObject *seeing = holding ? cset_tuple(s->seeing, g->n) : NULL;
+        PyObject *one = seeing ? Py_BuildValue("(NkiNN)", cells, (unsigned long)s->digits, s->house, holding,
+                                               seeing)
+                               : NULL;
+        if (!one) {
+            if (!seeing) {
+                Py_XDECREF(cells);
+                Py_XDECREF(holding);
+            }
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, one);
+    }
+    return list;
+}
+
+/* Per set, a dict of the sets it links to (in the order found) and their restricted commons. */
+static PyObject *links_list(const als_ctx *g)
+{
+    PyObject *list = PyList_New(g->nsets);
+    if (!list) return NULL;
+    for (int32_t i = 0; i < g->nsets; i++) {
+        const links_t *l = &g->links[i];
+        PyObject *dict = PyDict_New();
+        if (!dict) goto fail;
+        PyList_SET_ITEM(list, i, dict);
+        for (int32_t k = 0; k < l->count; k++) {
+            PyObject *key = PyLong_FromLong(l->to[k]);
+            PyObject *value = key ? PyLong_FromUnsignedLong(l->rcc[k]) : NULL;
+            int bad = !value || PyDict_SetItem(dict, key, value);
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            if (bad) goto fail;
+        }
+    }
+    return list;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
+PyObject *shudu_als_sets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "als_sets takes 8 arguments");
+        return NULL;
+    }
+    long most = PyLong_AsLong(args[4]), want = PyLong_AsLong(args[5]);
+    double seconds = PyFloat_AsDouble(args[6]);
+    long long nodes = PyLong_AsLongLong(args[7]);
+    if (PyErr_Occurred()) return NULL;
+    if (most < 1 || most > 16 || want < 0 || want > 2) {
+        PyErr_SetString(PyExc_ValueError, "als_sets: the set size or what is wanted is out of range");
+        return NULL;
+    }
+    als_ctx *g = new_ctx(args, seconds, nodes);
+    if (!g) return NULL;
+    g->overlap = want == 2;
+    PyObject *result = NULL;
+    if (list_sets(g, (int)most) || (!g->spent && want && list_links(g))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (g->spent) {
+        result = Py_BuildValue("(iKO)", 2, (unsigned long long)g->units, Py_None);
+    } else {
+        PyObject *found = want ? links_list(g) : sets_list(g);
+        if (found) result = Py_BuildValue("(iKN)", 0, (unsigned long long)g->units, found);
+    }
+done:
+    free_ctx(g);
     return result;
 }
