@@ -328,19 +328,27 @@ def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
     width = len(grid.cands)
     reach = [sum((grid.where[z] & s.seeing[z]) << z * width for z in bits(s.digits)) for s in sets]
     field = (1 << width) - 1
+    every_field = sum(1 << z * width for z in range(grid.size))  # a cell set times this: in each field
     for k, c in enumerate(sets):
         partners = sorted(links[k].items())
+        outside = ~(c.cells * every_field)  # the pivot's cells lose nothing
         for p, (i, rcc_a) in enumerate(partners):
             checkpoint()
             a = sets[i]
             for j, rcc_b in partners[p + 1 :]:
-                both = reach[i] & reach[j]
+                both = reach[i] & reach[j] & outside
                 if not both:
                     continue
                 b = sets[j]
+                common = 0  # the digits with cells to lose (both sets hold them)
+                for z in bits(a.digits & b.digits):
+                    if both >> z * width & field:
+                        common |= 1 << z
                 for x in bits(rcc_a):
                     for y in bits(rcc_b & ~(1 << x)):
-                        zs = a.digits & b.digits & ~(1 << x) & ~(1 << y)
+                        zs = common & ~(1 << x) & ~(1 << y)
+                        if not zs:
+                            continue
                         elims = [
                             (cell, z + 1)
                             for z in bits(zs)
