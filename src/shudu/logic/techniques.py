@@ -149,7 +149,9 @@ TECHNIQUES: tuple[Finder, ...] = (
 #: Finders that :func:`~shudu.logic.allsteps.find_steps` lists but the solving path leaves out, so
 #: that ratings stay as calibrated: forms the path's own finders already cover in another guise
 #: (a remote pair is an XY-chain, a discontinuous loop an AIC), and searches that cost up to a
-#: second a board (big fish, ALS chains), which HoDoKu also switches off by default.
+#: second a board (big fish, ALS chains). HoDoKu's default solver has ALS-XY-Chain and Franken
+#: X-Wing and Swordfish on (and Death Blossom off); on the calibration sample they matched one
+#: more HoDoKu level of 615 and doubled the hardest ratings' time (docs/rating.md).
 LISTED_ONLY: tuple[Finder, ...] = (
     _t("Remote Pair", chains.find_remote_pair),
     _t("Discontinuous Nice Loop", chains.find_discontinuous_nice_loop),
