@@ -759,8 +759,9 @@ def test_the_c_als_search_stops_at_its_limits() -> None:
 
 
 def _same_als_listing(grid: CandidateGrid) -> int:
-    """The C core's sets (up to 2, 4 and 8 cells) and their links, between disjoint sets and
-    between any sets, are the Python listing's, in the same order. Returns how many links."""
+    """The C core's sets (up to 2, 4 and 8 cells), their links (between disjoint sets and between
+    any sets) and the ALS-XY-Wings over them are the Python listing's, in the same order.
+    Returns how many links."""
     cands = tuple(grid.cands)
     links = 0
     for most in (2, 4, 8):
@@ -772,6 +773,14 @@ def _same_als_listing(grid: CandidateGrid) -> int:
             spec = als._links_of_py(grid.geometry, sets, overlap)
             assert [list(d.items()) for d in fast] == [list(d.items()) for d in spec]
             links += sum(map(len, fast))
+        # the ALS-XY-Wings over any sets, in order, with the same work counted
+        with limits(node_limit=10**12):
+            wings = als._c_als_sets(grid, most, als.XY_WINGS)
+            used = nodes_used()
+        with limits(node_limit=10**12):
+            spec_wings = list(als._xy_wing_hits_py(grid, sets, tuple(spec)))
+            assert nodes_used() == used
+        assert wings is not None and [tuple(hit) for hit in wings] == spec_wings
     return links
 
 
@@ -791,16 +800,21 @@ def test_c_and_python_als_listings_agree_on_hard_puzzles_and_variants() -> None:
 
 
 @needs_core
-def test_the_c_als_listing_counts_a_unit_a_set_and_stops_at_its_limits() -> None:
+def test_the_c_als_listing_counts_its_work_and_stops_at_its_limits() -> None:
     line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]
     puzzle = parse_puzzle(line)
     grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
     propagate.settle(grid)
-    for want in (als.SETS, als.LINKS, als.LINKS_OVERLAPPING):
+    sets = als._list_sets_py(grid.geometry, tuple(grid.cands), grid.empty, 8)
+    for want in (als.SETS, als.LINKS, als.LINKS_OVERLAPPING, als.XY_WINGS):
         with limits(node_limit=10**9):
             assert als._c_als_sets(grid, 8, want) is not None
             used = nodes_used()
-        assert used == len(als._list_sets_py(grid.geometry, tuple(grid.cands), grid.empty, 8))
+        if want == als.XY_WINGS:  # a unit a pivot's partner, the sets uncounted
+            _, links = als.restricted_links(grid, 8, overlap=True)
+            assert used == sum(map(len, links))
+        else:
+            assert used == len(sets)
         with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
             als._c_als_sets(grid, 8, want)
         with pytest.raises(LogicTimeout), limits(timeout=0.0):

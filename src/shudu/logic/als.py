@@ -18,7 +18,7 @@ extra and jigsaw regions too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,8 +89,9 @@ def _list_sets_py(geometry: Geometry, cands: tuple[int, ...], empty: int, max_ce
     return tuple(found)
 
 
-#: What the C core's ``als_sets`` is asked for: the sets, the links of disjoint sets, of any sets.
-SETS, LINKS, LINKS_OVERLAPPING = 0, 1, 2
+#: What the C core's ``als_sets`` is asked for: the sets, the links of disjoint sets, of any sets,
+#: the ALS-XY-Wings over any sets (:func:`_xy_wing_hits_py`).
+SETS, LINKS, LINKS_OVERLAPPING, XY_WINGS = 0, 1, 2, 3
 #: What it says of its listing: done, or stopped by the limits.
 _DONE, _STOPPED = 0, 2
 
@@ -319,9 +320,41 @@ MAX_CHAIN_SETS = 8
 def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
     """Every ALS-XY-Wing: A and B each restricted to a pivot C by different digits. The sets may
     overlap (A and B freely; each with C outside their restricted common): C cannot lose both
-    digits, so A or B is locked whatever cells they share."""
+    digits, so A or B is locked whatever cells they share. One step per set of eliminations, the
+    first met (:func:`_xy_wing_hits_py` has the order; the C core's ``als_sets`` walks it where the
+    grid fits its tables)."""
     sets, links = restricted_links(grid, MAX_CELLS_ALL, overlap=True)
+    found = _c_als_sets(grid, MAX_CELLS_ALL, XY_WINGS)
+    hits: Iterable[WingHit] = _xy_wing_hits_py(grid, sets, links) if found is None else found
     seen: set[tuple[tuple[int, int], ...]] = set()
+    for k, i, j, x, y, elims in hits:
+        key = tuple(sorted(elims))
+        if key in seen:
+            continue
+        seen.add(key)
+        a, c, b = sets[i], sets[k], sets[j]
+        yield _als_step(
+            grid,
+            "ALS-XY-Wing",
+            f"{_describe(grid, c)} cannot lose both {digit_char(x + 1)} to "
+            f"{_describe(grid, a)} and {digit_char(y + 1)} to {_describe(grid, b)}, "
+            "so one of those two is locked",
+            [a, c, b],
+            als_chain([a, c, b], [x, y], elims[0][1] - 1),
+            elims,
+        )
+
+
+#: An ALS-XY-Wing met: pivot, wing, wing, x, y, eliminations (cell, digit).
+WingHit = tuple[int, int, int, int, int, list[tuple[int, int]]]
+
+
+def _xy_wing_hits_py(
+    grid: CandidateGrid, sets: tuple[Als, ...], links: tuple[dict[int, int], ...]
+) -> Iterator[WingHit]:
+    """(pivot C, wing A, wing B, x, y, eliminations) of every ALS-XY-Wing with eliminations: the
+    pivots in set order, each pivot's partners by set index, pairs of them in that order, x and y
+    rising; the eliminations by digit, then cell (one unit of work a pivot's partner)."""
     # per set, the cells that see all its places of each of its digits, digit by digit in
     # fields a grid wide: a pair of wings eliminates nothing unless theirs meet, whatever the
     # pivot, and most pairs are passed over with that one test
@@ -347,26 +380,11 @@ def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
                 for x in bits(rcc_a):
                     for y in bits(rcc_b & ~(1 << x)):
                         zs = common & ~(1 << x) & ~(1 << y)
-                        if not zs:
-                            continue
-                        elims = [
-                            (cell, z + 1)
-                            for z in bits(zs)
-                            for cell in bits(both >> z * width & field & ~c.cells)
-                        ]
-                        if elims and tuple(sorted(elims)) not in seen:
-                            seen.add(tuple(sorted(elims)))
-                            z = elims[0][1] - 1
-                            yield _als_step(
-                                grid,
-                                "ALS-XY-Wing",
-                                f"{_describe(grid, c)} cannot lose both {digit_char(x + 1)} to "
-                                f"{_describe(grid, a)} and {digit_char(y + 1)} to {_describe(grid, b)}, "
-                                "so one of those two is locked",
-                                [a, c, b],
-                                als_chain([a, c, b], [x, y], z),
-                                elims,
-                            )
+                        if zs:
+                            elims = [
+                                (cell, z + 1) for z in bits(zs) for cell in bits(both >> z * width & field)
+                            ]
+                            yield k, i, j, x, y, elims
 
 
 def find_als_xy_chain(grid: CandidateGrid) -> Step | None:

@@ -1130,7 +1130,8 @@ static PyMethodDef core_methods[] = {
      "the first step of an almost-locked-set finder of shudu.logic.als_find in C"},
     {"als_sets", (PyCFunction)(void (*)(void))shudu_als_sets, METH_FASTCALL,
      "als_sets(tables, cands, where, empty, max_cells, want, seconds, nodes) -> (code, units, found): "
-     "the almost locked sets of shudu.logic.als (want 0), or their links (1: disjoint, 2: overlapping)"},
+     "the almost locked sets of shudu.logic.als (want 0), their links (1: disjoint, 2: overlapping) "
+     "or the ALS-XY-Wings over them (3)"},
     {"fish", (PyCFunction)(void (*)(void))shudu_fish, METH_FASTCALL,
      "fish(tables, where, rows, columns, k, finned, fin_lines) -> None or (across, base, cover): "
      "the first fish of one digit of shudu.logic.fish in C"},

@@ -50,6 +50,7 @@ typedef struct {
     uint64_t units;
     int spent;
     int overlap; /* links between sets that share cells too (never on the linking digit) */
+    int uncounted; /* the sets listed without a unit each (a listing that has them already) */
 } als_ctx;
 
 /* One unit of work; 0 once the budget is spent. */
@@ -122,7 +123,7 @@ static int list_sets(als_ctx *g, int most)
         });
         if (walk(g, open, count, 0, (cset){0, 0}, 0, 0, most, h)) return -1;
     }
-    for (int32_t i = 0; i < g->nsets; i++)
+    for (int32_t i = 0; i < g->nsets && !g->uncounted; i++)
         if (!unit(g)) return 0;
     return 0;
 }
@@ -599,6 +600,89 @@ fail:
     return NULL;
 }
 
+/* One ALS-XY-Wing of the listing: pivot k, wings i and j, digits x (i-k) and y (j-k), and the
+ * eliminations (cell, digit) by digit, then cell. */
+static int add_wing(PyObject *hits, int32_t k, int32_t i, int32_t j, int x, int y, const cset *both,
+                    uint32_t zs)
+{
+    PyObject *elims = PyList_New(0);
+    if (!elims) return -1;
+    for (; zs; zs &= zs - 1) {
+        int z = ctz64(zs);
+        CS_FOR(c, both[z], {
+            PyObject *pair = Py_BuildValue("(ii)", c, z + 1);
+            if (!pair || PyList_Append(elims, pair)) {
+                Py_XDECREF(pair);
+                Py_DECREF(elims);
+                return -1;
+            }
+            Py_DECREF(pair);
+        });
+    }
+    PyObject *hit = Py_BuildValue("(iiiiiN)", k, i, j, x, y, elims);
+    if (!hit) return -1;
+    int rc = PyList_Append(hits, hit);
+    Py_DECREF(hit);
+    return rc;
+}
+
+/* als._xy_wing_hits: every pivot C (in set order), its partners A and B (pairs in set index
+ * order) and digits x, y whose wings leave cells outside C that see all of some z of both; a
+ * unit a partner. 1 done, 0 stopped, -1 error. */
+static int xy_wings(als_ctx *g, PyObject *hits)
+{
+    int32_t *sorted = (int32_t *)malloc(((size_t)2 * (size_t)g->nsets + 2) * sizeof(int32_t));
+    if (!sorted) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int rc = 1;
+    for (int32_t k = 0; k < g->nsets && rc == 1; k++) {
+        const als_t *c = &g->sets[k];
+        const links_t *l = &g->links[k];
+        for (int32_t q = 0; q < l->count; q++) {
+            sorted[2 * q] = l->to[q];
+            sorted[2 * q + 1] = (int32_t)l->rcc[q];
+        }
+        qsort(sorted, (size_t)l->count, 2 * sizeof(int32_t), by_set);
+        for (int32_t p = 0; p < l->count && rc == 1; p++) {
+            if (!unit(g)) {
+                rc = 0;
+                break;
+            }
+            int32_t i = sorted[2 * p];
+            uint32_t rcc_a = (uint32_t)sorted[2 * p + 1];
+            const als_t *a = &g->sets[i];
+            for (int32_t q = p + 1; q < l->count && rc == 1; q++) {
+                int32_t j = sorted[2 * q];
+                uint32_t rcc_b = (uint32_t)sorted[2 * q + 1];
+                const als_t *b = &g->sets[j];
+                cset both[S_MAX_DIGITS];
+                uint32_t common = 0; /* the digits with cells to lose */
+                for (uint32_t m = a->digits & b->digits; m; m &= m - 1) {
+                    int z = ctz64(m);
+                    both[z] = cs_andnot(cs_and(g->where[z], cs_and(a->seeing[z], b->seeing[z])), c->cells);
+                    if (cs_any(both[z])) common |= 1u << z;
+                }
+                if (!common) continue;
+                for (uint32_t xm = rcc_a; xm && rc == 1; xm &= xm - 1) {
+                    int x = ctz64(xm);
+                    for (uint32_t ym = rcc_b & ~(1u << x); ym; ym &= ym - 1) {
+                        int y = ctz64(ym);
+                        uint32_t zs = common & ~(1u << x) & ~(1u << y);
+                        if (zs && add_wing(hits, k, i, j, x, y, both, zs)) {
+                            rc = -1;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    free(sorted);
+    return rc;
+}
+
 PyObject *shudu_als_sets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -610,25 +694,33 @@ PyObject *shudu_als_sets(PyObject *module, PyObject *const *args, Py_ssize_t nar
     double seconds = PyFloat_AsDouble(args[6]);
     long long nodes = PyLong_AsLongLong(args[7]);
     if (PyErr_Occurred()) return NULL;
-    if (most < 1 || most > 16 || want < 0 || want > 2) {
+    if (most < 1 || most > 16 || want < 0 || want > 3) {
         PyErr_SetString(PyExc_ValueError, "als_sets: the set size or what is wanted is out of range");
         return NULL;
     }
     als_ctx *g = new_ctx(args, seconds, nodes);
     if (!g) return NULL;
-    g->overlap = want == 2;
-    PyObject *result = NULL;
+    g->overlap = want >= 2;
+    g->uncounted = want == 3;
+    PyObject *result = NULL, *found = NULL;
     if (list_sets(g, (int)most) || (!g->spent && want && list_links(g))) {
         PyErr_NoMemory();
         goto done;
     }
+    if (!g->spent && want == 3) {
+        found = PyList_New(0);
+        if (!found || xy_wings(g, found) < 0) goto done;
+    } else if (!g->spent) {
+        found = want ? links_list(g) : sets_list(g);
+        if (!found) goto done;
+    }
     if (g->spent) {
         result = Py_BuildValue("(iKO)", 2, (unsigned long long)g->units, Py_None);
     } else {
-        PyObject *found = want ? links_list(g) : sets_list(g);
-        if (found) result = Py_BuildValue("(iKN)", 0, (unsigned long long)g->units, found);
+        result = Py_BuildValue("(iKO)", 0, (unsigned long long)g->units, found);
     }
 done:
+    Py_XDECREF(found);
     free_ctx(g);
     return result;
 }

@@ -17,7 +17,9 @@ PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
  * the sets of up to max_cells cells as shudu.logic.als._list_sets_py lists them (want 0: each as
  * (cells, digits, house, holding, seeing)), or their links as als._links_of_py finds them (want
  * 1: between disjoint sets, 2: overlapping sets too; per set a dict of set index to restricted
- * commons); code 0 done, 2 stopped (found None) */
+ * commons; want 3: the ALS-XY-Wings of als._xy_wing_hits_py over any sets, as (pivot, wing, wing,
+ * x, y, [(cell, digit)]), a unit a pivot's partner, the sets listed uncounted); code 0 done, 2
+ * stopped (found None) */
 PyObject *shudu_als_sets(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif
