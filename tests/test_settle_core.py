@@ -1034,3 +1034,36 @@ def test_a_graph_read_into_c_is_searched_in_python_once_the_c_path_is_off(
     without = _walk(graph.layers(start, chains.MAX_LINKS))
     assert without[0] == with_c[0] and without[2] == with_c[2]
     assert without[0]
+
+
+def _same_strong(grid: CandidateGrid) -> int:
+    """A loop graph's strong links of each digit's houses from the C core (``loop_strong``) are
+    the Python ones: the same nodes in the same order, each node's links iterated in the same
+    order (the searches meet them so), the same group nodes numbered alike. Returns how many."""
+    found = 0
+    for digits, groups in ((range(grid.size), True), (range(grid.size), False), ([1, 0], True)):
+        fast = loop_graph.Graph(grid, digits=digits, bivalue=False, groups=groups)
+        spec = loop_graph.Graph.__new__(loop_graph.Graph)
+        spec.grid, spec.base, spec.groups, spec.group_id, spec.strong = grid, grid.size**3, [], {}, {}
+        spec._strong_py(digits, groups=groups)
+        assert [(k, list(v)) for k, v in fast.strong.items()] == [
+            (k, list(v)) for k, v in spec.strong.items()
+        ]
+        assert fast.groups == spec.groups and fast.group_id == spec.group_id
+        found += len(fast.strong)
+    return found
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_loop_strong_links_agree_on_known_puzzles(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    grids = _known_states(ident, geometry, givens, solution, 7, 3, settled=True)
+    assert sum(_same_strong(grid) for grid in grids)
+
+
+@needs_core
+def test_c_and_python_loop_strong_links_agree_on_hard_puzzles_and_variants() -> None:
+    states = list(_hard_states(8, 130, 3, 19, 73, 3))
+    assert sum(_same_strong(grid) for grid in [*states, *_quiet_states(iter(states))])

@@ -44,13 +44,47 @@ class Graph:
         #: Strong links that hold only through an almost locked set: (a, b) → the set's cells.
         self.als: dict[tuple[int, int], int] = {}
         self._seen: dict[int, int] = {}
-        hb = grid.t.house_bits
+        self._strong(digits, groups=groups)
+        if bivalue:
+            for cell in bits(grid.empty):
+                mask = grid.cands[cell]
+                if mask.bit_count() == 2:
+                    x = mask.bit_length() - 1
+                    self._link(cell * n + x, cell * n + (mask ^ (1 << x)).bit_length() - 1)
+        if als_cells > 1:
+            self._als_links(als_cells, digits)
+        self.weak = self._weak(in_cell=bivalue)
+        self._c_graph: object | None = None
+        self._c_ends: object | None = None
+        self._c_read = False
+
+    def _strong(self, digits: range | list[int], *, groups: bool) -> None:
+        """The strong links of each digit's houses, in the C core (``loop_strong``) where the
+        geometry's tables are there; :meth:`_strong_py` is its specification. Python adds the
+        links the C core lists, in its order, so the sets iterate as the specification's do."""
+        capsule = c_tables(self.grid.geometry)
+        core = c_core()
+        if capsule is None or core is None:
+            self._strong_py(digits, groups=groups)
+            return
+        links, made = core.loop_strong(capsule, self.grid.where, list(digits), groups)
+        for cells, d in made:
+            self.node(cells, d)
+        strong = self.strong
+        for na, nb in links:
+            strong.setdefault(na, set()).add(nb)
+            strong.setdefault(nb, set()).add(na)
+
+    def _strong_py(self, digits: range | list[int], *, groups: bool) -> None:
+        """:meth:`_strong` in Python: per digit, per house, a conjugate pair's two places, or
+        (with ``groups``) the pairs of segments that hold all of the digit's places there."""
+        grid, n = self.grid, self.grid.size
         geometry = grid.geometry
         strong = self.strong
         node = self.node
         for d in digits:
             where = grid.where[d]
-            for h, hbits in enumerate(hb):
+            for h, hbits in enumerate(grid.t.house_bits):
                 spots = where & hbits
                 count = spots.bit_count()
                 if count < 2:
@@ -68,18 +102,6 @@ class Graph:
                         na, nb = node(one, d), node(other, d)
                         strong.setdefault(na, set()).add(nb)
                         strong.setdefault(nb, set()).add(na)
-        if bivalue:
-            for cell in bits(grid.empty):
-                mask = grid.cands[cell]
-                if mask.bit_count() == 2:
-                    x = mask.bit_length() - 1
-                    self._link(cell * n + x, cell * n + (mask ^ (1 << x)).bit_length() - 1)
-        if als_cells > 1:
-            self._als_links(als_cells, digits)
-        self.weak = self._weak(in_cell=bivalue)
-        self._c_graph: object | None = None
-        self._c_ends: object | None = None
-        self._c_read = False
 
     def layers(
         self, start: int, limit: int, *, closing: bool = False, ends: bool = False

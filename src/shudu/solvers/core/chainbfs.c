@@ -834,3 +834,145 @@ done:
     free(closing);
     return result;
 }
+
+/* --- the loop graph's strong links (shudu.logic.loop_graph.Graph._strong_py) ---------------- */
+
+static int cs_less(cset a, cset b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
+
+/* The node of a digit's places: a cell's (cell * n + d) or a group's (base + its number, a new
+ * number the first time); -1 out of memory. */
+typedef struct {
+    cset *cells;
+    int32_t *digit;
+    int32_t count, cap;
+} groups_t;
+
+static long place_node(groups_t *g, cset cells, int d, int n, long base)
+{
+    if (!cs_many(cells)) return (long)cs_low(cells) * n + d;
+    for (int32_t k = 0; k < g->count; k++)
+        if (g->digit[k] == d && cs_eq(g->cells[k], cells)) return base + k;
+    if (g->count == g->cap) {
+        int32_t cap = g->cap ? 2 * g->cap : 64;
+        cset *cells_grown = (cset *)realloc(g->cells, (size_t)cap * sizeof(cset));
+        if (!cells_grown) return -1;
+        g->cells = cells_grown;
+        int32_t *digit_grown = (int32_t *)realloc(g->digit, (size_t)cap * sizeof(int32_t));
+        if (!digit_grown) return -1;
+        g->digit = digit_grown;
+        g->cap = cap;
+    }
+    g->cells[g->count] = cells;
+    g->digit[g->count] = d;
+    return base + g->count++;
+}
+
+static int add_link(PyObject *links, long a, long b)
+{
+    PyObject *pair = Py_BuildValue("(ll)", a, b);
+    if (!pair) return -1;
+    int rc = PyList_Append(links, pair);
+    Py_DECREF(pair);
+    return rc;
+}
+
+PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "loop_strong takes 4 arguments");
+        return NULL;
+    }
+    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    PyObject *where = args[1], *digits = args[2];
+    int with_groups = PyObject_IsTrue(args[3]);
+    if (with_groups < 0) return NULL;
+    const int n = t->n, nh = t->nhouses;
+    if (!PyList_Check(where) || PyList_GET_SIZE(where) != n || !PyList_Check(digits)) {
+        PyErr_SetString(PyExc_ValueError, "loop_strong: the grid does not match the tables");
+        return NULL;
+    }
+    const long base = (long)n * n * n;
+    groups_t g = {NULL, NULL, 0, 0};
+    /* per house, the cells it shares with each house it meets in two cells or more */
+    cset *meet = (cset *)malloc(((size_t)nh * (size_t)nh + 1) * sizeof(cset));
+    int nmeet[S_MAX_HOUSES];
+    PyObject *links = PyList_New(0), *made = NULL, *result = NULL;
+    if (!meet || !links) {
+        if (!meet) PyErr_NoMemory();
+        goto done;
+    }
+    for (int h = 0; h < nh; h++) {
+        nmeet[h] = 0;
+        for (int b = 0; b < nh; b++) {
+            cset inter = cs_and(t->house[h], t->house[b]);
+            if (b != h && cs_many(inter)) meet[(size_t)h * nh + nmeet[h]++] = inter;
+        }
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(digits); k++) {
+        long d = PyLong_AsLong(PyList_GET_ITEM(digits, k));
+        if (d == -1 && PyErr_Occurred()) goto done;
+        if (d < 0 || d >= n) {
+            PyErr_SetString(PyExc_ValueError, "loop_strong: a digit out of range");
+            goto done;
+        }
+        cset places;
+        if (shudu_get_cset(PyList_GET_ITEM(where, d), t->ncells, &places)) goto done;
+        for (int h = 0; h < nh; h++) {
+            cset spots = cs_and(places, t->house[h]);
+            int count = cs_pop(spots);
+            if (count < 2) continue;
+            if (count == 2) { /* a conjugate pair: the higher cell's node first */
+                int low = cs_low(spots);
+                cset rest = spots;
+                cs_clear(&rest, low);
+                if (add_link(links, (long)cs_low(rest) * n + d, (long)low * n + d)) goto done;
+                continue;
+            }
+            if (!with_groups) continue;
+            /* the distinct segments, in rising order as cell sets */
+            cset seg[S_MAX_HOUSES];
+            int nseg = 0;
+            for (int m = 0; m < nmeet[h]; m++) {
+                cset part = cs_and(spots, meet[(size_t)h * nh + m]);
+                if (!cs_any(part)) continue;
+                int at = nseg, known = 0;
+                for (int q = 0; q < nseg && !known; q++) known = cs_eq(seg[q], part);
+                if (known) continue;
+                while (at > 0 && cs_less(part, seg[at - 1])) {
+                    seg[at] = seg[at - 1];
+                    at--;
+                }
+                seg[at] = part;
+                nseg++;
+            }
+            for (int i = 0; i < nseg; i++)
+                for (int j = i + 1; j < nseg; j++) {
+                    if (cs_any(cs_and(seg[i], seg[j])) || !cs_eq(cs_or(seg[i], seg[j]), spots)) continue;
+                    long a = place_node(&g, seg[i], (int)d, n, base);
+                    long b = a < 0 ? -1 : place_node(&g, seg[j], (int)d, n, base);
+                    if (b < 0) {
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                    if (add_link(links, a, b)) goto done;
+                }
+        }
+    }
+    if (!(made = PyList_New(g.count))) goto done;
+    for (int32_t k = 0; k < g.count; k++) {
+        PyObject *cells = shudu_from_cset(g.cells[k]);
+        PyObject *one = cells ? Py_BuildValue("(Ni)", cells, g.digit[k]) : NULL;
+        if (!one) goto done;
+        PyList_SET_ITEM(made, k, one);
+    }
+    result = Py_BuildValue("(OO)", links, made);
+done:
+    Py_XDECREF(links);
+    Py_XDECREF(made);
+    free(meet);
+    free(g.cells);
+    free(g.digit);
+    return result;
+}

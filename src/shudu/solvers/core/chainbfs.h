@@ -34,5 +34,9 @@ PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
 /* chain_bfs_edges(search, from) -> the (state, parent) pairs met, from pair number from on, as
  * int32 words in bytes */
 PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+/* loop_strong(tables, where, digits, groups) -> (links, groups): the loop graph's strong links
+ * of each digit's houses (shudu.logic.loop_graph.Graph._strong_py) as (node, node) in the order
+ * Python adds them, and the group nodes made, as (cells, digit), in the order they are numbered */
+PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif
