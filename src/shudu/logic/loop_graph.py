@@ -68,8 +68,9 @@ class Graph:
             self._strong_py(digits, groups=groups)
             return
         links, made = core.loop_strong(capsule, self.grid.where, list(digits), groups)
-        for cells, d in made:
-            self.node(cells, d)
+        # the group nodes, numbered as node() numbers them (the graph has none yet)
+        self.group_id.update(zip(made, range(self.base, self.base + len(made))))
+        self.groups.extend(made)
         strong = self.strong
         for na, nb in links:
             strong.setdefault(na, set()).add(nb)
