@@ -398,12 +398,14 @@ static PyObject *set_tuple(const als_t *s)
     return Py_BuildValue("(Nki)", cells, (unsigned long)s->digits, s->house);
 }
 
-static PyObject *elims_list(const als_ctx *g, const found_t *f)
+/* [(cell, digit)] of the cells per digit index, for the digits in the mask: by digit, then cell. */
+static PyObject *cell_digit_list(const cset *per_digit, uint32_t digits)
 {
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
-    for (int d = 0; d < g->n; d++)
-        CS_FOR(c, f->elim[d], {
+    for (; digits; digits &= digits - 1) {
+        int d = ctz64(digits);
+        CS_FOR(c, per_digit[d], {
             PyObject *pair = Py_BuildValue("(ii)", c, d + 1);
             if (!pair || PyList_Append(list, pair)) {
                 Py_XDECREF(pair);
@@ -412,7 +414,13 @@ static PyObject *elims_list(const als_ctx *g, const found_t *f)
             }
             Py_DECREF(pair);
         });
+    }
     return list;
+}
+
+static PyObject *elims_list(const als_ctx *g, const found_t *f)
+{
+    return cell_digit_list(f->elim, (uint32_t)((1u << g->n) - 1));
 }
 
 /* (sets, x, y, stem, z, eliminations) of a step found */
@@ -483,28 +491,39 @@ fail:
     return NULL;
 }
 
-PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The context of a call of one of the entry points below, (tables, cands, where, empty,
+ * max_cells, mode, seconds, nodes) with mode in 0 … modes - 1; NULL with an exception set. */
+static als_ctx *read_call(const char *name, PyObject *const *args, Py_ssize_t nargs, int modes, int *most,
+                          int *mode)
 {
-    (void)module;
     if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "als takes 8 arguments");
+        PyErr_Format(PyExc_TypeError, "%s takes 8 arguments", name);
         return NULL;
     }
-    long most = PyLong_AsLong(args[4]), finder = PyLong_AsLong(args[5]);
+    long m = PyLong_AsLong(args[4]), k = PyLong_AsLong(args[5]);
     double seconds = PyFloat_AsDouble(args[6]);
     long long nodes = PyLong_AsLongLong(args[7]);
     if (PyErr_Occurred()) return NULL;
-    if (most < 1 || most > 16 || finder < 0 || finder > 2) {
-        PyErr_SetString(PyExc_ValueError, "als: the set size or the finder is out of range");
+    if (m < 1 || m > 16 || k < 0 || k >= modes) {
+        PyErr_Format(PyExc_ValueError, "%s: the set size or the mode is out of range", name);
         return NULL;
     }
-    als_ctx *g = new_ctx(args, seconds, nodes);
+    *most = (int)m;
+    *mode = (int)k;
+    return new_ctx(args, seconds, nodes);
+}
+
+PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    int most, finder;
+    als_ctx *g = read_call("als", args, nargs, 3, &most, &finder);
     if (!g) return NULL;
     PyObject *result = NULL;
     found_t f;
     memset(&f, 0, sizeof f);
     int got = 0;
-    if (list_sets(g, (int)most)) {
+    if (list_sets(g, most)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -605,20 +624,8 @@ fail:
 static int add_wing(PyObject *hits, int32_t k, int32_t i, int32_t j, int x, int y, const cset *both,
                     uint32_t zs)
 {
-    PyObject *elims = PyList_New(0);
+    PyObject *elims = cell_digit_list(both, zs);
     if (!elims) return -1;
-    for (; zs; zs &= zs - 1) {
-        int z = ctz64(zs);
-        CS_FOR(c, both[z], {
-            PyObject *pair = Py_BuildValue("(ii)", c, z + 1);
-            if (!pair || PyList_Append(elims, pair)) {
-                Py_XDECREF(pair);
-                Py_DECREF(elims);
-                return -1;
-            }
-            Py_DECREF(pair);
-        });
-    }
     PyObject *hit = Py_BuildValue("(iiiiiN)", k, i, j, x, y, elims);
     if (!hit) return -1;
     int rc = PyList_Append(hits, hit);
@@ -686,24 +693,13 @@ static int xy_wings(als_ctx *g, PyObject *hits)
 PyObject *shudu_als_sets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "als_sets takes 8 arguments");
-        return NULL;
-    }
-    long most = PyLong_AsLong(args[4]), want = PyLong_AsLong(args[5]);
-    double seconds = PyFloat_AsDouble(args[6]);
-    long long nodes = PyLong_AsLongLong(args[7]);
-    if (PyErr_Occurred()) return NULL;
-    if (most < 1 || most > 16 || want < 0 || want > 3) {
-        PyErr_SetString(PyExc_ValueError, "als_sets: the set size or what is wanted is out of range");
-        return NULL;
-    }
-    als_ctx *g = new_ctx(args, seconds, nodes);
+    int most, want;
+    als_ctx *g = read_call("als_sets", args, nargs, 4, &most, &want);
     if (!g) return NULL;
     g->overlap = want >= 2;
     g->uncounted = want == 3;
     PyObject *result = NULL, *found = NULL;
-    if (list_sets(g, (int)most) || (!g->spent && want && list_links(g))) {
+    if (list_sets(g, most) || (!g->spent && want && list_links(g))) {
         PyErr_NoMemory();
         goto done;
     }
