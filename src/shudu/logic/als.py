@@ -326,12 +326,7 @@ def iter_als_xy_wing(grid: CandidateGrid) -> Iterator[Step]:
     sets, links = restricted_links(grid, MAX_CELLS_ALL, overlap=True)
     found = _c_als_sets(grid, MAX_CELLS_ALL, XY_WINGS)
     hits: Iterable[WingHit] = _xy_wing_hits_py(grid, sets, links) if found is None else found
-    seen: set[tuple[tuple[int, int], ...]] = set()
     for k, i, j, x, y, elims in hits:
-        key = tuple(sorted(elims))
-        if key in seen:
-            continue
-        seen.add(key)
         a, c, b = sets[i], sets[k], sets[j]
         yield _als_step(
             grid,
@@ -352,9 +347,11 @@ WingHit = tuple[int, int, int, int, int, list[tuple[int, int]]]
 def _xy_wing_hits_py(
     grid: CandidateGrid, sets: tuple[Als, ...], links: tuple[dict[int, int], ...]
 ) -> Iterator[WingHit]:
-    """(pivot C, wing A, wing B, x, y, eliminations) of every ALS-XY-Wing with eliminations: the
-    pivots in set order, each pivot's partners by set index, pairs of them in that order, x and y
-    rising; the eliminations by digit, then cell (one unit of work a pivot's partner)."""
+    """(pivot C, wing A, wing B, x, y, eliminations) of the first ALS-XY-Wing met with each set of
+    eliminations: the pivots in set order, each pivot's partners by set index, pairs of them in
+    that order, x and y rising; the eliminations by digit, then cell (one unit of work a pivot's
+    partner)."""
+    seen: set[tuple[tuple[int, int], ...]] = set()
     # per set, the cells that see all its places of each of its digits, digit by digit in
     # fields a grid wide: a pair of wings eliminates nothing unless theirs meet, whatever the
     # pivot, and most pairs are passed over with that one test
@@ -380,10 +377,12 @@ def _xy_wing_hits_py(
                 for x in bits(rcc_a):
                     for y in bits(rcc_b & ~(1 << x)):
                         zs = common & ~(1 << x) & ~(1 << y)
-                        if zs:
-                            elims = [
-                                (cell, z + 1) for z in bits(zs) for cell in bits(both >> z * width & field)
-                            ]
+                        if not zs:
+                            continue
+                        elims = [(cell, z + 1) for z in bits(zs) for cell in bits(both >> z * width & field)]
+                        key = tuple(sorted(elims))
+                        if key not in seen:
+                            seen.add(key)
                             yield k, i, j, x, y, elims
 
 

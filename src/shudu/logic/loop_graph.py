@@ -69,7 +69,7 @@ class Graph:
             return
         links, made = core.loop_strong(capsule, self.grid.where, list(digits), groups)
         # the group nodes, numbered as node() numbers them (the graph has none yet)
-        self.group_id.update(zip(made, range(self.base, self.base + len(made))))
+        self.group_id.update(zip(made, range(self.base, self.base + len(made)), strict=True))
         self.groups.extend(made)
         strong = self.strong
         for na, nb in links:

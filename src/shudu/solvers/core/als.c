@@ -633,12 +633,84 @@ static int add_wing(PyObject *hits, int32_t k, int32_t i, int32_t j, int x, int 
     return rc;
 }
 
-/* als._xy_wing_hits: every pivot C (in set order), its partners A and B (pairs in set index
- * order) and digits x, y whose wings leave cells outside C that see all of some z of both; a
- * unit a partner. 1 done, 0 stopped, -1 error. */
+/* The elimination sets met so far, each once: a signature is its digits' count, then per digit
+ * (rising) the digit and its cells (two words); kept in one block, found by a hash. */
+typedef struct {
+    uint64_t *hash; /* per slot; 0: empty */
+    size_t *at;     /* per slot, where its signature starts in words */
+    size_t cap, used;
+    uint64_t *words;
+    size_t nwords, capwords;
+} elimset_t;
+
+static uint64_t sig_hash(const uint64_t *sig, size_t len)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u;
+    for (size_t i = 0; i < len; i++) {
+        h ^= sig[i];
+        h *= 0xBF58476D1CE4E5B9u;
+        h ^= h >> 31;
+    }
+    return h | 1; /* never 0, the empty slot */
+}
+
+static int sig_grow(elimset_t *set)
+{
+    size_t cap = set->cap ? 2 * set->cap : 1024;
+    uint64_t *hash = (uint64_t *)calloc(cap, sizeof(uint64_t));
+    size_t *at = (size_t *)malloc(cap * sizeof(size_t));
+    if (!hash || !at) {
+        free(hash);
+        free(at);
+        return -1;
+    }
+    for (size_t i = 0; i < set->cap; i++) {
+        if (!set->hash[i]) continue;
+        size_t j = (size_t)set->hash[i] & (cap - 1);
+        while (hash[j]) j = (j + 1) & (cap - 1);
+        hash[j] = set->hash[i];
+        at[j] = set->at[i];
+    }
+    free(set->hash);
+    free(set->at);
+    set->hash = hash;
+    set->at = at;
+    set->cap = cap;
+    return 0;
+}
+
+/* 1 if the signature is new (and now kept), 0 if met before, -1 out of memory. */
+static int sig_add(elimset_t *set, const uint64_t *sig, size_t len)
+{
+    if (2 * (set->used + 1) > set->cap && sig_grow(set)) return -1;
+    uint64_t h = sig_hash(sig, len);
+    size_t j = (size_t)h & (set->cap - 1);
+    for (; set->hash[j]; j = (j + 1) & (set->cap - 1)) {
+        const uint64_t *kept = set->words + set->at[j];
+        if (set->hash[j] == h && kept[0] == sig[0] && !memcmp(kept, sig, len * sizeof(uint64_t))) return 0;
+    }
+    if (set->nwords + len > set->capwords) {
+        size_t capwords = 2 * (set->nwords + len) + 256;
+        uint64_t *words = (uint64_t *)realloc(set->words, capwords * sizeof(uint64_t));
+        if (!words) return -1;
+        set->words = words;
+        set->capwords = capwords;
+    }
+    memcpy(set->words + set->nwords, sig, len * sizeof(uint64_t));
+    set->hash[j] = h;
+    set->at[j] = set->nwords;
+    set->nwords += len;
+    set->used++;
+    return 1;
+}
+
+/* als._xy_wing_hits_py: every pivot C (in set order), its partners A and B (pairs in set index
+ * order) and digits x, y whose wings leave cells outside C that see all of some z of both, the
+ * first met of each set of eliminations; a unit a partner. 1 done, 0 stopped, -1 error. */
 static int xy_wings(als_ctx *g, PyObject *hits)
 {
     int32_t *sorted = (int32_t *)malloc(((size_t)2 * (size_t)g->nsets + 2) * sizeof(int32_t));
+    elimset_t met = {NULL, NULL, 0, 0, NULL, 0, 0};
     if (!sorted) {
         PyErr_NoMemory();
         return -1;
@@ -677,7 +749,19 @@ static int xy_wings(als_ctx *g, PyObject *hits)
                     for (uint32_t ym = rcc_b & ~(1u << x); ym; ym &= ym - 1) {
                         int y = ctz64(ym);
                         uint32_t zs = common & ~(1u << x) & ~(1u << y);
-                        if (zs && add_wing(hits, k, i, j, x, y, both, zs)) {
+                        if (!zs) continue;
+                        uint64_t sig[1 + 3 * S_MAX_DIGITS];
+                        size_t len = 1;
+                        for (uint32_t m = zs; m; m &= m - 1) {
+                            int z = ctz64(m);
+                            sig[len++] = (uint64_t)z;
+                            sig[len++] = both[z].lo;
+                            sig[len++] = both[z].hi;
+                        }
+                        sig[0] = (uint64_t)(len - 1) / 3;
+                        int fresh = sig_add(&met, sig, len);
+                        if (fresh < 0) PyErr_NoMemory();
+                        if (fresh < 0 || (fresh && add_wing(hits, k, i, j, x, y, both, zs))) {
                             rc = -1;
                             break;
                         }
@@ -687,6 +771,9 @@ static int xy_wings(als_ctx *g, PyObject *hits)
         }
     }
     free(sorted);
+    free(met.hash);
+    free(met.at);
+    free(met.words);
     return rc;
 }
 
