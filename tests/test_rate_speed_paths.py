@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from dataclasses import fields
+from itertools import combinations
 from typing import Any
 
 import pytest
@@ -28,6 +30,7 @@ from shudu.logic import (
     memo,
     patterns,
     singles,
+    subsets,
     suedecoq,
 )
 from shudu.logic.grid import CandidateGrid, bits
@@ -108,6 +111,40 @@ def reference_locked(grid: CandidateGrid, *, pointing: bool) -> list[tuple[int, 
     return out
 
 
+def reference_naked(grid: CandidateGrid, k: int) -> dict[int, tuple[bool, frozenset[tuple[int, int]]]]:
+    """Every naked subset of ``k`` cells that removes something: its cells (a cell set), whether it
+    is locked and what it removes. k open cells of a house holding k digits between them remove
+    those digits from every house that holds all k cells. A pair or triple is locked where its
+    cells share a box (or jigsaw region) and another house and it removes digits from both: from
+    the box, and from the other house outside the box."""
+    houses, hb = grid.geometry.houses, grid.t.house_bits
+    out: dict[int, tuple[bool, frozenset[tuple[int, int]]]] = {}
+    for hbits in hb:
+        for combo in combinations(list(bits(hbits & grid.empty)), k):
+            digits = set().union(*(grid.candidates(c) for c in combo))
+            if len(digits) != k:
+                continue
+            inside = sum(1 << c for c in combo)
+            common = [g for g, gbits in enumerate(hb) if gbits & inside == inside]
+            gone = frozenset(
+                (c, d) for g in common for c in bits(hb[g] & ~inside) for d in digits if grid.has(c, d)
+            )
+            if not gone:
+                continue
+
+            def loses(g: int, outside: int = 0, gone: frozenset[tuple[int, int]] = gone) -> bool:
+                return any(hb[g] >> c & 1 and not outside >> c & 1 for c, _ in gone)
+
+            locked = k <= 3 and any(
+                houses[b].kind in ("box", "region")
+                and loses(b)
+                and any(loses(g, hb[b]) for g in common if g != b)
+                for b in common
+            )
+            out[inside] = (locked, gone)
+    return out
+
+
 def reference_hidden_singles(grid: CandidateGrid, houses: list[int]) -> list[tuple[int, int, int]]:
     """(house, digit, cell) of each digit with one place in a house, houses in the order given."""
     out = []
@@ -169,6 +206,26 @@ def test_locked_candidates_match_the_definition(name: str, pointing: bool) -> No
         seen += len(found)
     if name.startswith("9x9"):
         assert seen, "the states should hold some locked candidates"
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_naked_and_locked_subsets_match_the_definition(name: str) -> None:
+    puzzle = _puzzle(name)
+    seen: Counter[tuple[int, bool]] = Counter()
+    for grid in _states(puzzle, seed=3 + len(name)):
+        for k in (2, 3, 4):
+            found: dict[int, tuple[bool, frozenset[tuple[int, int]]]] = {}
+            for locked in (False, True):
+                listed = list(subsets.naked(grid, k, locked=locked))
+                named = list(subsets.iter_naked(grid, k, locked=locked))
+                for (_, inside, _), step in zip(listed, named, strict=True):
+                    assert inside not in found
+                    found[inside] = (locked, frozenset(step.eliminations))
+                    assert step.name.startswith("Locked" if locked else "Naked")
+                    seen[k, locked] += 1
+            assert found == reference_naked(grid, k)
+    if name.startswith("9x9"):
+        assert seen[2, True] and seen[2, False], "the states should hold locked and other pairs"
 
 
 @pytest.mark.parametrize("name", sorted(PUZZLES))

@@ -143,7 +143,6 @@ def naked_py(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[N
     """:func:`naked` in Python."""
     cands, where = grid.cands, grid.where
     hb = grid.t.house_bits
-    houses = grid.geometry.houses
     done: set[int] = set()
     few = _at_most(grid, k)
     partners = locked_partners(grid.geometry) if locked else ()
@@ -171,16 +170,35 @@ def naked_py(grid: CandidateGrid, k: int, *, locked: bool = False) -> Iterator[N
                 continue
             done.add(inside)
             common_houses = [g for g, gbits in enumerate(hb) if inside & gbits == inside]
-            is_locked = len(common_houses) >= 2 and any(
-                houses[g].kind in ("box", "region") for g in common_houses
-            )
-            if locked != is_locked:
+            reach = 0  # the cells outside the subset that hold one of its digits
+            for d in bits(union):
+                reach |= where[d]
+            reach &= ~inside
+            if locked != _locked(grid, k, common_houses, reach):
                 continue
             shared = 0
             for g in common_houses:
                 shared |= hb[g]
-            if any(where[d] & shared & ~inside for d in bits(union)):
+            if reach & shared:
                 yield h, inside, union
+
+
+def _locked(grid: CandidateGrid, k: int, common_houses: list[int], reach: int) -> bool:
+    """Whether a naked subset of ``k`` cells sharing ``common_houses`` is *locked* (HoDoKu's
+    definition): a pair or triple whose cells share a box (or jigsaw region) and another house,
+    that removes digits from both, from the box and from the other house outside the box. One
+    that removes digits from one of them only is a naked subset of that house, and so is a quad
+    (HoDoKu has no locked quads; a 16x16 grid's box and line may share four cells)."""
+    if k > 3 or len(common_houses) < 2:
+        return False
+    houses, hb = grid.geometry.houses, grid.t.house_bits
+    for b in common_houses:
+        box = hb[b]
+        if houses[b].kind not in ("box", "region") or not reach & box:
+            continue
+        if any(reach & hb[g] & ~box for g in common_houses if g != b):
+            return True
+    return False
 
 
 def _at_most(grid: CandidateGrid, k: int) -> int:

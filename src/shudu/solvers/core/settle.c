@@ -834,6 +834,21 @@ static int next_combo(int *idx, int k, int n)
     return 1;
 }
 
+/* Whether a naked subset of k cells sharing the houses `common`, with `reach` the cells outside
+ * it that hold one of its digits, is locked (subsets._locked): a pair or triple, a box-like
+ * house among `common` loses a digit, and so does another of them outside that box. */
+static int locked_subset(const tables_t *t, long k, uint64_t common, cset reach)
+{
+    if (k > 3 || pop64(common) < 2) return 0;
+    for (uint64_t b = common & t->boxlike; b; b &= b - 1) {
+        cset box = t->house[ctz64(b)];
+        if (!cs_any(cs_and(reach, box))) continue;
+        for (uint64_t g = common & ~(b & -b); g; g &= g - 1)
+            if (cs_any(cs_andnot(cs_and(reach, t->house[ctz64(g)]), box))) return 1;
+    }
+    return 0;
+}
+
 /* subsets(tables, cands, where, placed, values, empty, k, mode) -> patterns in the order of
  * shudu.logic.subsets: mode 0 naked (not locked), 1 naked and locked: [(house, cells, digits)];
  * mode 2 hidden: [(house, cells, digits)] (digits a mask, cells a cell set); None when a
@@ -903,12 +918,13 @@ PyObject *shudu_subsets(PyObject *module, PyObject *const *args, Py_ssize_t narg
             if (mode < 2) {
                 uint64_t common = ~(uint64_t)0;
                 CS_FOR(c, cells, { common &= t->hmask[c]; });
-                int locked = pop64(common) >= 2 && (common & t->boxlike);
-                if (locked != (mode == 1)) continue;
+                cset reach = {0, 0};
+                for (uint32_t u = digits; u; u &= u - 1) reach = cs_or(reach, s.where[ctz64(u)]);
+                reach = cs_andnot(reach, cells);
+                if (locked_subset(t, k, common, reach) != (mode == 1)) continue;
                 cset shared = {0, 0};
                 for (uint64_t g = common; g; g &= g - 1) shared = cs_or(shared, t->house[ctz64(g)]);
-                for (uint32_t u = digits; u && !any; u &= u - 1)
-                    any = cs_any(cs_andnot(cs_and(s.where[ctz64(u)], shared), cells));
+                any = cs_any(cs_and(reach, shared));
             } else {
                 CS_FOR(c, cells, { any |= (s.cands[c] & ~digits) != 0; });
             }
