@@ -225,16 +225,14 @@ def _one_digit(graph: Graph, path: list[int]) -> bool:
 
 @remembered_steps
 def _every_loop(grid: CandidateGrid) -> list[Step]:
-    """Every continuous nice loop, grouped or not (no ALS nodes), one per set of eliminations:
-    what the solving path chooses from. The path meets grouped loops here, before the grouped
-    chains, and gives them the technique's name and score."""
-    plain = Shortest[Step]()
-    found = list(_loops(grid, grouped=False, seen=plain))
-    return found + list(_loops(grid, grouped=True, seen=Shortest[Step](plain), named_plain=True))
+    """Every continuous nice loop over single candidates, one per set of eliminations: what the
+    solving path chooses from. A loop through a group node is HoDoKu's grouped continuous nice
+    loop: the path meets it with the grouped chains, after the AICs, at their score."""
+    return list(_loops(grid, grouped=False))
 
 
 def find_continuous_nice_loop(grid: CandidateGrid) -> Step | None:
-    """A closed alternating loop (grouped or not): every weak link of it eliminates."""
+    """A closed alternating loop over single candidates: every weak link of it eliminates."""
     found = _every_loop(grid)
     return found[0] if found else None
 
@@ -245,7 +243,7 @@ find_continuous_nice_loop.every = _every_loop  # type: ignore[attr-defined]
 def iter_continuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     """Every continuous nice loop over single candidates, one per distinct set of eliminations
     (grouped ones are listed with the grouped chains)."""
-    return _loops(grid, grouped=False)
+    return iter(_every_loop(grid))
 
 
 def _loops(
@@ -254,20 +252,18 @@ def _loops(
     grouped: bool,
     als_cells: int = 0,
     seen: Shortest[Step] | None = None,
-    named_plain: bool = False,
 ) -> Iterator[Step]:
     """The continuous nice loops of ``grid`` through group or ALS nodes (``grouped``) or through
-    neither; ``named_plain``: grouped ones too are named Continuous Nice Loops."""
+    neither."""
     graph = graph_of(grid, als_cells=als_cells)
     seen = Shortest[Step]() if seen is None else seen
-    group_named = grouped and not named_plain
     for path, elims, through_group in _closed_loops(grid, als_cells):
         if through_group != grouped:
             continue
         if _one_digit(graph, path):
-            kind = "Grouped Continuous Nice Loop" if group_named else "Continuous Nice Loop (X-Cycle)"
+            kind = "Grouped Continuous Nice Loop" if grouped else "Continuous Nice Loop (X-Cycle)"
         else:
-            kind = "Grouped Continuous Nice Loop" if group_named else ""
+            kind = "Grouped Continuous Nice Loop" if grouped else ""
         template = "the loop {chain} closes, so each weak link holds"
         build = partial(_step, graph, "Continuous Nice Loop", path, elims, template, kind)
         seen.offer(tuple(elims), len(path), build)
