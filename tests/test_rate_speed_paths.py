@@ -32,6 +32,7 @@ from shudu.logic import (
     singles,
     subsets,
     suedecoq,
+    uniqueness,
 )
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.solver import steps
@@ -145,6 +146,47 @@ def reference_naked(grid: CandidateGrid, k: int) -> dict[int, tuple[bool, frozen
     return out
 
 
+def reference_avoidable(grid: CandidateGrid) -> set[tuple[str, frozenset[tuple[int, int]]]]:
+    """Every Avoidable Rectangle step, rectangle by rectangle: four corners on two rows, two
+    columns and two boxes, no given among them, the placed ones beginning a deadly pattern that
+    fixes both its digits (opposite corners alike, neighbours different). Type 1: one corner open,
+    which loses the digit that would close the pattern. Type 2: two open, each holding its digit of
+    the pattern and the same one other digit x, which goes from the cells that see both."""
+    n, values = grid.size, grid.values
+    boxes = [h for h, house in enumerate(grid.geometry.houses) if house.kind in ("box", "region")]
+    box_of = [next(b for b in boxes if grid.t.house_bits[b] >> c & 1) for c in range(n * n)]
+    out = set()
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c2, r2 * n + c1)  # around the rectangle
+            if any(grid.givens >> c & 1 for c in cells) or sorted(
+                Counter(box_of[c] for c in cells).values()
+            ) != [2, 2]:
+                continue
+            # corners 0 and 2 are opposite, as are 1 and 3
+            want = [values[c] or values[cells[(i + 2) % 4]] for i, c in enumerate(cells)]
+            if any(values[c] and want[i + 2] and values[c] != want[i + 2] for i, c in enumerate(cells[:2])):
+                continue
+            if not all(want) or want[0] == want[1]:
+                continue
+            open_ = [i for i, c in enumerate(cells) if not values[c]]
+            if len(open_) == 1 and grid.has(cells[open_[0]], want[open_[0]]):
+                out.add(("Avoidable Rectangle Type 1", frozenset({(cells[open_[0]], want[open_[0]])})))
+            if len(open_) == 2:
+                (i, a), (j, b) = ((i, cells[i]) for i in open_)
+                rest = set(grid.candidates(a)) - {want[i]}
+                if not (grid.has(a, want[i]) and grid.has(b, want[j])) or rest != set(grid.candidates(b)) - {
+                    want[j]
+                }:
+                    continue
+                if len(rest) == 1:
+                    (x,) = rest
+                    seen = grid.t.peer_bits[a] & grid.t.peer_bits[b] & grid.where[x - 1]
+                    if seen:
+                        out.add(("Avoidable Rectangle Type 2", frozenset((c, x) for c in bits(seen))))
+    return out
+
+
 def reference_hidden_singles(grid: CandidateGrid, houses: list[int]) -> list[tuple[int, int, int]]:
     """(house, digit, cell) of each digit with one place in a house, houses in the order given."""
     out = []
@@ -226,6 +268,55 @@ def test_naked_and_locked_subsets_match_the_definition(name: str) -> None:
             assert found == reference_naked(grid, k)
     if name.startswith("9x9"):
         assert seen[2, True] and seen[2, False], "the states should hold locked and other pairs"
+
+
+@pytest.mark.parametrize("name", ["9x9", "9x9 easier", "6x6", "jigsaw 6x6", "16x16"])
+def test_avoidable_rectangles_match_the_definition(name: str) -> None:
+    puzzle = _puzzle(name)
+    rng = random.Random(11 + len(name))
+    seen = 0
+    for grid in _states(puzzle, seed=5 + len(name), count=10):
+        # more digits placed by a player (not givens), some of them wrong: the rule holds anyway
+        for cell in rng.sample(list(bits(grid.empty)), grid.empty.bit_count() // 2):
+            if grid.empty >> cell & 1 and grid.candidates(cell):
+                grid.place(cell, rng.choice(grid.candidates(cell)))
+        listed = {(s.name, frozenset(s.eliminations)) for s in uniqueness.iter_avoidable_rectangle(grid)}
+        assert listed == reference_avoidable(grid)
+        seen += len(listed)
+    if name.startswith("9x9"):
+        assert seen, "the states should hold some avoidable rectangles"
+
+
+@pytest.mark.parametrize("size", [9, 16])
+def test_avoidable_rectangles_laid_out_on_purpose_match_the_definition(size: int) -> None:
+    """Both types, with the placed corners in a row or in a column, on boards that hold little
+    else: two or three corners of a rectangle on two boxes placed with a crossing pattern's
+    digits, the open corners pencilled down to their digit of the pattern and one more."""
+    geometry = _puzzle("16x16" if size == 16 else "9x9").geometry
+    rng = random.Random(size)
+    kinds: Counter[str] = Counter()
+    box = math.isqrt(size)
+    for _ in range(150):
+        grid = CandidateGrid.from_values(geometry, [0] * size * size, givens=0)
+        while True:
+            r1, r2 = sorted(rng.sample(range(size), 2))
+            c1, c2 = sorted(rng.sample(range(size), 2))
+            if (r1 // box == r2 // box) != (c1 // box == c2 // box):
+                break
+        a, b, x = rng.sample(range(1, size + 1), 3)
+        corners = [(r1, c1, a), (r1, c2, b), (r2, c2, a), (r2, c1, b)]
+        rng.shuffle(corners)
+        opened = rng.choice([1, 2])
+        for r, c, d in corners[opened:]:
+            grid.place(r * size + c, d)
+        for r, c, d in corners[:opened]:
+            for e in grid.candidates(r * size + c):
+                if e not in (d, x) or (opened == 1 and rng.random() < 0.5):
+                    grid.eliminate(r * size + c, e)
+        listed = {(s.name, frozenset(s.eliminations)) for s in uniqueness.iter_avoidable_rectangle(grid)}
+        assert listed == reference_avoidable(grid)
+        kinds.update(name for name, _ in listed)
+    assert kinds["Avoidable Rectangle Type 1"] and kinds["Avoidable Rectangle Type 2"], kinds
 
 
 @pytest.mark.parametrize("name", sorted(PUZZLES))

@@ -413,64 +413,94 @@ def iter_avoidable_rectangle(grid: CandidateGrid) -> Iterator[Step]:
 
     Only digits the solver placed count (``grid.givens`` marks the rest): givens cannot be swapped.
     """
-    givens = grid.givens
     if not _plain(grid):
         return
     n, values, cands, peer_bits, where = grid.size, grid.values, grid.cands, grid.t.peer_bits, grid.where
-    box_of = _box_of(grid.geometry)
-    filled = [c for c in range(n * n) if values[c] and not givens >> c & 1]
-    if len(filled) < 2:
-        return
-    for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
-            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+    for r1, r2, c1, c2 in _avoidable_rectangles(grid):
+        cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+        want = _crossing(cells, [values[c] for c in cells])
+        if want is None:
+            continue
+        a, z = sorted(set(want))
+
+        def because(cells: Rectangle = cells, a: int = a, z: int = z) -> str:
             placed = [c for c in cells if values[c]]
-            if len(placed) < 2 or any(givens >> c & 1 for c in placed):
-                continue
-            b = [box_of[c] for c in cells]
-            if -1 in b or len(set(b)) != 2 or b.count(b[0]) != 2:
-                continue
-            want = _crossing(cells, [values[c] for c in cells])
-            if want is None:
-                continue
-            a, z = sorted(set(want))
-            base = (
+            return (
                 f"{grid.names(placed)} hold {digit_list([a, z])} (placed, not given), and "
                 f"{grid.names(cells)} must not form a deadly pattern of them"
             )
-            open_cells = [c for c in cells if not values[c]]
-            if len(open_cells) == 1:
-                cell = open_cells[0]
-                digit = want[cells.index(cell)]
-                if cands[cell] >> (digit - 1) & 1:
-                    yield make_step(
-                        grid,
-                        "Avoidable Rectangle Type 1",
-                        f"{base}, so {grid.name(cell)} cannot be {digit_char(digit)}",
-                        eliminations=[(cell, digit)],
-                        cells=cells,
-                        digits=[a, z],
-                    )
-            elif len(open_cells) == 2:
-                o1, o2 = open_cells
-                v1, v2 = want[cells.index(o1)], want[cells.index(o2)]
-                more1 = cands[o1] & ~(1 << (v1 - 1))
-                more2 = cands[o2] & ~(1 << (v2 - 1))
-                if not (cands[o1] >> (v1 - 1) & 1 and cands[o2] >> (v2 - 1) & 1):
+
+        open_cells = [c for c in cells if not values[c]]
+        if len(open_cells) == 1:
+            cell = open_cells[0]
+            digit = want[cells.index(cell)]
+            if cands[cell] >> (digit - 1) & 1:
+                yield make_step(
+                    grid,
+                    "Avoidable Rectangle Type 1",
+                    f"{because()}, so {grid.name(cell)} cannot be {digit_char(digit)}",
+                    eliminations=[(cell, digit)],
+                    cells=cells,
+                    digits=[a, z],
+                )
+        elif len(open_cells) == 2:
+            o1, o2 = open_cells
+            v1, v2 = want[cells.index(o1)], want[cells.index(o2)]
+            more1 = cands[o1] & ~(1 << (v1 - 1))
+            more2 = cands[o2] & ~(1 << (v2 - 1))
+            if not (cands[o1] >> (v1 - 1) & 1 and cands[o2] >> (v2 - 1) & 1):
+                continue
+            if more1 != more2 or more1.bit_count() != 1:
+                continue
+            x = more1.bit_length() - 1
+            targets = where[x] & peer_bits[o1] & peer_bits[o2]
+            if targets:
+                yield make_step(
+                    grid,
+                    "Avoidable Rectangle Type 2",
+                    f"{because()}, so {grid.name(o1)} or {grid.name(o2)} is {digit_char(x + 1)}",
+                    eliminations=[(c, x + 1) for c in bits(targets)],
+                    cells=cells,
+                    digits=[a, z, x + 1],
+                )
+
+
+def _avoidable_rectangles(grid: CandidateGrid) -> list[tuple[int, int, int, int]]:
+    """The rectangles (rows r1 < r2, columns c1 < c2) that may be avoidable, in that order. A
+    deadly pattern's placed corners fix both its digits only where one corner of each diagonal
+    is placed, and two such corners share a row or a column: so from each two cells of a line
+    the solver filled with different digits p and q, the rectangles on two boxes that reach
+    another line whose two corners are open or hold the digit of the opposite corner (q across
+    from p), not both filled."""
+    n, values, givens = grid.size, grid.values, grid.givens
+    box_of = _box_of(grid.geometry)
+    lines: dict[tuple[int, int], list[int]] = {}
+    for c in range(n * n):
+        if values[c] and not givens >> c & 1:
+            lines.setdefault((0, c // n), []).append(c)
+            lines.setdefault((1, c % n), []).append(c)
+    step = {0: n, 1: 1}  # from a cell to the same place in another line: rows, then columns
+    found: set[tuple[int, int, int, int]] = set()
+    for (across, line), cells in lines.items():
+        for p, q in combinations(cells, 2):
+            if values[p] == values[q] or box_of[p] < 0 or box_of[q] < 0:
+                continue
+            for other in range(n):
+                if other == line:
                     continue
-                if more1 != more2 or more1.bit_count() != 1:
+                shift = (other - line) * step[across]
+                p2, q2 = p + shift, q + shift  # p2 across from q, q2 across from p
+                if givens >> p2 & 1 or givens >> q2 & 1 or (values[p2] and values[q2]):
                     continue
-                x = more1.bit_length() - 1
-                targets = where[x] & peer_bits[o1] & peer_bits[o2]
-                if targets:
-                    yield make_step(
-                        grid,
-                        "Avoidable Rectangle Type 2",
-                        f"{base}, so {grid.name(o1)} or {grid.name(o2)} is {digit_char(x + 1)}",
-                        eliminations=[(c, x + 1) for c in bits(targets)],
-                        cells=cells,
-                        digits=[a, z, x + 1],
-                    )
+                if values[p2] not in (0, values[q]) or values[q2] not in (0, values[p]):
+                    continue
+                boxes = (box_of[p], box_of[q], box_of[p2], box_of[q2])
+                if -1 in boxes or len(set(boxes)) != 2 or boxes.count(boxes[0]) != 2:
+                    continue
+                a, b = min(line, other), max(line, other)
+                # a row pair gives the columns of p and q; a column pair, their rows
+                found.add((a, b, p % n, q % n) if across == 0 else (p // n, q // n, a, b))
+    return sorted(found)
 
 
 def _crossing(cells: Rectangle, values: Sequence[int]) -> list[int] | None:
