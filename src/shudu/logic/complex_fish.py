@@ -232,13 +232,21 @@ def iter_fish(
     digits when None)."""
     if not grid.t.boxes:
         return
+    name = f"{'Finned ' if finned else ''}{form} {SIZE_NAMES[k]}"
+    # a digit's fish depend on its places alone: places searched in vain are skipped
+    tag = ("fish", form, k, finned, id(grid.t))
     for d in range(grid.size) if digits is None else [x - 1 for x in digits]:
+        where = grid.where[d]
+        if not where or barren((tag, where)):
+            continue
         for base_pool, cover_pool in _pools(grid, form):
             for fish in fishes(grid, d, k, base_pool, cover_pool, max_fins=MAX_FINS if finned else 0):
                 if classify(grid, fish) != form or bool(fish.fins) != finned:
                     continue
-                name = f"{'Finned ' if finned else ''}{form} {SIZE_NAMES[k]}"
                 yield fish_step(grid, fish, name, fish.eliminations, fish.fins)
+                where = 0
+        if where:
+            mark_barren((tag, where))
 
 
 def iter_franken_fish(grid: CandidateGrid, sizes: Sequence[int] = (2, 3, 4)) -> Iterator[Step]:
