@@ -15,19 +15,23 @@ from shudu.formats import parse_puzzle
 from shudu.logic import TECHNIQUES, CandidateGrid, Step, solve_path
 from shudu.logic.catalog import resolve
 from shudu.logic.grid import digits_of
-from shudu.logic.techniques import BY_NAME
+from shudu.logic.techniques import BY_NAME, LISTED_ONLY
 from shudu.puzzle import Puzzle
 from shudu.variants import parse_cell
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 FIXTURES = json.loads((Path(__file__).parent / "data" / "logic_techniques.json").read_text())
+#: The finder of each technique by name: the solving path's, or the one only listed.
+FINDERS = {**{f.technique.name: f for f in LISTED_ONLY if not f.form}, **BY_NAME}
 
 
-def grid_of(values: str, candidates: list[str]) -> CandidateGrid:
+def grid_of(values: str, candidates: list[str], puzzle: str | None = None) -> CandidateGrid:
+    """The board of a known answer; the digits of ``puzzle`` are its givens (None: all placed)."""
     puzzle_geo = parse_puzzle("." * len(values)).geometry
     cells = [0 if v == "." else int(v) for v in values]
     masks = [sum(1 << (int(d) - 1) for d in text) for text in candidates]
-    return CandidateGrid(puzzle_geo, cells, masks)
+    givens = None if puzzle is None else sum(1 << c for c, v in enumerate(puzzle) if v not in ".0")
+    return CandidateGrid(puzzle_geo, cells, masks, givens=givens)
 
 
 def assert_sound(step: Step, solution: tuple[int, ...] | str) -> None:
@@ -43,12 +47,12 @@ def assert_sound(step: Step, solution: tuple[int, ...] | str) -> None:
 
 @pytest.mark.parametrize("case", FIXTURES, ids=[case["technique"] for case in FIXTURES])
 def test_technique_known_answer(case: dict) -> None:
-    grid = grid_of(case["values"], case["candidates"])
-    step = BY_NAME[case["technique"]].find(grid)
+    grid = grid_of(case["values"], case["candidates"], case["puzzle"])
+    step = FINDERS[case["technique"]].find(grid)
     assert step is not None
     # The fixture names the technique (then any of its forms will do) or the exact form.
     declared = resolve(case["step"])
-    assert step.technique is declared.technique is BY_NAME[case["technique"]].technique
+    assert step.technique is declared.technique is FINDERS[case["technique"]].technique
     assert declared.name in (step.name, step.technique.name)
     n = grid.size
     assert [[grid.name(c), d] for c, d in step.placements] == case["placements"]
@@ -103,7 +107,7 @@ def test_hidden_quad_by_hand() -> None:
 
 def test_step_to_json() -> None:
     case = FIXTURES[0]
-    step = BY_NAME[case["technique"]].find(grid_of(case["values"], case["candidates"]))
+    step = FINDERS[case["technique"]].find(grid_of(case["values"], case["candidates"]))
     assert step is not None
     data = step.to_json()
     assert data["technique"] == step.technique.name and data["name"] == step.name

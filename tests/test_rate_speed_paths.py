@@ -391,15 +391,15 @@ def _path(puzzle: str) -> list[dict[str, object]]:
 
 
 def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Fish, single-digit patterns, X-Chains, colouring and Siamese fish skip a digit whose places
-    were searched in vain earlier in the call (memo.barren), Sue de Coq a box and line whose
-    candidates were: the paths are the ones a search of every digit and house gives."""
+    """Fish (basic, Franken), single-digit patterns, X-Chains and colouring skip a digit whose
+    places were searched in vain earlier in the call (memo.barren), Sue de Coq a box and line
+    whose candidates were: the paths are the ones a search of every digit and house gives."""
     puzzles = [
         # fish, skyscrapers, kites, turbot fish, empty rectangles, colours and X-Chains on the way
         "..61......7...356..9...2....8..7..2........5....5.43..4.....79.1....84.......5..6",
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
-        # finned swordfish listed with their Siamese pairs
+        # finned swordfish, and Franken fish searched on the way to the forcing chains
         "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
     ]
     skipped: set[object] = set()
@@ -422,7 +422,7 @@ def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch)
         "x-chain",
         "simple colours",
         "multi colours",
-        "siamese",
+        "complex fish",
         "sue de coq",
     } <= skipped
     for module in modules:

@@ -17,7 +17,7 @@ same base houses with different covers: both hold, so their eliminations are sho
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..notation import digit_char
@@ -234,7 +234,7 @@ def iter_fish(
         return
     name = f"{'Finned ' if finned else ''}{form} {SIZE_NAMES[k]}"
     # a digit's fish depend on its places alone: places searched in vain are skipped
-    tag = ("fish", form, k, finned, id(grid.t))
+    tag = ("complex fish", form, k, finned, id(grid.t))
     for d in range(grid.size) if digits is None else [x - 1 for x in digits]:
         where = grid.where[d]
         if not where or barren((tag, where)):
@@ -368,6 +368,19 @@ def iter_finned_franken_x_wing(grid: CandidateGrid) -> Iterator[Step]:
     )
 
 
+def _path_listing(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """What the solving path chooses from among a finned Franken fish's steps: the Siamese ones
+    are for the listing only, as in HoDoKu's solver."""
+
+    def every(grid: CandidateGrid) -> Iterator[Step]:
+        return distinct(iter_fish(grid, "Franken", k, finned=True))
+
+    return every
+
+
+find_finned_franken_x_wing.every = _path_listing(2)  # type: ignore[attr-defined]
+
+
 def find_franken_swordfish(grid: CandidateGrid) -> Step | None:
     return next(iter_fish(grid, "Franken", 3, finned=False), None)
 
@@ -378,6 +391,9 @@ def iter_franken_swordfish(grid: CandidateGrid) -> Iterator[Step]:
 
 def find_finned_franken_swordfish(grid: CandidateGrid) -> Step | None:
     return next(iter_fish(grid, "Franken", 3, finned=True), None)
+
+
+find_finned_franken_swordfish.every = _path_listing(3)  # type: ignore[attr-defined]
 
 
 def iter_finned_franken_swordfish(grid: CandidateGrid) -> Iterator[Step]:

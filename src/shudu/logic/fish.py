@@ -10,7 +10,7 @@ jigsaw regions do not change the logic.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 
 from .complex_fish import Fish, fish_step, iter_siamese_fish
@@ -84,6 +84,21 @@ def iter_finned_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
     return distinct(
         itertools.chain(_fish(grid, 4, finned=True), iter_siamese_fish(grid, (4,), forms=("Basic",)))
     )
+
+
+def _path_listing(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
+    """What the solving path chooses from among a finned fish's steps: the Siamese ones are for
+    the listing only, as in HoDoKu's solver (one step of two fish's eliminations)."""
+
+    def every(grid: CandidateGrid) -> Iterator[Step]:
+        return distinct(_fish(grid, k, finned=True))
+
+    return every
+
+
+find_finned_x_wing.every = _path_listing(2)  # type: ignore[attr-defined]
+find_finned_swordfish.every = _path_listing(3)  # type: ignore[attr-defined]
+find_finned_jellyfish.every = _path_listing(4)  # type: ignore[attr-defined]
 
 
 def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:

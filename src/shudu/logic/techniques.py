@@ -116,6 +116,7 @@ TECHNIQUES: tuple[Finder, ...] = (
     _t("X-Wing", fish.find_x_wing),
     _t("Swordfish", fish.find_swordfish),
     _t("Jellyfish", fish.find_jellyfish),
+    _t("Remote Pair", chains.find_remote_pair),
     _t("Bivalue Universal Grave + 1", uniqueness.find_bug_plus_one),
     _t("Skyscraper", patterns.find_skyscraper),
     _t("2-String Kite", patterns.find_two_string_kite),
@@ -126,6 +127,7 @@ TECHNIQUES: tuple[Finder, ...] = (
     _t("XYZ-Wing", wings.find_xyz_wing),
     _t("Unique Rectangle", uniqueness.find_unique_rectangle, se_find=uniqueness.find_unique_rectangle_1_to_5),
     _t("Hidden Rectangle", uniqueness.find_hidden_rectangle),
+    _t("Avoidable Rectangle", uniqueness.find_avoidable_rectangle),
     _t("Finned X-Wing", fish.find_finned_x_wing),
     _t("Finned Swordfish", fish.find_finned_swordfish),
     _t("Finned Jellyfish", fish.find_finned_jellyfish),
@@ -139,30 +141,28 @@ TECHNIQUES: tuple[Finder, ...] = (
     _t("Grouped Chain", loops.find_grouped_chain),
     _t("ALS-XZ", als_find.find_als_xz),
     _t("ALS-XY-Wing", als_find.find_als_xy_wing),
-    _t("Death Blossom", als_find.find_death_blossom),
+    _t("Franken X-Wing", complex_fish.find_franken_x_wing),
+    _t("Franken Swordfish", complex_fish.find_franken_swordfish),
+    _t("Finned Franken X-Wing", complex_fish.find_finned_franken_x_wing),
+    _t("Finned Franken Swordfish", complex_fish.find_finned_franken_swordfish),
     _t("Forcing Chain", forcing.find_forcing_chain),
     _t("Forcing Net", forcing.find_forcing_net),
     _t("Nested Forcing Net", forcing.find_nested_forcing_net),
     _t("Brute Force", forcing.find_brute_force),
 )
 
-#: Finders that :func:`~shudu.logic.allsteps.find_steps` lists but the solving path leaves out, so
-#: that ratings stay as calibrated: forms the path's own finders already cover in another guise
-#: (a remote pair is an XY-chain, a discontinuous loop an AIC), and searches that cost up to a
-#: second a board (big fish, ALS chains). HoDoKu's default solver has ALS-XY-Chain and Franken
-#: X-Wing and Swordfish on (and Death Blossom off); on the calibration sample they matched one
-#: more HoDoKu level of 615 and doubled the hardest ratings' time (docs/rating.md).
+#: Finders that :func:`~shudu.logic.allsteps.find_steps` lists but the solving path leaves out: the
+#: path has HoDoKu's default solver's techniques, in its order (docs/rating.md), and these are
+#: off there. Discontinuous nice loops are AICs on the path; Death Blossom, ALS-XY-Chain, the
+#: Franken Jellyfish, Mutant, Siamese and Kraken fish, templates and the duals are off in HoDoKu's
+#: default solver too (ALS-XY-Chain, on there, matched no more of the calibration sample's levels
+#: and made the hardest ratings two and a half times as long).
 LISTED_ONLY: tuple[Finder, ...] = (
-    _t("Remote Pair", chains.find_remote_pair),
     _t("Discontinuous Nice Loop", chains.find_discontinuous_nice_loop),
+    _t("Death Blossom", als_find.find_death_blossom),
     _t("ALS-XY-Chain", als.find_als_xy_chain),
     _t("2-String Kite", patterns.find_dual_two_string_kite),
     _t("Empty Rectangle", patterns.find_dual_empty_rectangle),
-    _t("Avoidable Rectangle", uniqueness.find_avoidable_rectangle),
-    _t("Franken X-Wing", complex_fish.find_franken_x_wing),
-    _t("Finned Franken X-Wing", complex_fish.find_finned_franken_x_wing),
-    _t("Franken Swordfish", complex_fish.find_franken_swordfish),
-    _t("Finned Franken Swordfish", complex_fish.find_finned_franken_swordfish),
     _t("Franken Jellyfish", complex_fish.find_franken_jellyfish),
     _t("Finned Franken Jellyfish", complex_fish.find_finned_franken_jellyfish),
     _t("Mutant X-Wing", complex_fish.find_mutant_x_wing),
