@@ -242,13 +242,19 @@ def test_ratings_are_the_same_with_the_c_propagation(
 # --- rounds of singles (shudu.logic.singles_rounds) ------------------------------------------
 
 
-def _same_rounds(grid: CandidateGrid, kinds: tuple[int, ...], max_rounds: int) -> int:
-    """Run the C and Python rounds of singles on copies of ``grid``; assert they agree."""
+def _same_rounds(grid: CandidateGrid, kinds: tuple[int, ...], max_rounds: int, rng: random.Random) -> int:
+    """Run the C and Python rounds of singles on copies of ``grid``; assert they agree (with
+    hidden singles one at a time, also on the queue, which starts with some waiting)."""
     mine, spec = grid.copy(), grid.copy()
-    got = singles_rounds.run(mine, kinds, max_rounds)
-    want = singles_rounds.run_py(spec, kinds, max_rounds)
+    queues = singles_rounds.Waiting(grid), singles_rounds.Waiting(grid)
+    queues[0].rounds = queues[1].rounds = rounds = rng.randrange(4)
+    for at in rng.sample(range(len(queues[0].since)), 12) if rounds else ():
+        queues[0].since[at] = queues[1].since[at] = rng.randint(1, rounds)
+    got = singles_rounds.run(mine, kinds, max_rounds, queues[0])
+    want = singles_rounds.run_py(spec, kinds, max_rounds, queues[1])
     assert got == want
     assert _fields(mine) == _fields(spec)
+    assert (queues[0].rounds, queues[0].since) == (queues[1].rounds, queues[1].since)
     return want.code
 
 
@@ -258,6 +264,8 @@ KIND_ORDERS = (
     (singles_rounds.NAKED,),
     (singles_rounds.BOX, singles_rounds.NAKED),
     (singles_rounds.HIDDEN, singles_rounds.FULL_HOUSE),
+    (singles_rounds.FULL_HOUSE, singles_rounds.NAKED, singles_rounds.HIDDEN_ONE),  # HoDoKu's path
+    (singles_rounds.HIDDEN_ONE, singles_rounds.BOX),
 )
 
 
@@ -269,7 +277,7 @@ def _singles_differential(
     for _ in range(rounds):
         grid = _state(geometry, givens, solution, rng)
         for kinds in KIND_ORDERS:
-            seen.add(_same_rounds(grid, kinds, rng.choice((0, 0, 1, 3))))
+            seen.add(_same_rounds(grid, kinds, rng.choice((0, 0, 1, 3)), rng))
     return seen
 
 

@@ -147,32 +147,51 @@ def _after(grid: CandidateGrid, step: Step) -> CandidateGrid:
     return trial
 
 
+def _one_at_a_time(technique: Technique, easiest: bool) -> bool:
+    """Whether ``technique``'s singles go one at a time (:data:`singles_rounds.HIDDEN_ONE`): the
+    hidden singles on HoDoKu's path."""
+    return not easiest and technique.name == "Hidden single"
+
+
 def rounds(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = False) -> Iterator[list[Step]]:
     """The canonical solving path from ``grid`` (changed in place), a round at a time.
 
     Each round takes the first technique in ``order`` that has a step. For singles it places
-    every single of that kind at once; for any other technique it carries out one step
-    (:func:`chosen`), then the next round starts again from the singles, as a player would.
+    every single of that kind at once (hidden singles on HoDoKu's path, not ``easiest``, as
+    HoDoKu does: one at a time, see :data:`singles_rounds.HIDDEN_ONE`); for any other technique
+    it carries out one step (:func:`chosen`), then the next round starts again from the
+    singles, as a player would.
     With ``easiest`` (Sudoku Explainer's path) only the technique's steps of the lowest rating
     are considered (a chain's rating grows with its length). Which steps a round holds depends
     only on the grid, never on the order cells are scanned in, so isomorphs of a puzzle (digits
     relabelled, rows and columns permuted, transposed) walk the same path and get the same
     ratings.
     """
+    waiting = singles_rounds.Waiting(grid)
     while grid.empty:
         found = first_technique(grid, order)
         if found is None:
             return
-        yield _take(grid, *found, easiest=easiest)
+        yield _take(grid, *found, easiest=easiest, waiting=waiting)
 
 
-def _take(grid: CandidateGrid, finder: Finder, batch: list[Step], *, easiest: bool) -> list[Step]:
+def _take(
+    grid: CandidateGrid,
+    finder: Finder,
+    batch: list[Step],
+    *,
+    easiest: bool,
+    waiting: singles_rounds.Waiting,
+) -> list[Step]:
     """The steps of ``batch`` a round carries out (see :func:`rounds`), applied to ``grid``."""
     if easiest:
         low = min(se_rating(step) for step in batch)
         batch = [step for step in batch if se_rating(step) == low]
     if finder.technique.name not in SINGLES:
         batch = [chosen(grid, batch)]
+    elif _one_at_a_time(finder.technique, easiest):
+        by_place = {step.placements[0]: step for step in reversed(batch)}
+        batch = [by_place[place] for place in singles_rounds.hidden_one(grid, list(by_place), waiting)]
     for step in batch:
         grid.apply(step)
     return batch
@@ -211,11 +230,14 @@ def tallies(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = Fal
     (:func:`singles_rounds.run`), with no step built. The tallies are those of :func:`rounds`."""
     head = _singles_head(order)
     rest = order[len(head) :]
-    kinds = [kind for kind, _ in head]
+    kinds = [
+        singles_rounds.HIDDEN_ONE if _one_at_a_time(one.technique, easiest) else kind for kind, one in head
+    ]
+    waiting = singles_rounds.Waiting(grid)
     while grid.empty:
         todo = rest
         if kinds:
-            done = singles_rounds.run(grid, kinds)
+            done = singles_rounds.run(grid, kinds, waiting=waiting)
             checkpoint(len(done.rounds) + sum(count for _, count in done.rounds))
             for position, count in done.rounds:
                 one = head[position][1]
@@ -227,7 +249,7 @@ def tallies(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = Fal
         found = first_technique(grid, todo)
         if found is None:
             return
-        yield Tally.of(_take(grid, *found, easiest=easiest))
+        yield Tally.of(_take(grid, *found, easiest=easiest, waiting=waiting))
 
 
 def _singles_head(order: Sequence[Finder]) -> list[tuple[int, Tally]]:

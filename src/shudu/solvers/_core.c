@@ -1098,8 +1098,8 @@ static PyMethodDef core_methods[] = {
      "settle(tables, cands, where, placed, values, empty, start_cell, start_digit, quiet, "
      "limit, nrules) -> (code, steps, empty): shudu.logic.propagate.settle in C"},
     {"singles", (PyCFunction)(void (*)(void))shudu_singles, METH_FASTCALL,
-     "singles(tables, cands, where, placed, values, empty, kinds, max_rounds) -> (code, empty, "
-     "log): rounds of singles, shudu.logic.singles_rounds in C"},
+     "singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp) -> "
+     "(code, empty, log, stamp): rounds of singles, shudu.logic.singles_rounds in C"},
     {"locked", (PyCFunction)(void (*)(void))shudu_locked, METH_FASTCALL,
      "locked(tables, cands, where, placed, values, empty, pointing) -> the patterns of "
      "shudu.logic.intersections.locked"},

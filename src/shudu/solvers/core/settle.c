@@ -626,7 +626,7 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 /* Rounds of singles (shudu.logic.singles_rounds)                           */
 /* ------------------------------------------------------------------------ */
 
-enum { K_FULL_HOUSE = 0, K_NAKED = 1, K_HIDDEN = 2, K_BOX = 3, K_KINDS = 4 };
+enum { K_FULL_HOUSE = 0, K_NAKED = 1, K_HIDDEN = 2, K_BOX = 3, K_HIDDEN_ONE = 4, K_KINDS = 5 };
 
 /* One placement found for a round: kept once; a second digit for the same cell, or a digit
  * twice among peers, is a clash (-1). */
@@ -688,13 +688,74 @@ static int singles_of(const settle_state_t *s, int kind, uint8_t *cells, uint8_t
     return count;
 }
 
+/* How many cells full houses and naked singles fill after ``digit`` is placed in ``cell``
+ * (``trial`` changed): every cell when two of them clash. */
+static int easier_fill(settle_state_t *trial, int cell, int digit)
+{
+    uint8_t cells[S_MAX_CELLS], digits[S_MAX_CELLS];
+    int filled = 0;
+    place(trial, cell, digit);
+    while (cs_any(trial->empty)) {
+        int found = singles_of(trial, K_FULL_HOUSE, cells, digits);
+        if (!found) found = singles_of(trial, K_NAKED, cells, digits);
+        if (found < 0) return trial->t->ncells;
+        if (!found) break;
+        for (int i = 0; i < found; i++) place(trial, cells[i], digits[i]);
+        filled += found;
+    }
+    return filled;
+}
+
+/* The hidden singles a K_HIDDEN_ONE round places (singles_rounds.hidden_one): of those that
+ * have waited longest (``since``: the round each was first listed in, 0 for never; ``stamp``:
+ * the last round), the ones after which full houses and naked singles fill the most cells,
+ * one for each grid those leave (the lowest cell).  Their count, or -1 when two clash. */
+static int hidden_one(const settle_state_t *s, uint32_t *since, uint32_t *stamp, uint8_t *cells,
+                      uint8_t *digits)
+{
+    int found = singles_of(s, K_HIDDEN, cells, digits);
+    if (found <= 0) return found;
+    int n = s->t->n;
+    uint32_t now = ++*stamp, first = UINT32_MAX;
+    for (int i = 0; i < found; i++) {
+        uint32_t *w = &since[cells[i] * n + digits[i] - 1];
+        if (!*w) *w = now;
+        if (*w < first) first = *w;
+    }
+    uint8_t rc[S_MAX_CELLS], rd[S_MAX_CELLS];
+    cset left[S_MAX_CELLS];
+    int best = -1, reps = 0;
+    settle_state_t *trial = PyMem_Malloc(sizeof *trial);
+    if (!trial) return -2;
+    for (int i = 0; i < found; i++) {
+        if (since[cells[i] * n + digits[i] - 1] != first) continue;
+        memcpy(trial, s, sizeof *trial);
+        int fill = easier_fill(trial, cells[i], digits[i]);
+        if (fill < best) continue;
+        if (fill > best) {
+            best = fill;
+            reps = 0;
+        }
+        int g = 0;
+        while (g < reps && !cs_eq(left[g], trial->empty)) g++;
+        if (g == reps) left[reps++] = trial->empty;
+        else if (rc[g] < cells[i]) continue;
+        rc[g] = cells[i];
+        rd[g] = digits[i];
+    }
+    PyMem_Free(trial);
+    memcpy(cells, rc, (size_t)reps);
+    memcpy(digits, rd, (size_t)reps);
+    return reps;
+}
+
 enum { R_SETTLED = 0, R_CLASH = 1, R_ROUNDS = 2 };
 
 PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "singles takes 8 arguments");
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "singles takes 10 arguments");
         return NULL;
     }
     tables_t *t = (tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
@@ -713,9 +774,26 @@ PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t narg
             PyErr_SetString(PyExc_ValueError, "singles: unknown kind");
             return NULL;
         }
+    long stamp_in = PyLong_AsLong(args[9]);
+    if (stamp_in == -1 && PyErr_Occurred()) return NULL;
+    Py_buffer waiting = {0};
+    int one = memchr(kinds, K_HIDDEN_ONE, (size_t)nkinds) != NULL;
+    if (one) {
+        if (PyObject_GetBuffer(args[8], &waiting, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) return NULL;
+        if (waiting.len != (Py_ssize_t)(sizeof(uint32_t) * (size_t)t->ncells * (size_t)t->n) ||
+            stamp_in < 0 || stamp_in >= (long)UINT32_MAX - t->ncells) {
+            PyBuffer_Release(&waiting);
+            PyErr_SetString(PyExc_ValueError, "singles: waiting buffer or rounds out of range");
+            return NULL;
+        }
+    }
+    uint32_t stamp = (uint32_t)stamp_in;
     settle_state_t s;
     saved_t saved;
-    if (load_grid(&s, t, args + 1, &saved)) return NULL;
+    if (load_grid(&s, t, args + 1, &saved)) {
+        if (one) PyBuffer_Release(&waiting);
+        return NULL;
+    }
     /* two bytes a round: the kind's position in kinds, and how many singles it placed */
     uint8_t log[2 * S_MAX_CELLS];
     int nrounds = 0, code = R_SETTLED;
@@ -727,8 +805,15 @@ PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t narg
         }
         int found = 0, k = 0;
         for (; k < nkinds; k++) {
-            found = singles_of(&s, (unsigned char)kinds[k], cells, digits);
+            if (kinds[k] == K_HIDDEN_ONE)
+                found = hidden_one(&s, (uint32_t *)waiting.buf, &stamp, cells, digits);
+            else
+                found = singles_of(&s, (unsigned char)kinds[k], cells, digits);
             if (found) break;
+        }
+        if (found == -2) {
+            PyBuffer_Release(&waiting);
+            return PyErr_NoMemory();
         }
         if (found < 0) {
             code = R_CLASH;
@@ -740,9 +825,11 @@ PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t narg
         log[2 * nrounds + 1] = (uint8_t)found;
         nrounds++; /* each round fills a cell: at most ncells rounds */
     }
+    if (one) PyBuffer_Release(&waiting);
     PyObject *empty = store_grid(&s, args + 1, &saved);
     if (!empty) return NULL;
-    return Py_BuildValue("(iNy#)", code, empty, (const char *)log, (Py_ssize_t)(2 * nrounds));
+    return Py_BuildValue("(iNy#k)", code, empty, (const char *)log, (Py_ssize_t)(2 * nrounds),
+                         (unsigned long)stamp);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -15,9 +15,11 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args);
  *        nrules) -> (code, steps, empty); code 0: settled, 1: contradiction, 2: stopped */
 PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
-/* singles(tables, cands, where, placed, values, empty, kinds, max_rounds) -> (code, empty, log):
- * rounds of singles (shudu.logic.singles_rounds); code 0: no kind has a single, 1: stopped before
- * a round whose singles clash, 2: max_rounds reached; log: (kind position, count) a round */
+/* singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp)
+ *   -> (code, empty, log, stamp): rounds of singles (shudu.logic.singles_rounds); code 0: no
+ * kind has a single, 1: stopped before a round whose singles clash, 2: max_rounds reached; log:
+ * (kind position, count) a round; waiting (a writable buffer of ncells * n uint32, read only
+ * with kind 4) and stamp: the hidden singles' queue (singles_rounds.Waiting) */
 PyObject *shudu_singles(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* locked(tables, cands, where, placed, values, empty, pointing) -> the patterns of
  * shudu.logic.intersections.locked: [(rank, digit index, a, b, inside, out)] */
