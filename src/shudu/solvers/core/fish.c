@@ -257,51 +257,37 @@ static void x_finish(xctx *g, cset base_cells, cset uni, cset fins)
     x->elims = targets;
 }
 
-static int x_in(const int *list, int count, int h)
-{
-    for (int i = 0; i < count; i++)
-        if (list[i] == h) return 1;
-    return 0;
-}
-
-static void x_covers(xctx *g, cset base_cells, cset uni, cset fins, cset reach, uint64_t banned)
+/* ``nfins``: the fins' count; ``taken``: the base and chosen cover houses as bits */
+static void x_covers(xctx *g, cset base_cells, cset uni, cset fins, int nfins, cset reach,
+                     uint64_t banned, uint64_t taken)
 {
     const tables_t *t = g->t;
     if (g->failed) return;
     cset left = cs_andnot(cs_andnot(base_cells, uni), fins);
     if (g->nchosen == g->k) {
-        int failed_fins = 0;
-        CS_FOR(f, left, {
-            if (!failed_fins) {
-                if (cs_pop(fins) >= g->max_fins) {
-                    failed_fins = 1;
-                } else {
-                    fins = cs_or(fins, cs_bit(f));
-                    reach = cs_and(reach, t->peer[f]);
-                }
-            }
-        });
-        if (failed_fins) return;
+        if (nfins + cs_pop(left) > g->max_fins) return;
+        CS_FOR(f, left, { reach = cs_and(reach, t->peer[f]); });
+        fins = cs_or(fins, left);
         if (!cs_any(fins) || cs_any(reach)) x_finish(g, base_cells, uni, fins);
         return;
     }
     if (!cs_any(left)) return;
     int cell = cs_low(left);
+    uint64_t open = g->cover_ok & ~banned & ~taken;
     for (int i = 0; i < t->nch[cell]; i++) {
         int h = t->ch[cell][i];
-        if (!(g->cover_ok >> h & 1) || x_in(g->base, g->k, h) || (banned >> h & 1) ||
-            x_in(g->chosen, g->nchosen, h))
-            continue;
+        if (!(open >> h & 1)) continue;
         g->chosen[g->nchosen++] = h;
-        x_covers(g, base_cells, cs_or(uni, t->house[h]), fins, reach, banned);
+        x_covers(g, base_cells, cs_or(uni, t->house[h]), fins, nfins, reach, banned,
+                 taken | (uint64_t)1 << h);
         g->nchosen--;
         banned |= (uint64_t)1 << h;
     }
-    if (cs_pop(fins) < g->max_fins) {
+    if (nfins < g->max_fins) {
         cset narrowed = cs_and(reach, t->peer[cell]);
         if (cs_any(narrowed)) {
             for (int i = 0; i < t->nch[cell]; i++) banned |= (uint64_t)1 << t->ch[cell][i];
-            x_covers(g, base_cells, uni, cs_or(fins, cs_bit(cell)), narrowed, banned);
+            x_covers(g, base_cells, uni, cs_or(fins, cs_bit(cell)), nfins + 1, narrowed, banned, taken);
         }
     }
 }
@@ -316,7 +302,9 @@ static void x_bases(xctx *g, int start, int depth, cset cells, cset endo)
         CS_FOR(f, endo, { reach = cs_and(reach, t->peer[f]); });
         if (cs_any(reach)) {
             g->nchosen = 0;
-            x_covers(g, cells, (cset){0, 0}, endo, reach, 0);
+            uint64_t taken = 0;
+            for (int i = 0; i < g->k; i++) taken |= (uint64_t)1 << g->base[i];
+            x_covers(g, cells, (cset){0, 0}, endo, cs_pop(endo), reach, 0, taken);
         }
         return;
     }
