@@ -119,7 +119,7 @@ def chosen(grid: CandidateGrid, batch: list[Step]) -> Step:
         trial = _after(grid, step)
         after = settle(trial)
         filled = after.steps if after.grid is not None else len(trial.values)
-        shape = tuple(sorted(mask.bit_count() for mask in trial.cands))
+        shape = tuple(sorted(map(int.bit_count, trial.cands)))
         keyed.append(((-filled, shape), step, trial))
     best = min(key for key, _, _ in keyed)
     tied = [(step, trial) for key, step, trial in keyed if key == best]
