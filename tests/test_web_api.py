@@ -399,13 +399,18 @@ def wait_for_new(client: TestClient, body: dict, polls: int = 1500) -> tuple[dic
 
 
 def test_a_big_puzzle_is_made_in_the_background_with_progress_never_a_503(db: Path) -> None:
+    # a level, so that the making takes a second rather than the minute or two of rating a
+    # minimal 16x16 puzzle of any level in full (its Franken fish are searched in Python)
+    kind = {"size": 16, "level": "hard"}
     with TestClient(create_app(db)) as client:
-        first = client.post("/api/new", json={"size": 16})
+        first = client.post("/api/new", json=kind)
         assert first.status_code == 202  # 16x16 is never made within one request
-        data, reports = wait_for_new(client, {"size": 16})
+        data, polled = wait_for_new(client, kind)
         assert data["source"] in ("generated", "bank")  # made, then put in the bank for this ask
         check_new(data, 16, "standard")
-        assert reports and all(r["size"] == 16 and r["state"] == "making" for r in reports)
+        assert data["level"] == "hard"
+        reports = [first.json()["making"], *polled]
+        assert all(r["size"] == 16 and r["level"] == "hard" and r["state"] == "making" for r in reports)
         assert [r["seconds"] for r in reports] == sorted(r["seconds"] for r in reports)
         assert bank_counts(client) == []  # made for this request, and served to it
         assert client.app.state.api.maker.running() == []  # type: ignore[attr-defined]

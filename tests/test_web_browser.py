@@ -636,20 +636,25 @@ def peer_candidates(values: str) -> list[set[int]]:
     return out
 
 
-def shown_candidates(page: Page, index: int) -> tuple[set[int], set[int], set[int]]:
-    """The candidates drawn in a cell: all shown, those struck, those placed."""
-    spans = cell(page, index).locator(".cands span")
-    shown, struck, placed = set(), set(), set()
-    for k in range(spans.count()):
-        span = spans.nth(k)
-        if span.inner_text():
-            shown.add(k + 1)
-        kind = span.get_attribute("class") or ""
-        if "out" in kind:
-            struck.add(k + 1)
-        if "in" in kind.split():
-            placed.add(k + 1)
-    return shown, struck, placed
+#: For each cell on the page, its candidate spans in order: whether each shows text, and its class.
+CANDIDATE_SPANS = """() => Object.fromEntries([...document.querySelectorAll('.cell[data-cell]')].map(
+    (c) => [c.dataset.cell, [...c.querySelectorAll('.cands span')].map((s) => [s.innerText !== '', s.className])]))"""
+
+
+def shown_candidates(page: Page) -> dict[int, tuple[set[int], set[int], set[int]]]:
+    """The candidates drawn in each cell, read in one call: all shown, those struck, those placed."""
+    drawn = {}
+    for index, spans in page.evaluate(CANDIDATE_SPANS).items():
+        shown, struck, placed = set(), set(), set()
+        for k, (text, kind) in enumerate(spans):
+            if text:
+                shown.add(k + 1)
+            if "out" in kind:
+                struck.add(k + 1)
+            if "in" in kind.split():
+                placed.add(k + 1)
+        drawn[int(index)] = (shown, struck, placed)
+    return drawn
 
 
 @pytest.mark.skipif(not features()["hint"], reason="this version of shudu has no hint")
@@ -682,8 +687,9 @@ def test_a_chain_hint_draws_every_candidate_the_struck_ones_and_its_links(
     page.wait_for_selector(".links line.link", state="attached")
     empties = [i for i in range(81) if values[i] == "."]
     removed = {(e["cell"], e["digit"]) for e in step["eliminations"]}
+    drawn = shown_candidates(page)
     for i in empties:  # every candidate of the board at this moment, from the player's marks
-        shown, struck, _ = shown_candidates(page, i)
+        shown, struck, _ = drawn[i]
         assert shown == set(centre[i]), i
         assert struck == {d for (c, d) in removed if c == i}, i
     links = step["structure"]["links"]
@@ -717,10 +723,11 @@ def test_each_explanation_step_draws_the_candidates_of_its_moment(browser: objec
             )
         expected = peer_candidates("".join(values))
         placed = {p["cell"]: p["digit"] for p in step["placements"]}
+        drawn = shown_candidates(page)
         for i in range(81):
             if values[i] != ".":
                 continue
-            shown, struck, put = shown_candidates(page, i)
+            shown, struck, put = drawn[i]
             assert shown == {d for d in expected[i] if (i, d) not in removed}, (index, i)
             assert put == ({placed[i]} if i in placed else set())
             assert struck == {e["digit"] for e in step["eliminations"] if e["cell"] == i}
