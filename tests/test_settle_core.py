@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable, Iterator
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterator
 from functools import partial
 
 import pytest
@@ -1047,6 +1048,42 @@ def test_a_graph_read_into_c_is_searched_in_python_once_the_c_path_is_off(
     without = _walk(graph.layers(start, chains.MAX_LINKS))
     assert without[0] == with_c[0] and without[2] == with_c[2]
     assert without[0]
+
+
+@needs_core
+def test_chain_graph_reads_sets_lists_and_tuples_in_their_order_and_refuses_the_rest() -> None:
+    """``chain_graph`` reads each node's links in the order its container gives them, whatever
+    the container; a link may name a node with no links of its own; node ids must be ints in
+    range and links sets, lists or tuples."""
+    assert CORE is not None
+    rng = random.Random(3)
+    for _ in range(40):
+        nodes = rng.sample(range(300), 12)
+        strong: dict[int, Collection[int]] = {}
+        weak: dict[int, Collection[int]] = {}
+        for node in nodes:
+            links = rng.sample(nodes, rng.randrange(4)) + rng.sample(range(300, 320), rng.randrange(2))
+            kind = rng.choice((set, list, tuple))
+            strong[node] = kind(links)
+            weak[node] = rng.choice((set, list, tuple))(rng.sample(nodes, rng.randrange(4)))
+        graph = CORE.chain_graph(strong, weak)
+        # the specification, where a node that is no key has no links
+        spec_strong, spec_weak = defaultdict(tuple, strong), defaultdict(tuple, weak)
+        for start in rng.sample(nodes, 4):
+            want = _walk(chains.layers_py(spec_strong, spec_weak, start, 8))
+            got = _walk(chains.layers(strong, weak, start, 8, graph))
+            assert got[0] == want[0] and got[2] == want[2]
+            assert all(got[1][key] == value for key, value in want[1].items())
+    for bad, error in (
+        (({1: {2}}, {1: "ab"}), TypeError),
+        (({1: iter([2])}, {}), TypeError),
+        (({-1: {2}}, {}), ValueError),
+        (({1: {1 << 30}}, {}), ValueError),
+        (({1: [2.5]}, {}), TypeError),
+        (([(1, {2})], {}), TypeError),
+    ):
+        with pytest.raises(error):
+            CORE.chain_graph(*bad)
 
 
 def _same_strong(grid: CandidateGrid) -> int:

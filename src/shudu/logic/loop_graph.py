@@ -60,21 +60,18 @@ class Graph:
 
     def _strong(self, digits: range | list[int], *, groups: bool) -> None:
         """The strong links of each digit's houses, in the C core (``loop_strong``) where the
-        geometry's tables are there; :meth:`_strong_py` is its specification. Python adds the
-        links the C core lists, in its order, so the sets iterate as the specification's do."""
+        geometry's tables are there; :meth:`_strong_py` is its specification. The C core adds
+        the links to :attr:`strong` as the specification does, one by one in its order, so the
+        sets iterate as the specification's do."""
         capsule = c_tables(self.grid.geometry)
         core = c_core()
         if capsule is None or core is None:
             self._strong_py(digits, groups=groups)
             return
-        links, made = core.loop_strong(capsule, self.grid.where, list(digits), groups)
+        made = core.loop_strong(capsule, self.grid.where, list(digits), groups, self.strong)
         # the group nodes, numbered as node() numbers them (the graph has none yet)
         self.group_id.update(zip(made, range(self.base, self.base + len(made)), strict=True))
         self.groups.extend(made)
-        strong = self.strong
-        for na, nb in links:
-            strong.setdefault(na, set()).add(nb)
-            strong.setdefault(nb, set()).add(na)
 
     def _strong_py(self, digits: range | list[int], *, groups: bool) -> None:
         """:meth:`_strong` in Python: per digit, per house, a conjugate pair's two places, or
@@ -200,20 +197,12 @@ class Graph:
         if capsule is None or core is None:
             return self._weak_py(in_cell=in_cell)
         nodes = list(self.strong)
-        # each node's cells and digit (as cells_of gives them)
-        n, base, groups = self.grid.size, self.base, self.groups
-        cells, digits = [], []
-        for node in nodes:
-            if node >= base:
-                c, d = groups[node - base]
-            else:
-                c, d = 1 << (node // n), node % n
-            cells.append(c)
-            digits.append(d)
         if self.als:  # ALS nodes make the graph large: the work the Python code counts
+            digits = [self.cells_of(node)[1] for node in nodes]
             per_digit = Counter(digits)
             checkpoint(sum(per_digit[d] for d in digits))
-        outs = core.chain_weak(capsule, nodes, cells, digits, self.grid.cands, self.base, in_cell)
+        # each node's cells and digit as cells_of gives them: the C core reads them off the ids
+        outs = core.chain_weak(capsule, nodes, self.groups, None, self.grid.cands, self.base, in_cell)
         return dict(zip(nodes, outs, strict=True))
 
     def _weak_py(self, *, in_cell: bool) -> dict[int, list[int]]:

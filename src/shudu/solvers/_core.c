@@ -1153,8 +1153,8 @@ static PyMethodDef core_methods[] = {
      "chain_ends(tables, cands, where, groups, base, proves) -> ends: what a chain's two ends "
      "prove, for chain_bfs"},
     {"loop_strong", (PyCFunction)(void (*)(void))shudu_loop_strong, METH_FASTCALL,
-     "loop_strong(tables, where, digits, groups) -> (links, groups): the loop graph's strong links "
-     "of each digit's houses, in the order Python adds them, and the group nodes made"},
+     "loop_strong(tables, where, digits, groups, strong) -> groups: the loop graph's strong links "
+     "of each digit's houses added to strong in the order Python adds them, and the group nodes made"},
     {"chain_bfs", (PyCFunction)(void (*)(void))shudu_chain_bfs, METH_FASTCALL,
      "chain_bfs(graph, start, limit[, only]) -> search: shudu.logic.chains.layers in C"},
     {"chain_bfs_layer", (PyCFunction)shudu_chain_bfs_layer, METH_O,

@@ -58,33 +58,57 @@ static int node_id(PyObject *x, int32_t *out)
     return 0;
 }
 
-/* The links of each key of one map, as lists (a set's order is its iteration order). */
-static PyObject *fast_values(PyObject *map, Py_ssize_t *count)
+/* The number of links a container holds (a set or a list; any other iterable is refused). */
+static int links_count(PyObject *links, Py_ssize_t *count)
 {
-    PyObject *items = PyMapping_Items(map);
-    if (!items) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(items);
-    PyObject *out = PyList_New(n);
-    if (!out) {
-        Py_DECREF(items);
-        return NULL;
+    if (PyAnySet_Check(links)) {
+        *count = PySet_GET_SIZE(links);
+        return 0;
     }
-    *count = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *pair = PyList_GET_ITEM(items, i);
-        PyObject *seq = PySequence_Fast(PyTuple_GET_ITEM(pair, 1), "chain links must be iterable");
-        PyObject *kv = seq ? PyTuple_Pack(2, PyTuple_GET_ITEM(pair, 0), seq) : NULL;
-        Py_XDECREF(seq);
-        if (!kv) {
-            Py_DECREF(items);
-            Py_DECREF(out);
-            return NULL;
+    if (PyList_Check(links) || PyTuple_Check(links)) {
+        *count = PySequence_Fast_GET_SIZE(links);
+        return 0;
+    }
+    PyErr_SetString(PyExc_TypeError, "chain links must be sets, lists or tuples");
+    return -1;
+}
+
+/* Write the ids of one container's links to out[0 .. count) in its iteration order (a set's
+ * order is the one Python iterates it in); *top rises to the largest id. The container must
+ * still hold count links (the maps are not changed while they are read: no Python runs). */
+static int links_read(PyObject *links, Py_ssize_t count, int32_t *out, int32_t *top)
+{
+    if (PyAnySet_Check(links)) {
+        PyObject *it = PyObject_GetIter(links), *x;
+        if (!it) return -1;
+        Py_ssize_t j = 0;
+        while ((x = PyIter_Next(it)) != NULL) {
+            int32_t v = 0;
+            int bad = j >= count || node_id(x, &v);
+            Py_DECREF(x);
+            if (bad) {
+                Py_DECREF(it);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "chain links changed size");
+                return -1;
+            }
+            out[j++] = v;
+            if (v > *top) *top = v;
         }
-        *count += PySequence_Fast_GET_SIZE(PyTuple_GET_ITEM(kv, 1));
-        PyList_SET_ITEM(out, i, kv);
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+        if (j != count) {
+            PyErr_SetString(PyExc_RuntimeError, "chain links changed size");
+            return -1;
+        }
+        return 0;
     }
-    Py_DECREF(items);
-    return out;
+    for (Py_ssize_t j = 0; j < count; j++) {
+        int32_t v = 0;
+        if (node_id(PySequence_Fast_GET_ITEM(links, j), &v)) return -1;
+        out[j] = v;
+        if (v > *top) *top = v;
+    }
+    return 0;
 }
 
 PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -94,65 +118,68 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "chain_graph takes two dicts: strong and weak links");
         return NULL;
     }
-    PyObject *lists[2] = {NULL, NULL};
-    Py_ssize_t counts[2] = {0, 0};
     graph_t *g = NULL;
-    PyObject *capsule = NULL;
-    for (int k = 0; k < 2; k++)
-        if (!(lists[k] = fast_values(args[k], &counts[k]))) goto done;
-    /* the largest id among keys and links */
+    int32_t *len = NULL;
+    PyObject *capsule = NULL, *key, *links;
+    Py_ssize_t pos, total = 0;
+    /* first the keys and their links' counts, then each key's links in its slot */
     int32_t top = -1;
-    for (int k = 0; k < 2; k++)
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists[k]); i++) {
-            PyObject *kv = PyList_GET_ITEM(lists[k], i);
+    for (int k = 0; k < 2; k++) {
+        pos = 0;
+        while (PyDict_Next(args[k], &pos, &key, &links)) {
             int32_t v;
-            if (node_id(PyTuple_GET_ITEM(kv, 0), &v)) goto done;
+            Py_ssize_t count;
+            if (node_id(key, &v) || links_count(links, &count)) goto done;
             if (v > top) top = v;
-            PyObject *seq = PyTuple_GET_ITEM(kv, 1);
-            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
-                if (node_id(PySequence_Fast_GET_ITEM(seq, j), &v)) goto done;
-                if (v > top) top = v;
-            }
+            total += count;
         }
+    }
     if (!(g = (graph_t *)calloc(1, sizeof(graph_t)))) {
         PyErr_NoMemory();
         goto done;
     }
     g->nodes = top + 1;
     g->first = (int32_t *)calloc((size_t)(2 * g->nodes + 1), sizeof(int32_t));
-    g->adj = (int32_t *)malloc((size_t)(counts[0] + counts[1] + 1) * sizeof(int32_t));
-    int32_t *len = (int32_t *)calloc((size_t)(2 * g->nodes + 1), sizeof(int32_t));
+    g->adj = (int32_t *)malloc((size_t)(total + 1) * sizeof(int32_t));
+    len = (int32_t *)calloc((size_t)(2 * g->nodes + 1), sizeof(int32_t));
     if (!g->first || !g->adj || !len) {
-        free(len);
         PyErr_NoMemory();
         goto done;
     }
-    /* count, then place each key's links in its slot, in the containers' order */
-    for (int k = 0; k < 2; k++)
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists[k]); i++) {
-            PyObject *kv = PyList_GET_ITEM(lists[k], i);
+    for (int k = 0; k < 2; k++) {
+        pos = 0;
+        while (PyDict_Next(args[k], &pos, &key, &links)) {
             int32_t v = 0;
-            node_id(PyTuple_GET_ITEM(kv, 0), &v); /* read once above: in range */
-            len[2 * v + k] = (int32_t)PySequence_Fast_GET_SIZE(PyTuple_GET_ITEM(kv, 1));
+            Py_ssize_t count = 0;
+            node_id(key, &v); /* read once above: in range */
+            links_count(links, &count);
+            len[2 * v + k] = (int32_t)count;
         }
+    }
     for (int32_t s = 0; s < 2 * g->nodes; s++) g->first[s + 1] = g->first[s] + len[s];
-    free(len);
-    for (int k = 0; k < 2; k++)
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists[k]); i++) {
-            PyObject *kv = PyList_GET_ITEM(lists[k], i);
-            int32_t v = 0, w = 0;
-            node_id(PyTuple_GET_ITEM(kv, 0), &v);
-            PyObject *seq = PyTuple_GET_ITEM(kv, 1);
-            int32_t at = g->first[2 * v + k];
-            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
-                node_id(PySequence_Fast_GET_ITEM(seq, j), &w);
-                g->adj[at + j] = w;
-            }
+    /* a link may name a node that is no key (no links of its own): the graph grows to it */
+    int32_t reached = top;
+    for (int k = 0; k < 2; k++) {
+        pos = 0;
+        while (PyDict_Next(args[k], &pos, &key, &links)) {
+            int32_t v = 0;
+            node_id(key, &v);
+            if (links_read(links, len[2 * v + k], g->adj + g->first[2 * v + k], &reached)) goto done;
         }
+    }
+    if (reached > top) {
+        int32_t *grown = (int32_t *)realloc(g->first, (size_t)(2 * (reached + 1) + 1) * sizeof(int32_t));
+        if (!grown) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        g->first = grown;
+        for (int32_t s = 2 * g->nodes + 1; s <= 2 * (reached + 1); s++) g->first[s] = g->first[2 * g->nodes];
+        g->nodes = reached + 1;
+    }
     capsule = PyCapsule_New(g, G_CAPSULE, graph_free);
 done:
-    Py_XDECREF(lists[0]);
-    Py_XDECREF(lists[1]);
+    free(len);
     if (!capsule && g) {
         free(g->first);
         free(g->adj);
@@ -505,10 +532,13 @@ PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t n
     int in_cell = PyObject_IsTrue(args[6]);
     if (PyErr_Occurred() || in_cell < 0) return NULL;
     const int n = t->n, nc = t->ncells;
-    if (!PyList_Check(nodes) || !PyList_Check(cells) || !PyList_Check(digits) || !PyList_Check(cands) ||
-        PyList_GET_SIZE(cells) != PyList_GET_SIZE(nodes) ||
-        PyList_GET_SIZE(digits) != PyList_GET_SIZE(nodes) || PyList_GET_SIZE(cands) != nc ||
-        base < (long)nc * n || base > G_MAX_NODE) {
+    /* digits None: cells is the list of group nodes' (cells, digit), and a node below base is
+     * the candidate cell * n + digit */
+    const int by_id = digits == Py_None;
+    if (!PyList_Check(nodes) || !PyList_Check(cells) || !PyList_Check(cands) ||
+        (!by_id && (!PyList_Check(digits) || PyList_GET_SIZE(cells) != PyList_GET_SIZE(nodes) ||
+                    PyList_GET_SIZE(digits) != PyList_GET_SIZE(nodes))) ||
+        PyList_GET_SIZE(cands) != nc || base < (long)nc * n || base > G_MAX_NODE) {
         PyErr_SetString(PyExc_ValueError, "chain_weak: the nodes do not match the tables");
         return NULL;
     }
@@ -532,14 +562,36 @@ PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t n
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         if (node_id(PyList_GET_ITEM(nodes, i), &id[i])) goto done;
-        long d = PyLong_AsLong(PyList_GET_ITEM(digits, i));
+        PyObject *its_cells, *its_digit;
+        if (!by_id) {
+            its_cells = PyList_GET_ITEM(cells, i);
+            its_digit = PyList_GET_ITEM(digits, i);
+        } else if (id[i] >= base) {
+            PyObject *group = id[i] - base < PyList_GET_SIZE(cells) ? PyList_GET_ITEM(cells, id[i] - base) : NULL;
+            if (!group || !PyTuple_Check(group) || PyTuple_GET_SIZE(group) != 2) {
+                PyErr_SetString(PyExc_ValueError, "chain_weak: a group node with no (cells, digit)");
+                goto done;
+            }
+            its_cells = PyTuple_GET_ITEM(group, 0);
+            its_digit = PyTuple_GET_ITEM(group, 1);
+        } else {
+            its_cells = its_digit = NULL;
+        }
+        long d = its_digit ? PyLong_AsLong(its_digit) : id[i] % n;
         if (d == -1 && PyErr_Occurred()) goto done;
         if (d < 0 || d >= n) {
             PyErr_SetString(PyExc_ValueError, "chain_weak: a digit out of range");
             goto done;
         }
         dig[i] = (int32_t)d;
-        if (shudu_get_cset(PyList_GET_ITEM(cells, i), nc, &own[i])) goto done;
+        if (its_cells) {
+            if (shudu_get_cset(its_cells, nc, &own[i])) goto done;
+        } else if (id[i] / n < nc) {
+            own[i] = cs_bit(id[i] / n);
+        } else {
+            PyErr_SetString(PyExc_ValueError, "chain_weak: a node beyond the grid's cells");
+            goto done;
+        }
         if (id[i] < base) is_node[id[i]] = 1;
     }
     /* the nodes of each digit, in order */
@@ -867,20 +919,40 @@ static long place_node(groups_t *g, cset cells, int d, int n, long base)
     return base + g->count++;
 }
 
-static int add_link(PyObject *links, long a, long b)
+/* strong.setdefault(a, set()).add(b), as loop_graph.Graph._link does it, one way */
+static int add_one_way(PyObject *strong, PyObject *a, PyObject *b)
 {
-    PyObject *pair = Py_BuildValue("(ll)", a, b);
-    if (!pair) return -1;
-    int rc = PyList_Append(links, pair);
-    Py_DECREF(pair);
-    return rc;
+    PyObject *links = PyDict_GetItemWithError(strong, a); /* borrowed */
+    if (!links) {
+        if (PyErr_Occurred()) return -1;
+        PyObject *fresh = PySet_New(NULL);
+        if (!fresh) return -1;
+        int rc = PyDict_SetItem(strong, a, fresh);
+        Py_DECREF(fresh);
+        if (rc) return -1;
+        links = fresh; /* the dict holds it */
+    } else if (!PySet_Check(links)) {
+        PyErr_SetString(PyExc_TypeError, "loop_strong: the strong links must be sets");
+        return -1;
+    }
+    return PySet_Add(links, b);
+}
+
+/* The link a-b added both ways: a's set first, as Graph._link adds it. */
+static int add_link(PyObject *strong, long a, long b)
+{
+    PyObject *na = PyLong_FromLong(a), *nb = na ? PyLong_FromLong(b) : NULL;
+    int rc = nb ? add_one_way(strong, na, nb) || add_one_way(strong, nb, na) : -1;
+    Py_XDECREF(na);
+    Py_XDECREF(nb);
+    return rc ? -1 : 0;
 }
 
 PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "loop_strong takes 4 arguments");
+    if (nargs != 5 || !PyDict_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "loop_strong takes 5 arguments, the last a dict of strong links");
         return NULL;
     }
     const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
@@ -898,9 +970,9 @@ PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t 
     /* per house, the cells it shares with each house it meets in two cells or more */
     cset *meet = (cset *)malloc(((size_t)nh * (size_t)nh + 1) * sizeof(cset));
     int nmeet[S_MAX_HOUSES];
-    PyObject *links = PyList_New(0), *made = NULL, *result = NULL;
-    if (!meet || !links) {
-        if (!meet) PyErr_NoMemory();
+    PyObject *links = args[4], *made = NULL;
+    if (!meet) {
+        PyErr_NoMemory();
         goto done;
     }
     for (int h = 0; h < nh; h++) {
@@ -964,15 +1036,15 @@ PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t 
     for (int32_t k = 0; k < g.count; k++) {
         PyObject *cells = shudu_from_cset(g.cells[k]);
         PyObject *one = cells ? Py_BuildValue("(Ni)", cells, g.digit[k]) : NULL;
-        if (!one) goto done;
+        if (!one) {
+            Py_CLEAR(made);
+            goto done;
+        }
         PyList_SET_ITEM(made, k, one);
     }
-    result = Py_BuildValue("(OO)", links, made);
 done:
-    Py_XDECREF(links);
-    Py_XDECREF(made);
     free(meet);
     free(g.cells);
     free(g.digit);
-    return result;
+    return made;
 }

@@ -12,7 +12,8 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
  * prove, for chain_bfs; groups: the (cells, digit) of the nodes from base on */
 PyObject *shudu_chain_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> per node, its weak links
- * (shudu.logic.loop_graph.Graph._weak) */
+ * (shudu.logic.loop_graph.Graph._weak); cells and digits per node, or (digits None) cells the
+ * group nodes' (cells, digit) from base on, a node below base being cell * n + digit */
 PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs(graph, start, limit[, only]) -> search: a search from start "off", up to limit
  * links; only (None: every "on" state): True, the states of nodes weakly linked to the start;
@@ -34,9 +35,10 @@ PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
 /* chain_bfs_edges(search, from) -> the (state, parent) pairs met, from pair number from on, as
  * int32 words in bytes */
 PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-/* loop_strong(tables, where, digits, groups) -> (links, groups): the loop graph's strong links
- * of each digit's houses (shudu.logic.loop_graph.Graph._strong_py) as (node, node) in the order
- * Python adds them, and the group nodes made, as (cells, digit), in the order they are numbered */
+/* loop_strong(tables, where, digits, groups, strong) -> groups: the loop graph's strong links of
+ * each digit's houses (shudu.logic.loop_graph.Graph._strong_py) added to the dict strong (node ->
+ * set of nodes) in the order Python adds them, and the group nodes made, as (cells, digit), in
+ * the order they are numbered */
 PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif
