@@ -208,6 +208,7 @@ typedef struct {
     cset pool_spots[S_MAX_HOUSES];
     int npool;
     int base[X_MAX_K];
+    cset base_cells; /* the chosen bases' places of the digit */
     int chosen[X_MAX_K], nchosen;
     int units;
     xfish_t *found;
@@ -257,38 +258,47 @@ static void x_finish(xctx *g, cset base_cells, cset uni, cset fins)
     x->elims = targets;
 }
 
-/* ``nfins``: the fins' count; ``taken``: the base and chosen cover houses as bits */
-static void x_covers(xctx *g, cset base_cells, cset uni, cset fins, int nfins, cset reach,
-                     uint64_t banned, uint64_t taken)
+/* All k covers chosen: the base places no cover holds are fins too, if they may be. */
+static void x_leaf(xctx *g, cset uni, cset fins, int nfins, cset reach)
 {
     const tables_t *t = g->t;
     if (g->failed) return;
-    cset left = cs_andnot(cs_andnot(base_cells, uni), fins);
-    if (g->nchosen == g->k) {
-        if (nfins + cs_pop(left) > g->max_fins) return;
-        CS_FOR(f, left, { reach = cs_and(reach, t->peer[f]); });
-        fins = cs_or(fins, left);
-        if (!cs_any(fins) || cs_any(reach)) x_finish(g, base_cells, uni, fins);
-        return;
-    }
+    cset left = cs_andnot(cs_andnot(g->base_cells, uni), fins);
+    int room = g->max_fins - nfins; /* counted as they come: no popcount call */
+    CS_FOR(f, left, {
+        if (room-- == 0) return; /* more fins than a fish may have */
+        reach = cs_and(reach, t->peer[f]);
+    });
+    fins = cs_or(fins, left);
+    if (!cs_any(fins) || cs_any(reach)) x_finish(g, g->base_cells, uni, fins);
+}
+
+/* ``nfins``: the fins' count; ``out``: the houses no cover may be here (as bits): the bases,
+ * the covers chosen, and those an earlier branch took (every cover set with them has been
+ * seen). A cell's houses are met in rising order, as its bits in t->hmask give them
+ * (settle_tables keeps each cell's houses in rising order, so that is the order of t->ch and
+ * of the Python search). */
+static void x_covers(xctx *g, cset uni, cset fins, int nfins, cset reach, uint64_t out)
+{
+    const tables_t *t = g->t;
+    if (g->failed) return;
+    cset left = cs_andnot(cs_andnot(g->base_cells, uni), fins);
     if (!cs_any(left)) return;
     int cell = cs_low(left);
-    uint64_t open = g->cover_ok & ~banned & ~taken;
-    for (int i = 0; i < t->nch[cell]; i++) {
-        int h = t->ch[cell][i];
-        if (!(open >> h & 1)) continue;
+    for (uint64_t open = g->cover_ok & ~out & t->hmask[cell]; open; open &= open - 1) {
+        int h = ctz64(open);
         g->chosen[g->nchosen++] = h;
-        x_covers(g, base_cells, cs_or(uni, t->house[h]), fins, nfins, reach, banned,
-                 taken | (uint64_t)1 << h);
+        if (g->nchosen == g->k)
+            x_leaf(g, cs_or(uni, t->house[h]), fins, nfins, reach);
+        else
+            x_covers(g, cs_or(uni, t->house[h]), fins, nfins, reach, out | (uint64_t)1 << h);
         g->nchosen--;
-        banned |= (uint64_t)1 << h;
+        out |= (uint64_t)1 << h;
     }
     if (nfins < g->max_fins) {
+        /* a fin is a place no cover holds */
         cset narrowed = cs_and(reach, t->peer[cell]);
-        if (cs_any(narrowed)) {
-            for (int i = 0; i < t->nch[cell]; i++) banned |= (uint64_t)1 << t->ch[cell][i];
-            x_covers(g, base_cells, uni, cs_or(fins, cs_bit(cell)), nfins + 1, narrowed, banned, taken);
-        }
+        if (cs_any(narrowed)) x_covers(g, uni, cs_or(fins, cs_bit(cell)), nfins + 1, narrowed, out | t->hmask[cell]);
     }
 }
 
@@ -302,9 +312,10 @@ static void x_bases(xctx *g, int start, int depth, cset cells, cset endo)
         CS_FOR(f, endo, { reach = cs_and(reach, t->peer[f]); });
         if (cs_any(reach)) {
             g->nchosen = 0;
-            uint64_t taken = 0;
-            for (int i = 0; i < g->k; i++) taken |= (uint64_t)1 << g->base[i];
-            x_covers(g, cells, (cset){0, 0}, endo, cs_pop(endo), reach, 0, taken);
+            uint64_t bases = 0;
+            for (int i = 0; i < g->k; i++) bases |= (uint64_t)1 << g->base[i];
+            g->base_cells = cells;
+            x_covers(g, (cset){0, 0}, endo, cs_pop(endo), reach, bases);
         }
         return;
     }

@@ -135,6 +135,10 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args)
                 PyErr_SetString(PyExc_ValueError, "house index out of range");
                 goto fail;
             }
+            if (j > 0 && h <= t->ch[c][j - 1]) { /* the searches meet them in this order */
+                PyErr_SetString(PyExc_ValueError, "a cell's houses must be listed in rising order");
+                goto fail;
+            }
             t->ch[c][j] = (uint8_t)h;
             t->hmask[c] |= (uint64_t)1 << h;
         }
