@@ -677,13 +677,15 @@ PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     const size_t states = 2 * (size_t)g->nodes;
-    int32_t *depth = (int32_t *)malloc(states * sizeof(int32_t));
+    /* a state is met in this start's search when its stamp is the start's number (the stamps
+     * are cleared once, not for every start) */
+    uint32_t *seen = (uint32_t *)calloc(states, sizeof(uint32_t)), stamp = 0;
     int32_t *parent = (int32_t *)malloc(states * sizeof(int32_t));
     int32_t *frontier = (int32_t *)malloc(states * sizeof(int32_t));
     int32_t *nxt = (int32_t *)malloc(states * sizeof(int32_t));
     int32_t *path = NULL;
     PyObject *result = NULL;
-    if (!depth || !parent || !frontier || !nxt) {
+    if (!seen || !parent || !frontier || !nxt) {
         PyErr_NoMemory();
         goto done;
     }
@@ -699,8 +701,7 @@ PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t
             PyErr_SetString(PyExc_KeyError, "chain_search: a start is not a node of the graph");
             goto done;
         }
-        memset(depth, 0xff, states * sizeof(int32_t));
-        depth[2 * start] = 0;
+        seen[2 * start] = ++stamp;
         parent[2 * start] = -1;
         frontier[0] = 2 * start;
         int32_t nf = 1, links = 0, found = -1;
@@ -717,8 +718,8 @@ PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t
                 int32_t state = frontier[i], node = state >> 1, on = state & 1;
                 for (int32_t j = g->first[2 * node + on]; j < g->first[2 * node + on + 1]; j++) {
                     int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
-                    if (depth[fresh] < 0) {
-                        depth[fresh] = links;
+                    if (seen[fresh] != stamp) {
+                        seen[fresh] = stamp;
                         parent[fresh] = state;
                         nxt[nn++] = fresh;
                     }
@@ -766,7 +767,7 @@ PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t
     }
     result = Py_BuildValue("(iKN)", spent ? 2 : best_end > 0 ? 1 : 0, (unsigned long long)units, chain);
 done:
-    free(depth);
+    free(seen);
     free(parent);
     free(frontier);
     free(nxt);
@@ -798,12 +799,13 @@ PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     const size_t states = 2 * (size_t)g->nodes;
-    int32_t *depth = (int32_t *)malloc(states * sizeof(int32_t));
+    /* a state is met in this start's search when its stamp is the start's number */
+    uint32_t *seen = (uint32_t *)calloc(states, sizeof(uint32_t)), stamp = 0;
     int32_t *frontier = (int32_t *)malloc(states * sizeof(int32_t));
     int32_t *nxt = (int32_t *)malloc(states * sizeof(int32_t));
     uint8_t *closing = (uint8_t *)calloc((size_t)g->nodes + 1, 1);
     PyObject *keep = PyList_New(0), *result = NULL;
-    if (!depth || !frontier || !nxt || !closing || !keep) {
+    if (!seen || !frontier || !nxt || !closing || !keep) {
         if (keep) PyErr_NoMemory();
         goto done;
     }
@@ -827,8 +829,7 @@ PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t 
                 closing[g->adj[j]] = 1;
                 unmet++;
             }
-        memset(depth, 0xff, states * sizeof(int32_t));
-        depth[2 * start] = 0;
+        seen[2 * start] = ++stamp;
         frontier[0] = 2 * start;
         int32_t nf = 1, links = 0;
         uint64_t own = 0; /* this start's units */
@@ -846,8 +847,8 @@ PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t 
                 int32_t state = frontier[i], node = state >> 1, on = state & 1;
                 for (int32_t j = g->first[2 * node + on]; j < g->first[2 * node + on + 1]; j++) {
                     int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
-                    if (depth[fresh] < 0) {
-                        depth[fresh] = links;
+                    if (seen[fresh] != stamp) {
+                        seen[fresh] = stamp;
                         nxt[nn++] = fresh;
                     }
                 }
@@ -880,7 +881,7 @@ PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t 
     result = Py_BuildValue("(iKO)", spent ? 2 : 0, (unsigned long long)units, keep);
 done:
     Py_XDECREF(keep);
-    free(depth);
+    free(seen);
     free(frontier);
     free(nxt);
     free(closing);

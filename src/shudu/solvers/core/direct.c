@@ -29,9 +29,21 @@
 /* Where one assumption leads: per digit, the cells made true (on) and false (off), and the
  * depth of each (the wave that reached it, plus one; 0: not reached). */
 typedef struct {
-    cset on[S_MAX_DIGITS], off[S_MAX_DIGITS];
+    cset *on, *off;  /* [n] each */
     uint16_t *depth; /* [2][n][ncells]: [1] for true, [0] for false */
 } reach_t;
+
+/* The reaches' tables, handed out from blocks of about 64 KiB as assumptions are followed:
+ * only what a call follows is allocated and written, in memory the allocator hands back from
+ * call to call (a table for every assumption at once, 2 MiB on a 9x9 grid, came from fresh
+ * pages or had to be cleared). A table is written before it is read: a reach's on and off when
+ * it is followed, and a depth wherever on or off holds its node, where alone it is read. */
+typedef struct block {
+    struct block *next;
+    cset data[]; /* csets first in each table: the tables' size keeps them aligned */
+} block_t;
+
+#define BLOCK_BYTES 65536
 
 typedef struct {
     const tables_t *t;
@@ -41,8 +53,30 @@ typedef struct {
     cset partner[S_MAX_DIGITS][S_MAX_CELLS];
     reach_t *reach;   /* [ncells * n], by cell then digit */
     uint8_t *done;    /* [ncells * n]: that reach is followed */
-    uint16_t *depths; /* the reaches' depth tables, one block */
+    block_t *blocks;  /* the reaches' tables */
+    size_t per, left; /* a table's size in csets (its on, off and depths); tables left */
+    cset *at;         /* the next table */
+    int failed;       /* out of memory: a reach that could not be followed reaches nothing */
+    reach_t none;     /* what such a reach is: on and off empty */
 } direct_t;
+
+/* A fresh table for one reach (its on, off and depths), or NULL when memory runs out. */
+static cset *table(direct_t *g)
+{
+    if (!g->left) {
+        size_t bytes = g->per * sizeof(cset), count = BLOCK_BYTES / bytes ? BLOCK_BYTES / bytes : 1;
+        block_t *b = (block_t *)malloc(sizeof(block_t) + count * bytes);
+        if (!b) return NULL;
+        b->next = g->blocks;
+        g->blocks = b;
+        g->at = b->data;
+        g->left = count;
+    }
+    cset *out = g->at;
+    g->at += g->per;
+    g->left--;
+    return out;
+}
 
 static inline uint16_t *depth_of(const direct_t *g, const reach_t *r, int on, int d)
 {
@@ -55,8 +89,8 @@ static void follow(direct_t *g, int cell, int d, reach_t *r)
     const int n = g->n;
     const cset *peer = g->t->peer;
     cset wave[S_MAX_DIGITS], out[S_MAX_DIGITS];
-    memset(r->on, 0, sizeof r->on);
-    memset(r->off, 0, sizeof r->off);
+    memset(r->on, 0, sizeof(cset) * (size_t)n);
+    memset(r->off, 0, sizeof(cset) * (size_t)n);
     memset(wave, 0, sizeof wave);
     r->on[d] = wave[d] = cs_bit(cell);
     depth_of(g, r, 1, d)[cell] = 1;
@@ -118,8 +152,16 @@ static const reach_t *reach_of(direct_t *g, int cell, int d)
 {
     size_t i = (size_t)cell * (size_t)g->n + (size_t)d;
     if (!g->done[i]) {
-        g->reach[i].depth = g->depths + i * 2 * (size_t)g->n * (size_t)g->nc;
-        follow(g, cell, d, &g->reach[i]);
+        cset *mine = table(g);
+        if (!mine) {
+            g->failed = 1;
+            return &g->none;
+        }
+        reach_t *r = &g->reach[i];
+        r->on = mine;
+        r->off = mine + g->n;
+        r->depth = (uint16_t *)(void *)(mine + 2 * g->n);
+        follow(g, cell, d, r);
         g->done[i] = 1;
     }
     return &g->reach[i];
@@ -250,18 +292,25 @@ PyObject *shudu_direct_forcing(PyObject *module, PyObject *const *args, Py_ssize
     size_t slots = (size_t)g->nc * (size_t)g->n, cells = slots * 2;
     PyObject *result = NULL;
     best_t best = {NULL, NULL};
-    g->reach = (reach_t *)calloc(slots, sizeof(reach_t));
+    /* a table: 2n csets (on, off), then 2 * n * ncells depths, rounded up to whole csets */
+    g->per = 2 * (size_t)g->n + (cells * sizeof(uint16_t) + sizeof(cset) - 1) / sizeof(cset);
+    static cset nothing[S_MAX_DIGITS]; /* the none reach's on and off: always empty */
+    g->none.on = g->none.off = nothing;
+    g->reach = (reach_t *)malloc(slots * sizeof(reach_t)); /* each set when it is followed */
     g->done = (uint8_t *)calloc(slots, 1);
-    g->depths = (uint16_t *)calloc(slots * cells, sizeof(uint16_t));
     best.nodes = (int32_t *)calloc(cells, sizeof(int32_t));
     best.choice = (int32_t *)calloc(cells, sizeof(int32_t));
-    if (!g->reach || !g->done || !g->depths || !best.nodes || !best.choice) {
+    if (!g->reach || !g->done || !best.nodes || !best.choice) {
         PyErr_NoMemory();
         goto done;
     }
     if (read_grid(g, args[1], args[2], args[3])) goto done;
     links(g);
     run(g, &best);
+    if (g->failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
     /* [(nodes, cell, digit index, on, choice index)], by on, digit and cell */
     if (!(result = PyList_New(0))) goto done;
     for (int on = 1; on >= 0; on--)
@@ -281,7 +330,11 @@ PyObject *shudu_direct_forcing(PyObject *module, PyObject *const *args, Py_ssize
 done:
     free(best.nodes);
     free(best.choice);
-    free(g->depths);
+    while (g->blocks) {
+        block_t *next = g->blocks->next;
+        free(g->blocks);
+        g->blocks = next;
+    }
     free(g->done);
     free(g->reach);
     free(g);
