@@ -4,6 +4,7 @@ queue answers 429."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +38,13 @@ def spinning_app(db: Path, **options: Any) -> TestClient:
     return TestClient(app)
 
 
-def wait_for(condition: Any) -> None:
-    """Wait until ``condition()`` holds (the event loop and the workers move on meanwhile)."""
+def wait_for(condition: Any, what: str, seconds: float = 120.0) -> None:
+    """Wait until ``condition()`` holds (the event loop and the workers move on meanwhile); fail,
+    saying ``what()``, if it does not within ``seconds``."""
     done = threading.Event()
+    end = time.monotonic() + seconds
     while not condition():
+        assert time.monotonic() < end, f"still not so after {seconds:g} s: {what()}"
         done.wait(0.01)
 
 
@@ -61,28 +65,41 @@ def test_a_heavy_job_past_its_deadline_answers_503_and_its_worker_is_killed(tmp_
 
 
 def test_light_requests_are_answered_while_heavy_ones_run(tmp_path: Path) -> None:
-    client = spinning_app(tmp_path / "w.sqlite3", deadline=30, grace=0.5, workers=1, queue=2)
+    # The heavy jobs spin far past anything the test waits for, so that one of them finishing is
+    # never what the test sees; the pool's shutdown ends them, also when an assertion fails.
+    client = spinning_app(tmp_path / "w.sqlite3", deadline=600, grace=0.5, workers=1, queue=2)
     pool = client.app.state.api.pool  # type: ignore[attr-defined]
+    answers: list[int] = []
+
+    def heavy_request() -> None:
+        answers.append(client.post("/spin?seconds=600").status_code)
+
+    heavy = [threading.Thread(target=heavy_request) for _ in range(3)]
     with client:
-        heavy = [threading.Thread(target=client.post, args=("/spin?seconds=30",)) for _ in range(3)]
-        for thread in heavy:
-            thread.start()
-        wait_for(lambda: len(pool.busy) == 1 and pool.waiting == 2)
-        for _ in range(5):
-            solved = client.post("/api/parse", json={"puzzle": EASY})
-            assert solved.status_code == 200
-            games = client.get("/api/games")
-            assert games.status_code == 200
-        assert len(pool.busy) == 1 and pool.waiting == 2, "the heavy ones were still running"
-        refused = client.post("/spin?seconds=1")
-        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
-        assert "busy" in refused.json()["error"]
-        busy_pids = pool.pids
-        pool.close()  # as when the server shuts down: the running job is stopped, and answered
-        for thread in heavy:
-            thread.join(60)
+        try:
+            for thread in heavy:
+                thread.start()
+            wait_for(
+                lambda: len(pool.busy) == 1 and pool.waiting == 2,
+                lambda: f"{len(pool.busy)} busy, {pool.waiting} waiting, answers {answers}",
+            )
+            for _ in range(5):
+                solved = client.post("/api/parse", json={"puzzle": EASY})
+                assert solved.status_code == 200
+                games = client.get("/api/games")
+                assert games.status_code == 200
+            assert len(pool.busy) == 1 and pool.waiting == 2, "the heavy ones were still running"
+            refused = client.post("/spin?seconds=1")
+            assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+            assert "busy" in refused.json()["error"]
+            busy_pids = pool.pids
+        finally:
+            pool.close()  # as when the server shuts down: the running job is stopped, and answered
+            for thread in heavy:
+                thread.join(60)
         # the jobs that waited are answered, and no worker was started for them
         assert not [t for t in heavy if t.is_alive()] and pool.started == 1
+        assert sorted(answers) == [503, 503, 503]
     assert busy_pids and all(not alive(p) for p in busy_pids)
 
 
