@@ -483,10 +483,7 @@ s9_popcount(uint32_t x, int hw)
 #else
     (void)hw;
 #endif
-    x -= (x >> 1) & 0x55555555u;
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
+    return shudu_pop32(x);
 }
 
 /* The empty peers of cell (band b, bit pos): its row and box in the band, its column in

@@ -68,15 +68,7 @@ ctz64(uint64_t x)
 #endif
 }
 
-/* Without a popcount instruction, which portable builds may not use. */
-static inline int
-pop64(uint64_t x)
-{
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-}
+#define pop64 shudu_pop64
 
 static void
 general_release(void *state)

@@ -283,7 +283,7 @@ static int rule_naked_pair(settle_state_t *s)
     cset small_cells = cs_andnot(s->empty, more);
     for (int h = 0; h < t->nhouses; h++) {
         cset small_here = cs_and(t->house[h], small_cells);
-        if (!cs_many(small_here) || cs_pop(cs_and(t->house[h], s->empty)) <= 2) continue;
+        if (!cs_many(small_here) || cs_at_most2(cs_and(t->house[h], s->empty))) continue;
         int small[S_MAX_CELLS], ns = 0;
         CS_FOR(c, small_here, { small[ns++] = c; });
         for (int i = 0; i < ns; i++) {
@@ -291,7 +291,7 @@ static int rule_naked_pair(settle_state_t *s)
             for (int j = i + 1; j < ns; j++) {
                 int b = small[j];
                 uint32_t uni = s->cands[a] | s->cands[b];
-                if (pop64(uni) != 2 || cs_has(t->locked[a], b)) continue;
+                if (!two_bits(uni) || cs_has(t->locked[a], b)) continue;
                 cset inside = cs_or(cs_bit(a), cs_bit(b));
                 int any = 0;
                 for (uint32_t u = uni; u; u &= u - 1) {
@@ -315,12 +315,12 @@ static int rule_hidden_pair(settle_state_t *s)
     const tables_t *t = s->t;
     for (int h = 0; h < t->nhouses; h++) {
         cset hbits = t->house[h];
-        if (cs_pop(cs_and(hbits, s->empty)) <= 2) continue;
+        if (cs_at_most2(cs_and(hbits, s->empty))) continue;
         int fd[S_MAX_DIGITS], nf = 0;
         cset fs[S_MAX_DIGITS];
         for (int d = 0; d < t->n; d++) {
             cset spots = cs_and(s->where[d], hbits);
-            if (cs_any(spots) && cs_pop(spots) <= 2) {
+            if (cs_any(spots) && cs_at_most2(spots)) {
                 fd[nf] = d;
                 fs[nf++] = spots;
             }
@@ -329,7 +329,7 @@ static int rule_hidden_pair(settle_state_t *s)
         for (int i = 0; i < nf; i++)
             for (int j = i + 1; j < nf; j++) {
                 cset uni = cs_or(fs[i], fs[j]);
-                if (cs_pop(uni) != 2) continue;
+                if (!cs_two(uni)) continue;
                 uint32_t keep = ~(((uint32_t)1 << fd[i]) | ((uint32_t)1 << fd[j]));
                 int any = 0;
                 CS_FOR(c, uni, {

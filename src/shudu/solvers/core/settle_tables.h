@@ -33,16 +33,7 @@ static inline cset cs_bit(int i)
 {
     return i < 64 ? (cset){(uint64_t)1 << i, 0} : (cset){0, (uint64_t)1 << (i - 64)};
 }
-static inline int pop64(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
-    int c = 0;
-    while (x) { x &= x - 1; c++; }
-    return c;
-#endif
-}
+static inline int pop64(uint64_t x) { return shudu_pop64(x); }
 static inline int ctz64(uint64_t x)
 {
 #if defined(__GNUC__) || defined(__clang__)
@@ -60,6 +51,20 @@ static inline int cs_many(cset a)
     return (a.lo & (a.lo - 1)) || (a.hi & (a.hi - 1)) || (a.lo && a.hi);
 }
 /* The lowest cell of a non-empty set. */
+/* Exactly two bits set. */
+static inline int two_bits(uint64_t x)
+{
+    uint64_t rest = x & (x - 1);
+    return rest && !(rest & (rest - 1));
+}
+/* The set without its lowest cell. */
+static inline cset cs_drop_low(cset a)
+{
+    return a.lo ? (cset){a.lo & (a.lo - 1), a.hi} : (cset){0, a.hi & (a.hi - 1)};
+}
+/* At most two cells, and exactly two: counts without a popcount. */
+static inline int cs_at_most2(cset a) { return !cs_many(cs_drop_low(a)); }
+static inline int cs_two(cset a) { return cs_many(a) && cs_at_most2(a); }
 static inline int cs_low(cset a) { return a.lo ? ctz64(a.lo) : 64 + ctz64(a.hi); }
 static inline void cs_clear(cset *a, int i)
 {
