@@ -60,12 +60,13 @@ SOURCES = [
     f"{SOLVERS}/core/fish.c",
     f"{SOLVERS}/core/chainbfs.c",
     f"{SOLVERS}/core/trace.c",
+    f"{SOLVERS}/core/refine.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
     for name in (
         *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
-        *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs", "trace"),
+        *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs", "trace", "refine"),
     )
 ]
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from .grid import CandidateGrid, bits
+from .propagate import c_core, c_tables
 
 #: Rounds of refinement: each lets a colour see one step further across the grid.
 ROUNDS = 3
@@ -56,9 +57,48 @@ def fingerprint(grid: CandidateGrid) -> int:
     return last
 
 
+#: Whether the C core's rounds may be used: cleared for good where its check finds that this
+#: interpreter hashes tuples otherwise (then ``refine`` raises NotImplementedError).
+_use_c = True
+
+
 def refinements(grid: CandidateGrid) -> Iterator[int]:
     """The fingerprint after each round of refinement (:data:`ROUNDS` of them), each finer than
-    the one before: grids can be told apart round by round, and most need only the first."""
+    the one before: grids can be told apart round by round, and most need only the first.
+    Each round runs in the C core when it is built for the grid's geometry (``refine``: the
+    same colours, hashed as this interpreter hashes the tuples); :func:`refinements_py` is the
+    specification."""
+    global _use_c
+    core = c_core() if _use_c else None
+    tables = c_tables(grid.geometry) if core is not None else None
+    if core is not None and tables is not None:
+        cell, digit, house = _start(grid)
+        state = (grid.cands, grid.where, grid.placed, grid.values, grid.empty)
+        try:
+            print_, cell, digit, house = core.refine(tables, *state, cell, digit, house)
+        except NotImplementedError:
+            _use_c = False
+        else:
+            yield print_
+            for _ in range(ROUNDS - 1):
+                print_, cell, digit, house = core.refine(tables, *state, cell, digit, house)
+                yield print_
+            return
+    yield from refinements_py(grid)
+
+
+def _start(grid: CandidateGrid) -> tuple[list[int], list[int], list[int]]:
+    """The colours refinement starts from: a cell's number of candidates (-1 given, -2 placed), a
+    digit's number of places, a house's kind."""
+    cell = [
+        mask.bit_count() if grid.empty >> c & 1 else (-1 if grid.givens >> c & 1 else -2)
+        for c, mask in enumerate(grid.cands)
+    ]
+    return cell, [plane.bit_count() for plane in grid.where], _kinds(grid)
+
+
+def refinements_py(grid: CandidateGrid) -> Iterator[int]:
+    """:func:`refinements` in Python, the specification of the C core's rounds."""
     t = grid.t
     n = grid.size
     cands, where = grid.cands, grid.where
@@ -66,12 +106,7 @@ def refinements(grid: CandidateGrid) -> Iterator[int]:
     house_cells = grid.geometry.house_cells
     cell_houses = grid.geometry.cell_houses
     places = [[(where[d] & hbits).bit_count() for d in range(n)] for hbits in house_bits]
-    cell = [
-        mask.bit_count() if grid.empty >> c & 1 else (-1 if grid.givens >> c & 1 else -2)
-        for c, mask in enumerate(cands)
-    ]
-    digit = [plane.bit_count() for plane in where]
-    house = _kinds(grid)
+    cell, digit, house = _start(grid)
     for _ in range(ROUNDS):
         house = [
             hash(

@@ -29,6 +29,7 @@
 #include "core/fish.h"
 #include "core/chainbfs.h"
 #include "core/trace.h"
+#include "core/refine.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -1161,6 +1162,9 @@ static PyMethodDef core_methods[] = {
      "chain_bfs_layer(search) -> (frontier size, states met on) of the next layer, or None"},
     {"chain_bfs_edges", (PyCFunction)(void (*)(void))shudu_chain_bfs_edges, METH_FASTCALL,
      "chain_bfs_edges(search, start) -> the (state, parent) pairs met from pair start, as bytes"},
+    {"refine", (PyCFunction)(void (*)(void))shudu_refine, METH_FASTCALL,
+     "refine(tables, cands, where, placed, values, empty, cells, digits, houses) -> (fingerprint, "
+     "cells, digits, houses): a round of logic.invariant.refinements"},
     {NULL, NULL, 0, NULL},
 };
 
