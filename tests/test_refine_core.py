@@ -51,7 +51,7 @@ def test_refine_rejects_colours_that_do_not_fit_the_grid() -> None:
     core = propagate._c_core()
     assert core is not None and tables is not None
     state = (grid.cands, grid.where, grid.placed, grid.values, grid.empty)
-    with pytest.raises(ValueError, match="the digits' colours must be a list of 9 ints"):
+    with pytest.raises(ValueError, match="the digits' colours must be a list or tuple of 9 ints"):
         core.refine(tables, *state, [0] * 81, [0] * 8, [0] * 27)
     with pytest.raises(OverflowError):
         core.refine(tables, *state, [0] * 80 + [1 << 70], [0] * 9, [0] * 27)

@@ -64,7 +64,7 @@ tuple_of_ints(const colour_t *v, int k)
     return tuple_of_lanes(lanes, k);
 }
 
-/* --- the same with real tuples and PyObject_Hash, to check the above --- */
+/* --- the same with real tuples and PyObject_Hash, to check the above (and tuples returned) --- */
 
 /* tuple(v[0..k)); NULL with an exception on failure. */
 static PyObject *
@@ -183,35 +183,20 @@ hash_sorted3(colour_t *a, int na, colour_t *b, int nb, colour_t *c, int nc)
     return tuple_of_lanes(lanes, 3);
 }
 
-/* A list of k Python ints read into v; -1 with an exception if it is not one. */
+/* A list or tuple of k Python ints read into v; -1 with an exception if it is not one. */
 static int
-read_colours(PyObject *list, int k, const char *what, colour_t *v)
+read_colours(PyObject *seq, int k, const char *what, colour_t *v)
 {
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) != k) {
-        PyErr_Format(PyExc_ValueError, "refine: %s must be a list of %d ints", what, k);
+    if (!(PyList_Check(seq) || PyTuple_Check(seq)) || PySequence_Fast_GET_SIZE(seq) != k) {
+        PyErr_Format(PyExc_ValueError, "refine: %s must be a list or tuple of %d ints", what, k);
         return -1;
     }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
     for (int i = 0; i < k; i++) {
-        v[i] = PyLong_AsLongLong(PyList_GET_ITEM(list, i));
+        v[i] = PyLong_AsLongLong(items[i]);
         if (v[i] == -1 && PyErr_Occurred()) return -1;
     }
     return 0;
-}
-
-static PyObject *
-list_of(const colour_t *v, int k)
-{
-    PyObject *list = PyList_New(k);
-    if (!list) return NULL;
-    for (int i = 0; i < k; i++) {
-        PyObject *x = PyLong_FromLongLong(v[i]);
-        if (!x) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, x);
-    }
-    return list;
 }
 
 PyObject *
@@ -275,6 +260,6 @@ shudu_refine(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     memcpy(sorted_digits, new_digit, sizeof(colour_t) * (size_t)n);
     memcpy(sorted_houses, new_house, sizeof(colour_t) * (size_t)nh);
     colour_t print = hash_sorted3(sorted_cells, nc, sorted_digits, n, sorted_houses, nh);
-    return Py_BuildValue("(LNNN)", print, list_of(new_cell, nc), list_of(new_digit, n),
-                         list_of(new_house, nh));
+    return Py_BuildValue("(LNNN)", print, py_tuple(new_cell, nc), py_tuple(new_digit, n),
+                         py_tuple(new_house, nh));
 }

@@ -9,8 +9,8 @@
 
 /* refine(tables, cands, where, placed, values, empty, cells, digits, houses)
  *   -> (fingerprint, cells, digits, houses): one round of the refinement from the colours given
- * (lists of ints, one per cell, digit and house), the new colours and the round's fingerprint,
- * each the value the Python specification computes */
+ * (lists or tuples of ints, one per cell, digit and house), the new colours (tuples) and the
+ * round's fingerprint, each the value the Python specification computes */
 PyObject *shudu_refine(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -50,7 +50,6 @@ static inline int cs_many(cset a)
 {
     return (a.lo & (a.lo - 1)) || (a.hi & (a.hi - 1)) || (a.lo && a.hi);
 }
-/* The lowest cell of a non-empty set. */
 /* Exactly two bits set. */
 static inline int two_bits(uint64_t x)
 {
@@ -65,6 +64,7 @@ static inline cset cs_drop_low(cset a)
 /* At most two cells, and exactly two: counts without a popcount. */
 static inline int cs_at_most2(cset a) { return !cs_many(cs_drop_low(a)); }
 static inline int cs_two(cset a) { return cs_many(a) && cs_at_most2(a); }
+/* The lowest cell of a non-empty set. */
 static inline int cs_low(cset a) { return a.lo ? ctz64(a.lo) : 64 + ctz64(a.hi); }
 static inline void cs_clear(cset *a, int i)
 {
