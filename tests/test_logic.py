@@ -493,3 +493,27 @@ def test_singles_rounds_list_what_every_step_lists(seed: int) -> None:
     for grid in _pencil_boards(seed):
         for finder in finders:
             assert every_single(finder, grid) == every_step(finder, grid)
+
+
+def test_bits_of_large_masks_are_their_set_bits_cached_or_not() -> None:
+    """``bits`` keeps the answers for masks of 10 bits and more; the kept answer is the same
+    as a fresh one, and the store empties itself once full rather than growing."""
+    import random
+
+    from shudu.logic import grid as grid_module
+    from shudu.logic.grid import bits
+
+    rng = random.Random(7)
+    masks = [0, 1, 1023, 1024, (1 << 81) - 1, 1 << 624, (1 << 625) - 1]
+    masks += [rng.getrandbits(rng.choice((12, 81, 256, 625))) for _ in range(300)]
+    for mask in masks * 2:  # the second time from the store
+        assert list(bits(mask)) == [i for i in range(mask.bit_length()) if mask >> i & 1]
+    most = grid_module._BIG_BITS_MOST
+    try:
+        grid_module._BIG_BITS_MOST = 2_000
+        for _ in range(100):
+            bits(rng.getrandbits(625) | 1 << 624)
+            assert grid_module._big_bits_held <= 2_000
+            assert sum(len(v) for v in grid_module._BIG_BITS.values()) == grid_module._big_bits_held
+    finally:
+        grid_module._BIG_BITS_MOST = most

@@ -27,16 +27,34 @@ DigitSet = int
 _SMALL_BITS = tuple(tuple(i for i in range(10) if m >> i & 1) for m in range(1 << 10))
 
 
+#: The set bits of the larger masks met lately (cell sets, mostly): a rating asks for the same
+#: few thousand again and again. Emptied once it holds :data:`_BIG_BITS_MOST` indices in all.
+_BIG_BITS: dict[int, tuple[int, ...]] = {}
+_BIG_BITS_MOST = 1 << 18
+_big_bits_held = 0
+
+
 def bits(mask: int) -> Sequence[int]:
     """The indices of the set bits of ``mask`` (not negative), lowest first."""
+    global _big_bits_held
     if 0 <= mask < 1024:
         return _SMALL_BITS[mask]
+    known = _BIG_BITS.get(mask)
+    if known is not None:
+        return known
     out = []
-    while mask:
-        low = mask & -mask
+    rest = mask
+    while rest:
+        low = rest & -rest
         out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+        rest ^= low
+    found = tuple(out)
+    if _big_bits_held + len(found) > _BIG_BITS_MOST:
+        _BIG_BITS.clear()
+        _big_bits_held = 0
+    _BIG_BITS[mask] = found
+    _big_bits_held += len(found)
+    return found
 
 
 def digits_of(mask: DigitSet) -> list[Digit]:

@@ -65,14 +65,21 @@ def _pair_rectangles(grid: CandidateGrid, *, missing: bool) -> Iterator[tuple[Re
     where, cands = grid.where, grid.cands
     box_of = _box_of(grid.geometry)
     line = (1 << n) - 1
-    # the open cells with one or two candidates, the only corners that hold nothing else
-    narrow = [(1 << c, cands[c]) for c in bits(grid.empty) if 0 < cands[c].bit_count() <= 2]
+    # per pair of digits, the open cells that hold nothing else (one or two candidates, all of
+    # the pair): the only corners that can anchor its rectangles
+    anchors_of: dict[int, int] = {}
+    for c in bits(grid.empty):
+        m = cands[c]
+        count = m.bit_count()
+        if count == 2:
+            anchors_of[m] = anchors_of.get(m, 0) | 1 << c
+        elif count == 1:
+            for other in range(n):
+                pair = m | 1 << other
+                if pair != m:
+                    anchors_of[pair] = anchors_of.get(pair, 0) | 1 << c
     for a, z in combinations(range(n), 2):
-        pair = (1 << a) | (1 << z)
-        anchors = 0
-        for bit, m in narrow:
-            if not m & ~pair:
-                anchors |= bit
+        anchors = anchors_of.get((1 << a) | (1 << z), 0)
         if not anchors:
             continue
         places_a, places_z = where[a], where[z]
