@@ -53,9 +53,9 @@ def _two_link_chains(grid: CandidateGrid, family: str) -> Iterator[Step]:
             for a2, b2, h2 in links[i + 1 :]:
                 for start, join1 in ((a1, b1), (b1, a1)):
                     for join2, end in ((a2, b2), (b2, a2)):
-                        if len({start, join1, join2, end}) < 4:
-                            continue
-                        if not peer_bits[join1] >> join2 & 1:
+                        # the joined ends see each other (so they differ), and the four cells
+                        # are apart (each link's two cells differ already)
+                        if not peer_bits[join1] >> join2 & 1 or start in (join2, end) or join1 == end:
                             continue
                         targets = where & peer_bits[start] & peer_bits[end]
                         targets &= ~((1 << join1) | (1 << join2))
