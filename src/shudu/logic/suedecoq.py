@@ -50,18 +50,12 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
     # a meeting's Sue de Coqs depend on its two houses' candidates alone: those searched in
     # vain are skipped
     tag = ("sue de coq", locked_sides, id(grid.t))
-    # each house's candidates, cell by cell: with the house's open cells, what a meeting's
-    # search depends on (taken once per house, not once per meeting)
-    held: dict[int, tuple[int, ...]] = {}
-    house_cells = _house_cells(grid.geometry)
-    for box, line, inter, line_rest, box_rest in _meetings(grid.geometry):
+    for box, line, inter, line_rest, box_rest, both in _meetings(grid.geometry):
+        here = hb[box] | hb[line]
         middle_cells = list(bits(inter & empty))
         if len(middle_cells) < 2:
             continue
-        for h in (box, line):
-            if h not in held:
-                held[h] = tuple([cands[c] for c in house_cells[h]])
-        key = (tag, box, line, empty & (hb[box] | hb[line]), held[box], held[line])
+        key = (tag, box, line, empty & here, tuple([cands[c] for c in both]))
         if barren(key):
             continue
         fruitful = False
@@ -129,9 +123,11 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
 
 
 @cache
-def _meetings(geometry: Geometry) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], ...]:
+def _meetings(
+    geometry: Geometry,
+) -> tuple[tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
     """Each box (or region) and line that meet: (box, line, the cells they share, the line's
-    other cells, the box's other cells)."""
+    other cells, the box's other cells, all their cells)."""
     houses = geometry.houses
     hb = tables(geometry).house_bits
     return tuple(
@@ -141,16 +137,11 @@ def _meetings(geometry: Geometry) -> tuple[tuple[int, int, int, tuple[int, ...],
             inter,
             tuple(bits(hb[line] & ~inter)),
             tuple(bits(hb[box] & ~inter)),
+            tuple(bits(hb[line] | hb[box])),
         )
         for box, line, inter in tables(geometry).overlaps
         if houses[box].kind in ("box", "region") and houses[line].kind not in ("box", "region")
     )
-
-
-@cache
-def _house_cells(geometry: Geometry) -> tuple[tuple[int, ...], ...]:
-    """Per house, its cells."""
-    return tuple(tuple(bits(hb)) for hb in tables(geometry).house_bits)
 
 
 @lru_cache(maxsize=1024)
