@@ -52,7 +52,7 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
     tag = ("sue de coq", locked_sides, id(grid.t))
     for box, line, inter, line_rest, box_rest, both in _meetings(grid.geometry):
         here = hb[box] | hb[line]
-        middle_cells = list(bits(inter & empty))
+        middle_cells = bits(inter & empty)
         if len(middle_cells) < 2:
             continue
         key = (tag, box, line, empty & here, tuple([cands[c] for c in both]))
@@ -77,11 +77,11 @@ def _sue_de_coq(grid: CandidateGrid, *, locked_sides: bool) -> Iterator[Step]:
             tuple((c, m) for c in line_rest if empty >> c & 1 and (m := cands[c]).bit_count() <= most),
             locked_sides,
         )
-        box_sides = _sides(
+        box_sides = line_sides and _sides(
             tuple((c, m) for c in box_rest if empty >> c & 1 and (m := cands[c]).bit_count() <= most),
             locked_sides,
         )
-        if not line_sides or not box_sides:
+        if not box_sides:  # no set on one side or the other
             mark_barren(key)
             continue
         for size, middle, v in middles:
