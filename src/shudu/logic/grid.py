@@ -30,7 +30,7 @@ _SMALL_BITS = tuple(tuple(i for i in range(10) if m >> i & 1) for m in range(1 <
 #: The set bits of the larger masks met lately (cell sets, mostly): a rating asks for the same
 #: few thousand again and again. Emptied once it holds :data:`_BIG_BITS_MOST` indices in all.
 _BIG_BITS: dict[int, tuple[int, ...]] = {}
-_BIG_BITS_MOST = 1 << 18
+_BIG_BITS_MOST = 1 << 17
 _big_bits_held = 0
 
 

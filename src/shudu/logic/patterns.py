@@ -9,6 +9,7 @@ ends cannot both be empty, so any cell that sees both far ends loses the digit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from ..notation import digit_char
 from .grid import CandidateGrid, bits
@@ -18,12 +19,19 @@ from .step import Step, distinct, make_step
 StrongLink = tuple[int, int, int]  # cell, cell, house
 
 
-def strong_links(grid: CandidateGrid, d: int) -> list[StrongLink]:
+def strong_links(grid: CandidateGrid, d: int) -> tuple[StrongLink, ...]:
     """The houses where digit index ``d`` has exactly two places, as (cell, cell, house)."""
+    return _strong_links(grid.t.house_bits, grid.where[d])
+
+
+@lru_cache(maxsize=4096)
+def _strong_links(house_bits: tuple[int, ...], where: int) -> tuple[StrongLink, ...]:
+    """:func:`strong_links` of a digit's places. Remembered: the single-digit patterns, the
+    colourings and the W-Wing ask for the same ones, and a digit's places change little from
+    one grid of a path to the next."""
     out = []
-    where = grid.where[d]
     seen: set[tuple[int, int]] = set()
-    for h, hbits in enumerate(grid.t.house_bits):
+    for h, hbits in enumerate(house_bits):
         spots = where & hbits
         if spots.bit_count() == 2:
             a = spots.bit_length() - 1
@@ -31,7 +39,7 @@ def strong_links(grid: CandidateGrid, d: int) -> list[StrongLink]:
             if (b, a) not in seen:
                 seen.add((b, a))
                 out.append((b, a, h))
-    return out
+    return tuple(out)
 
 
 def _kind(grid: CandidateGrid, h: int) -> str:
