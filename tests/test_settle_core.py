@@ -41,7 +41,7 @@ from shudu.logic import (
 )
 from shudu.logic.allsteps import lister
 from shudu.logic.budget import LogicTimeout, limits, nodes_used
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.grid import CandidateGrid, start_py
 from shudu.logic.memo import memo_scope
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
@@ -202,6 +202,38 @@ def test_rules_other_than_the_net_rules_stay_in_python() -> None:
     assert propagate._net_prefix(NET_RULES[:2]) == 2
     out = settle(grid.copy(), (rule,))
     assert calls and isinstance(out, Outcome)
+
+
+@needs_core
+@pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
+def test_c_and_python_build_the_same_start_grid(
+    ident: str, geometry: Geometry, givens: list[int], solution: list[int]
+) -> None:
+    """The grid of some placed digits, built by the C core and by its specification
+    (``grid.start_py``), and the grid ``propagate.start_grid`` makes of them (a geometry with
+    peers beyond its houses builds its grid in Python): the givens, random parts of the solution, and random digits that may
+    clash (a player's board can hold a wrong one)."""
+    capsule = propagate._c_tables(geometry)
+    if capsule is None:
+        pytest.skip(f"{ident}: the C tables do not take this geometry")
+    assert CORE is not None
+    rng = random.Random(zlib.crc32(ident.encode()))
+    boards = [givens, solution, [0] * geometry.ncells]
+    for _ in range(30):
+        share = rng.random()
+        boards.append([v if rng.random() < share else 0 for v in solution])
+        boards.append([rng.randint(1, geometry.size) if rng.random() < share / 3 else 0 for _ in solution])
+    for values in boards:
+        assert CORE.start(capsule, list(values)) == start_py(geometry, values)
+        grid = propagate.start_grid(geometry, values)
+        assert _fields(grid) == _fields(CandidateGrid.from_values(geometry, values))
+        assert grid.givens == CandidateGrid.from_values(geometry, values).givens
+    with pytest.raises(ValueError, match="out of range"):
+        CORE.start(capsule, [geometry.size + 1] + [0] * (geometry.ncells - 1))
+    with pytest.raises(ValueError, match="do not match"):
+        CORE.start(capsule, list(givens)[:-1])
+    with pytest.raises(ValueError, match="do not match"):
+        CORE.start(capsule, tuple(givens))
 
 
 @needs_core

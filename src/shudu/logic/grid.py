@@ -198,39 +198,27 @@ class CandidateGrid:
         """:meth:`from_values` for a geometry whose peers are its houses' cells: the digit planes
         follow from the houses at once (a digit may go in every open cell outside the houses that
         hold it), so they need not be gathered cell by cell: a cell sees what its houses hold."""
-        t = tables(geometry)
-        size = geometry.size
-        full = (1 << size) - 1
-        held = [0] * len(t.house_bits)
-        cell_houses = geometry.cell_houses
-        empty = 0
-        for cell, value in enumerate(values):
-            if value:
-                for h in cell_houses[cell]:
-                    held[h] |= 1 << (value - 1)
-            else:
-                empty |= 1 << cell
-        blocked = [0] * size
-        for hbits, digits in zip(t.house_bits, held, strict=True):
-            while digits:
-                low = digits & -digits
-                digits ^= low
-                blocked[low.bit_length() - 1] |= hbits
-        cands = []
-        for cell, value in enumerate(values):
-            if value:
-                cands.append(0)
-            else:
-                seen = 0
-                for h in cell_houses[cell]:
-                    seen |= held[h]
-                cands.append(full & ~seen)
+        own = list(values)
+        return cls.of_parts(geometry, own, *start_py(geometry, own), givens=givens)
+
+    @classmethod
+    def of_parts(
+        cls,
+        geometry: Geometry,
+        values: list[Digit],
+        cands: list[int],
+        where: list[int],
+        placed: list[int],
+        empty: CellSet,
+        *,
+        givens: CellSet | None = None,
+    ) -> CandidateGrid:
+        """The grid of :func:`start_py`'s parts (or the C core's, the same), which it keeps."""
         grid = object.__new__(cls)
-        grid.geometry, grid.size, grid.t = geometry, size, t
-        grid.values, grid.cands = list(values), cands
-        grid.where = [empty & ~block for block in blocked]
-        grid.empty, grid.placed = empty, held
-        placed_cells = ((1 << len(grid.values)) - 1) & ~empty
+        grid.geometry, grid.size, grid.t = geometry, geometry.size, tables(geometry)
+        grid.values, grid.cands, grid.where = values, cands, where
+        grid.empty, grid.placed = empty, placed
+        placed_cells = ((1 << len(values)) - 1) & ~empty
         grid.givens = placed_cells if givens is None else givens & placed_cells
         return grid
 
@@ -340,3 +328,36 @@ def and_list(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def start_py(geometry: Geometry, values: Sequence[Digit]) -> tuple[list[int], list[int], list[int], CellSet]:
+    """(cands, where, placed, empty) of :meth:`CandidateGrid._from_houses`: each house's placed
+    digits; an open cell holds every digit its houses do not; a digit's places are the open
+    cells outside the houses that hold it."""
+    t = tables(geometry)
+    full = (1 << geometry.size) - 1
+    held = [0] * len(t.house_bits)
+    cell_houses = geometry.cell_houses
+    empty = 0
+    for cell, value in enumerate(values):
+        if value:
+            for h in cell_houses[cell]:
+                held[h] |= 1 << (value - 1)
+        else:
+            empty |= 1 << cell
+    blocked = [0] * geometry.size
+    for hbits, digits in zip(t.house_bits, held, strict=True):
+        while digits:
+            low = digits & -digits
+            digits ^= low
+            blocked[low.bit_length() - 1] |= hbits
+    cands = []
+    for cell, value in enumerate(values):
+        if value:
+            cands.append(0)
+        else:
+            seen = 0
+            for h in cell_houses[cell]:
+                seen |= held[h]
+            cands.append(full & ~seen)
+    return cands, [empty & ~block for block in blocked], held, empty

@@ -97,6 +97,19 @@ def c_tables(geometry: Geometry) -> object | None:
     return _c_tables(geometry) if USE_C else None
 
 
+def start_grid(geometry: Geometry, values: Sequence[int]) -> CandidateGrid:
+    """:meth:`CandidateGrid.from_values` (all placed digits given), built by the C core where
+    it takes the geometry and a cell's peers are its houses' cells
+    (:func:`~shudu.logic.grid.start_py` is the specification)."""
+    capsule = c_tables(geometry)
+    if capsule is None or tables(geometry).has_links:
+        return CandidateGrid.from_values(geometry, values)
+    core = c_core()
+    assert core is not None
+    own = list(values)
+    return CandidateGrid.of_parts(geometry, own, *core.start(capsule, own))
+
+
 @lru_cache(maxsize=TABLES_CACHE_SIZE)
 def _c_tables(geometry: Geometry) -> object | None:
     """The C core's tables of a geometry (a capsule), or None where the C path cannot go."""

@@ -23,14 +23,14 @@ from ..formats import PuzzleLike, as_puzzle
 from ..notation import Status
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
-from . import intersections, nishio, singles, static_forcing, subsets
+from . import intersections, nishio, propagate, singles, static_forcing, subsets
 from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
 from .grid import CandidateGrid, bits
 from .memo import memo_scope, remembered_steps
 from .solver import Tally, rounds, tallies
 from .solver import steps as path_steps
-from .step import Step, make_step
+from .step import Step, first_of_listing, make_step
 from .techniques import (
     LEVEL_MAX_SCORE,
     LEVELS,
@@ -134,7 +134,7 @@ def analyse(
         # Uniqueness techniques only ever run on a puzzle proven to have one solution.
         allow = unique and uniqueness is not False
         try:
-            start = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+            start = propagate.start_grid(puzzle.geometry, puzzle.cells)
             grid = start.copy()  # each path plays on its own copy of the start
             if keep_steps:
                 path.extend(path_steps(grid, techniques(uniqueness=allow)))
@@ -184,7 +184,7 @@ def check_unique(puzzle: Puzzle) -> bool:
 
 
 def hodoku_path(puzzle: Puzzle, *, uniqueness: bool) -> list[Step]:
-    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    grid = propagate.start_grid(puzzle.geometry, puzzle.cells)
     return list(path_steps(grid, techniques(uniqueness=uniqueness)))
 
 
@@ -257,6 +257,7 @@ def _direct_locked(name: str, *, pointing: bool) -> Find:
                 step = intersections.locked_step(grid, found, pointing=pointing)
                 yield from _direct_steps(grid, step, name, subset=False)
 
+    @first_of_listing
     def find(grid: CandidateGrid) -> Step | None:
         return next(every(grid), None)
 
@@ -271,6 +272,7 @@ def _direct_hidden(k: int, name: str) -> Find:
 
     def every(grid: CandidateGrid) -> Iterator[Step]:
         hb = grid.t.house_bits
+        cell_houses = grid.geometry.cell_houses
         for found in subsets.hidden(grid, k):
             digits, cells, elims = found[1], found[2], found[3]
             planes = grid.where[:]
@@ -278,18 +280,28 @@ def _direct_hidden(k: int, name: str) -> Find:
                 planes[d - 1] &= ~(1 << c)
             if any(
                 (spots := plane & hbits) and not spots & (spots - 1)
-                for hbits in hb
-                if hbits & cells == cells and all(not planes[d - 1] & hbits & ~cells for d in digits)
+                for hbits in _holding(hb, cell_houses, cells)
+                if all(not planes[d - 1] & hbits & ~cells for d in digits)
                 for plane in planes
             ):
                 step = subsets.hidden_step(grid, found)
                 yield from _direct_steps(grid, step, name, subset=True)
 
+    @first_of_listing
     def find(grid: CandidateGrid) -> Step | None:
         return next(every(grid), None)
 
     find.every = every  # type: ignore[attr-defined]
     return find
+
+
+def _holding(house_bits: Sequence[int], cell_houses: Sequence[Sequence[int]], cells: int) -> Iterator[int]:
+    """The cell sets of the houses that hold every cell of ``cells`` (a non-empty set): the houses
+    of its first cell that hold the rest."""
+    first = (cells & -cells).bit_length() - 1
+    for h in cell_houses[first]:
+        if house_bits[h] & cells == cells:
+            yield house_bits[h]
 
 
 def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[Step]:
@@ -301,11 +313,12 @@ def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[
         # every house where the subset is hidden (its digits have no place there outside its
         # cells): a subset listed once may be hidden in a row and in a box at the same time
         cells = sum(1 << c for c in step.cells)
-        houses = [
+        hb = grid.t.house_bits
+        houses = sorted(
             h
-            for h, hbits in enumerate(grid.t.house_bits)
-            if hbits & cells == cells and all(not grid.where[d - 1] & hbits & ~cells for d in step.digits)
-        ]
+            for h in grid.geometry.cell_houses[step.cells[0]]
+            if hb[h] & cells == cells and all(not grid.where[d - 1] & hb[h] & ~cells for d in step.digits)
+        )
     else:
         kind = next(house.kind for house in houses_of if house.name == step.houses[0])
         cell_houses = grid.geometry.cell_houses
@@ -381,7 +394,7 @@ def se_rounds(puzzle: Puzzle, *, uniqueness: bool) -> Iterator[list[Step]]:
     single of the kind, or one step chosen as the HoDoKu path chooses
     (:func:`~shudu.logic.solver.chosen`). The rounds depend only on the grid, not on how it is
     written down."""
-    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    grid = propagate.start_grid(puzzle.geometry, puzzle.cells)
     return rounds(grid, se_order(uniqueness=uniqueness), easiest=True)
 
 
@@ -395,7 +408,7 @@ def se_path_rating(
 ) -> tuple[float, str]:
     """(rating, step name) of the hardest step on the Sudoku Explainer-order path; ``start``, the
     puzzle's grid if the caller has it (the path plays on this one, not on a copy)."""
-    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells) if start is None else start
+    grid = propagate.start_grid(puzzle.geometry, puzzle.cells) if start is None else start
     best, name = 0.0, ""
     for tally in tallies(grid, se_order(uniqueness=uniqueness), easiest=True):
         if tally.se > best:

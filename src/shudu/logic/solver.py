@@ -21,7 +21,7 @@ from .catalog import Technique
 from .grid import CandidateGrid
 from .invariant import ROUNDS, around, refinements
 from .propagate import settle
-from .step import Step
+from .step import Step, lists_first
 from .techniques import Find, Finder, rating_of, se_rating, techniques
 
 
@@ -45,8 +45,11 @@ def every_step(finder: Finder, grid: CandidateGrid) -> list[Step]:
     Of the steps with the same effect the one rated lowest is kept (a shorter chain before a
     longer one), so the list does not depend on the order the finder meets them in.
     """
-    listing = getattr(finder.find, "every", None)
-    found = listing(grid.copy()) if listing is not None else technique_steps(finder, grid.copy())
+    return _cheapest_by_effect(_listing(finder)(grid.copy()))
+
+
+def _cheapest_by_effect(found: Iterable[Step]) -> list[Step]:
+    """Of the steps in ``found`` that do something, one per effect: the one rated lowest."""
     best: dict[tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]], Step] = {}
     for step in found:
         checkpoint()
@@ -63,13 +66,7 @@ def every_single(finder: Finder, grid: CandidateGrid) -> list[Step]:
     """:func:`every_step` for a singles finder: its listing leaves the grid as it is and gives
     each placement once, so it needs neither a copy of the grid nor a choice among steps of the
     same effect (when it does give a placement twice, :func:`every_step` decides)."""
-    listing = _listings.get(finder.find)
-    if listing is None:
-        listing = (
-            getattr(finder.find, "every", None) or lister(finder.find) or partial(technique_steps, finder)
-        )
-        _listings[finder.find] = listing
-    found = list(listing(grid))
+    found = list(_listing(finder)(grid))
     if not found:
         return found
     checkpoint(len(found))
@@ -78,7 +75,18 @@ def every_single(finder: Finder, grid: CandidateGrid) -> list[Step]:
     return found
 
 
-#: The listing of each singles finder, looked up once.
+def _listing(finder: Finder) -> Callable[[CandidateGrid], Iterable[Step]]:
+    """The listing of a finder, looked up once."""
+    listing = _listings.get(finder.find)
+    if listing is None:
+        listing = (
+            getattr(finder.find, "every", None) or lister(finder.find) or partial(technique_steps, finder)
+        )
+        _listings[finder.find] = listing
+    return listing
+
+
+#: The listing of each finder that :func:`_listing` looked up.
 _listings: dict[Find, Callable[[CandidateGrid], Iterable[Step]]] = {}
 
 
@@ -275,6 +283,13 @@ def first_technique(grid: CandidateGrid, order: Sequence[Finder]) -> tuple[Finde
         if finder.technique.name in SINGLES:
             # a singles listing costs no more than a search for one
             batch = every_single(finder, grid)
+            if batch:
+                return finder, batch
+            continue
+        if lists_first(finder.find):
+            # its step would be the first of this listing, which leaves the grid as it is: list
+            # them at once
+            batch = _cheapest_by_effect(_listing(finder)(grid))
             if batch:
                 return finder, batch
             continue

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from ..notation import Cell, cell_name, digit_char
 from .catalog import Technique, resolve
@@ -95,7 +95,7 @@ def new_step(**values: Any) -> Step:
     if not (_REQUIRED <= keys <= _FIELDS):
         raise TypeError(f"new_step() needs the fields of Step, got {sorted(keys)}")
     step = object.__new__(Step)
-    step.__dict__.update(_DEFAULTS, **values)
+    _set_dict(step, "__dict__", {**_DEFAULTS, **values})
     return step
 
 
@@ -122,21 +122,28 @@ def make_step(
     declared = resolve(name)
     found = resolve(kind) if kind else declared
     step = object.__new__(Step)  # new_step's way, the explanation left to Step.__getattr__
-    step.__dict__.update(
-        _DEFAULTS,
-        technique=found.technique,
-        name=found.name,
-        size=grid.size,
-        placements=tuple(placements),
-        eliminations=tuple(sorted(set(eliminations))),
-        cells=tuple(cells),
-        digits=tuple(sorted(set(digits))),
-        houses=tuple(houses),
-        length=length,
-        structure=structure,
-        reason=reason,
+    # every field but the explanation, in one dict at once (a third of the cost of an update)
+    _set_dict(
+        step,
+        "__dict__",
+        {
+            "technique": found.technique,
+            "name": found.name,
+            "size": grid.size,
+            "placements": tuple(placements),
+            "eliminations": tuple(sorted(set(eliminations))),
+            "cells": tuple(cells),
+            "digits": tuple(sorted(set(digits))),
+            "houses": tuple(houses),
+            "length": length,
+            "structure": structure,
+            "reason": reason,
+        },
     )
     return step
+
+
+_set_dict = object.__setattr__
 
 
 def explanation(
@@ -156,6 +163,23 @@ def describe_outcome(size: int, placements: Sequence[Candidate], eliminations: S
     for digit, cells in sorted(by_digit.items()):
         parts.append(f"{digit_char(digit)} goes from {and_list([cell_name(c, size) for c in sorted(cells)])}")
     return and_list(parts) if len(parts) <= 2 else "; ".join(parts)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def first_of_listing(find: F) -> F:
+    """Marks a finder whose step is always the first one its listing gives, whose listing costs
+    no more than it when there is none, and leaves the grid as it is: a path that wants every
+    step of the technique lists them at once (:func:`lists_first`) instead of finding the first
+    one twice."""
+    find.first_of_listing = True  # type: ignore[attr-defined]
+    return find
+
+
+def lists_first(find: Callable[..., Any]) -> bool:
+    """Whether ``find`` was marked by :func:`first_of_listing`."""
+    return getattr(find, "first_of_listing", False) is True
 
 
 def digit_list(digits: Iterable[Digit]) -> str:

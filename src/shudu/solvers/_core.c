@@ -1098,6 +1098,9 @@ static PyMethodDef core_methods[] = {
     {"settle", (PyCFunction)(void (*)(void))shudu_settle, METH_FASTCALL,
      "settle(tables, cands, where, placed, values, empty, start_cell, start_digit, quiet, "
      "limit, nrules) -> (code, steps, empty): shudu.logic.propagate.settle in C"},
+    {"start", (PyCFunction)(void (*)(void))shudu_start, METH_FASTCALL,
+     "start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, "
+     "shudu.logic.grid.CandidateGrid._from_houses in C"},
     {"singles", (PyCFunction)(void (*)(void))shudu_singles, METH_FASTCALL,
      "singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp) -> "
      "(code, empty, log, stamp): rounds of singles, shudu.logic.singles_rounds in C"},

@@ -626,6 +626,62 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(ilN)", code, steps, empty);
 }
 
+/* start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits
+ * (shudu.logic.grid.CandidateGrid._from_houses, its specification): each house's placed
+ * digits; an open cell holds every digit its houses do not; a digit's places are the open
+ * cells outside the houses that hold it. */
+PyObject *shudu_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "start takes 2 arguments");
+        return NULL;
+    }
+    tables_t *t = (tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    if (!t) return NULL;
+    int nc = t->ncells, n = t->n, nh = t->nhouses;
+    PyObject *values = args[1];
+    if (!PyList_Check(values) || PyList_GET_SIZE(values) != nc) {
+        PyErr_SetString(PyExc_ValueError, "start: the values do not match the tables");
+        return NULL;
+    }
+    uint32_t value[S_MAX_CELLS], placed[S_MAX_HOUSES] = {0};
+    cset empty = {0, 0}, blocked[S_MAX_DIGITS];
+    memset(blocked, 0, sizeof blocked);
+    for (int c = 0; c < nc; c++) {
+        if (read_small(values, c, n, "a cell's value", &value[c])) return NULL;
+        if (!value[c]) {
+            empty = cs_or(empty, cs_bit(c));
+            continue;
+        }
+        for (int k = 0; k < t->nch[c]; k++) placed[t->ch[c][k]] |= 1u << (value[c] - 1);
+    }
+    for (int h = 0; h < nh; h++)
+        for (uint32_t digits = placed[h]; digits; digits &= digits - 1) {
+            int d = ctz64(digits);
+            blocked[d] = cs_or(blocked[d], t->house[h]);
+        }
+    uint32_t full = (uint32_t)((1u << n) - 1);
+    PyObject *cands = PyList_New(nc), *where = PyList_New(n), *held = PyList_New(nh);
+    if (!cands || !where || !held) goto fail;
+    for (int c = 0; c < nc; c++) {
+        uint32_t seen = 0;
+        if (!value[c])
+            for (int k = 0; k < t->nch[c]; k++) seen |= placed[t->ch[c][k]];
+        if (set_item(cands, c, PyLong_FromUnsignedLong(value[c] ? 0 : full & ~seen))) goto fail;
+    }
+    for (int d = 0; d < n; d++)
+        if (set_item(where, d, shudu_from_cset(cs_andnot(empty, blocked[d])))) goto fail;
+    for (int h = 0; h < nh; h++)
+        if (set_item(held, h, PyLong_FromUnsignedLong(placed[h]))) goto fail;
+    return Py_BuildValue("(NNNN)", cands, where, held, shudu_from_cset(empty));
+fail:
+    Py_XDECREF(cands);
+    Py_XDECREF(where);
+    Py_XDECREF(held);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Rounds of singles (shudu.logic.singles_rounds)                           */
 /* ------------------------------------------------------------------------ */

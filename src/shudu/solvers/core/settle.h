@@ -15,6 +15,9 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args);
  *        nrules) -> (code, steps, empty); code 0: settled, 1: contradiction, 2: stopped */
 PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, as
+ * shudu.logic.grid.CandidateGrid._from_houses builds it */
+PyObject *shudu_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp)
  *   -> (code, empty, log, stamp): rounds of singles (shudu.logic.singles_rounds); code 0: no
  * kind has a single, 1: stopped before a round whose singles clash, 2: max_rounds reached; log:
