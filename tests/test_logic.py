@@ -495,6 +495,40 @@ def test_singles_rounds_list_what_every_step_lists(seed: int) -> None:
             assert every_single(finder, grid) == every_step(finder, grid)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_finders_listed_at_once_keep_their_promise(seed: int) -> None:
+    """A finder marked ``first_of_listing`` (a path lists its steps at once instead of finding
+    one first) gives the first step of its listing, and the listing leaves the grid as it is; so
+    the path's first technique and its steps are what finding one, then listing, gives."""
+    from shudu.logic import solver
+    from shudu.logic.rating import se_order
+    from shudu.logic.step import lists_first
+    from shudu.logic.techniques import techniques
+
+    finders = [f for f in (*techniques(), *se_order(uniqueness=False)) if lists_first(f.find)]
+    assert {f.name for f in finders} >= {
+        "Locked candidates (pointing)",
+        "Locked candidates (claiming)",
+        "Naked pair",
+        "Hidden triple",
+        "Direct pointing",
+        "Direct hidden pair",
+    }
+    found = 0
+    for grid in _pencil_boards(seed):
+        before = (grid.cands[:], grid.where[:], grid.values[:], grid.placed[:], grid.empty)
+        for finder in finders:
+            listed = list(solver._listing(finder)(grid))
+            assert (grid.cands, grid.where, grid.values, grid.placed, grid.empty) == before
+            first = finder.find(grid)
+            assert first == (listed[0] if listed else None), finder.name
+            found += bool(listed)
+            got = solver.first_technique(grid, [finder])
+            want = solver.every_step(finder, grid) if first is not None else None
+            assert (got[1] if got else None) == want, finder.name
+    assert found
+
+
 def test_bits_of_large_masks_are_their_set_bits_cached_or_not() -> None:
     """``bits`` keeps the answers for masks of 10 bits and more; the kept answer is the same
     as a fresh one, and the store empties itself once full rather than growing."""
