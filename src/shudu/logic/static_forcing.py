@@ -20,6 +20,7 @@ specification. Steps are built here, for the conclusions the caller keeps.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cached_property
 
 from ..notation import digit_char
 from .budget import checkpoint
@@ -57,20 +58,29 @@ class Links:
 
     def __init__(self, grid: CandidateGrid) -> None:
         self.grid = grid
-        hb = grid.t.house_bits
-        #: per digit, per cell: the cells that get the digit when this cell loses it
-        self.partner: list[dict[int, int]] = [{} for _ in range(grid.size)]
+        self._reached: dict[tuple[int, int], Reach] = {}
+
+    @cached_property
+    def partner(self) -> list[dict[int, int]]:
+        """Per digit, per cell: the cells that get the digit when this cell loses it (worked out
+        when first followed: most grids' searches in C conclude nothing to write out)."""
+        grid = self.grid
+        out: list[dict[int, int]] = [{} for _ in range(grid.size)]
         for d, plane in enumerate(grid.where):
-            partner = self.partner[d]
-            for hbits in hb:
+            partner = out[d]
+            for hbits in grid.t.house_bits:
                 spots = plane & hbits
                 rest = spots & (spots - 1)
                 if spots and rest and not rest & (rest - 1):
                     for c in bits(spots):
                         partner[c] = partner.get(c, 0) | (spots & ~(1 << c))
-        #: the cells with two candidates
-        self.pairs = sum(1 << c for c in bits(grid.empty) if grid.cands[c].bit_count() == 2)
-        self._reached: dict[tuple[int, int], Reach] = {}
+        return out
+
+    @cached_property
+    def pairs(self) -> int:
+        """The cells with two candidates."""
+        grid = self.grid
+        return sum(1 << c for c in bits(grid.empty) if grid.cands[c].bit_count() == 2)
 
     def follow(self, cell: int, d: int) -> Reach:
         """Every node the assumption "``d`` in ``cell``" reaches, wave by wave, until nothing is
