@@ -1100,7 +1100,7 @@ static PyMethodDef core_methods[] = {
      "limit, nrules) -> (code, steps, empty): shudu.logic.propagate.settle in C"},
     {"start", (PyCFunction)(void (*)(void))shudu_start, METH_FASTCALL,
      "start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, "
-     "shudu.logic.grid.CandidateGrid._from_houses in C"},
+     "shudu.logic.grid.start_py in C"},
     {"singles", (PyCFunction)(void (*)(void))shudu_singles, METH_FASTCALL,
      "singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp) -> "
      "(code, empty, log, stamp): rounds of singles, shudu.logic.singles_rounds in C"},

@@ -626,10 +626,10 @@ PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs
     return Py_BuildValue("(ilN)", code, steps, empty);
 }
 
-/* start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits
- * (shudu.logic.grid.CandidateGrid._from_houses, its specification): each house's placed
- * digits; an open cell holds every digit its houses do not; a digit's places are the open
- * cells outside the houses that hold it. */
+/* start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, for
+ * shudu.logic.propagate.start_grid (shudu.logic.grid.start_py is the specification): each
+ * house's placed digits; an open cell holds every digit its houses do not; a digit's places
+ * are the open cells outside the houses that hold it. */
 PyObject *shudu_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;

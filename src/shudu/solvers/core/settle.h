@@ -16,7 +16,7 @@ PyObject *shudu_settle_tables(PyObject *module, PyObject *args);
 PyObject *shudu_settle(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, as
- * shudu.logic.grid.CandidateGrid._from_houses builds it */
+ * shudu.logic.grid.start_py (its specification) builds it */
 PyObject *shudu_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp)
  *   -> (code, empty, log, stamp): rounds of singles (shudu.logic.singles_rounds); code 0: no
