@@ -19,6 +19,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/common.h"
 #include "core/search.h"
@@ -392,6 +395,33 @@ static const uint8_t CHAR_CODE[256] = {
 };
 #undef DIGIT_CODE
 
+/* A 9x9 line (81 bytes at u) of '.', '0' and 1-9 only, the common case, read 16 bytes at a
+ * time: 1 with givens filled, 0 (givens partly written) when some byte is anything else,
+ * for the table-driven loops below to read and judge. */
+static inline int
+read_line9(const unsigned char *u, uint8_t *givens)
+{
+#if defined(__SSE2__)
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), dot = _mm_set1_epi8('.');
+    int good = 0xFFFF;
+    for (int k = 0; k < 5; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(u + 16 * k));
+        __m128i d = _mm_sub_epi8(v, zero);
+        __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);  /* '0'..'9' */
+        __m128i empty = _mm_cmpeq_epi8(v, dot);
+        good &= _mm_movemask_epi8(_mm_or_si128(digit, empty));
+        _mm_storeu_si128((__m128i *)(givens + 16 * k), _mm_and_si128(d, digit));
+    }
+    unsigned last = u[80] - (unsigned)'0';
+    givens[80] = (uint8_t)(last <= 9 ? last : 0);
+    return good == 0xFFFF && (last <= 9 || u[80] == '.');
+#else
+    (void)u;
+    (void)givens;
+    return 0;
+#endif
+}
+
 /* Fill givens (nc bytes) from one line of text. */
 static int
 read_line_bytes(const char *s, Py_ssize_t len, Py_ssize_t index, int n, uint8_t *givens)
@@ -403,6 +433,8 @@ read_line_bytes(const char *s, Py_ssize_t len, Py_ssize_t index, int n, uint8_t 
         return -1;
     }
     const unsigned char *u = (const unsigned char *)s;
+    if (n == 9 && read_line9(u, givens))
+        return 0;
     unsigned top = (unsigned)n + 1, bad = 0;
     for (int i = 0; i < nc; i++) {
         unsigned code = CHAR_CODE[u[i]];
@@ -423,6 +455,8 @@ static int
 scan_line(const char *s, int n, uint8_t *givens)
 {
     const unsigned char *u = (const unsigned char *)s;
+    if (n == 9 && read_line9(u, givens))
+        return 1;
     unsigned top = (unsigned)n + 1, bad = 0;
     for (int i = 0; i < n * n; i++) {
         unsigned code = CHAR_CODE[u[i]];

@@ -31,19 +31,23 @@ typedef band9_extra_t extra_t;
  *     (pointing and claiming between rows and boxes, and a little more);
  *   - a row of the band with one cell left for the digit: place it (hidden single; box
  *     hidden singles follow from the band rule);
- *   - a column with one cell left for the digit: place it;
  *   - a cell with one digit left: place it (naked single);
  *   - stack rule: the band rule turned a quarter, on the (band, column) triads of a stack,
  *     read from the columns each band word holds the digit in; it runs last, once the
  *     others are done, and only on digits whose columns changed since it last held.
+ *     Column hidden singles follow from it: where a column holds the digit in one cell,
+ *     only that cell's band holds the column's triad, so the stack rule leaves the digit
+ *     in that column alone in the cell's box, the band rule then leaves it that one cell
+ *     in the box's row, and places it.  A column without the digit leaves no matching.
+ *     (Checking column singles on their own cost more than the few they found sooner.)
  * With extra houses (band9.h: diagonals, windows ...), three more, run last and only on
  * the digits whose words changed since they last ran:
  *   - a placed digit leaves the other cells of its extra houses (done where it is placed);
  *   - an extra house with one cell left for a digit: place it there;
  *   - intersection: where an extra house and another house share cells, a digit one of
  *     them holds only in the shared cells leaves the other's other cells.
- * Only the row singles of the band rule place digits: a naked single, a column single or
- * a branch digit just clears the rest of the cell's row and box for its digit, and the
+ * Only the row singles of the band rule place digits: a naked single or a branch digit
+ * just clears the rest of the cell's row and box for its digit, and the
  * band rule then sees a row single there.  A placed cell needs nothing more in its own
  * band (the band rule has cleared its row and box): it leaves the other digits, and the
  * digit leaves its column in the other bands.  Each frame keeps `seen`, the words as the
@@ -55,6 +59,8 @@ typedef band9_extra_t extra_t;
 #define ROW0 0x1FFu
 #define ROW1 (0x1FFu << 9)
 #define ROW2 (0x1FFu << 18)
+#define ROWS_LOW8 0x3FDFEFFu  /* the low 8 bits of each row */
+#define ROWS_TOP 0x4020100u   /* the top bit of each row */
 
 /* Digit d (0-based) goes to bit pos of band b: the other cells of its row and box in the
  * band lose d.  The band rule then finds a row single there and places it. */
@@ -101,30 +107,40 @@ s9_given_cells(const uint8_t *givens, uint32_t given_any[3])
 #endif
 }
 
+/* The houses of each cell (0..80) as one word: bit r for row r, 9 + c for column c, 18 + k
+ * for box k; two givens of one digit clash when their words share a bit. */
+#define S9_UNITS(c) ((1u << (c) / 9) | (1u << (9 + (c) % 9)) | (1u << (18 + (c) / 27 * 3 + (c) % 9 / 3)))
+#define S9_UNITS_ROW(r)                                                                        \
+    S9_UNITS(9 * (r)), S9_UNITS(9 * (r) + 1), S9_UNITS(9 * (r) + 2), S9_UNITS(9 * (r) + 3),    \
+        S9_UNITS(9 * (r) + 4), S9_UNITS(9 * (r) + 5), S9_UNITS(9 * (r) + 6),                   \
+        S9_UNITS(9 * (r) + 7), S9_UNITS(9 * (r) + 8)
+static const uint32_t CELL_UNITS[81] = {
+    S9_UNITS_ROW(0), S9_UNITS_ROW(1), S9_UNITS_ROW(2), S9_UNITS_ROW(3), S9_UNITS_ROW(4),
+    S9_UNITS_ROW(5), S9_UNITS_ROW(6), S9_UNITS_ROW(7), S9_UNITS_ROW(8),
+};
+
 /* The state with the givens placed.  0 if two givens clash. */
 S9_INLINE int
 s9_start(frame_t *st, const uint8_t *givens, const extra_t *x)
 {
     uint32_t given_any[3], given[27] = {0};
-    uint32_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
+    uint32_t units[9] = {0};  /* per digit, the houses its givens occupy (CELL_UNITS) */
     /* only the given cells are visited: which cells are empty is no branch to guess */
     s9_given_cells(givens, given_any);
     for (int b = 0; b < 3; b++)
         for (uint32_t any = given_any[b]; any; any &= any - 1) {
-            int pos = CTZ(any);
-            int d = givens[27 * b + pos] - 1, r = pos / 9, col = pos - 9 * r;
-            uint32_t row = 1u << (3 * b + r), column = 1u << col, box = 1u << (3 * b + col / 3);
-            if ((rows[d] & row) | (cols[d] & column) | (boxes[d] & box))
+            int pos = CTZ(any), cell = 27 * b + pos, d = givens[cell] - 1;
+            uint32_t u = CELL_UNITS[cell];
+            if (units[d] & u)
                 return 0;
-            rows[d] |= row;
-            cols[d] |= column;
-            boxes[d] |= box;
+            units[d] |= u;
             given[3 * d + b] |= 1u << pos;
         }
     for (int d = 0; d < 9; d++) {
-        uint32_t colmask = cols[d] * COLUMN_BITS;
+        uint32_t rows = units[d] & 0x1FFu, boxes = units[d] >> 18;
+        uint32_t colmask = (units[d] >> 9 & 0x1FFu) * COLUMN_BITS;
         for (int b = 0; b < 3; b++) {
-            uint32_t placed = BAND_ROWS[rows[d] >> (3 * b) & 7u] | BAND_BOXES[boxes[d] >> (3 * b) & 7u];
+            uint32_t placed = BAND_ROWS[rows >> (3 * b) & 7u] | BAND_BOXES[boxes >> (3 * b) & 7u];
             st->cand[3 * d + b] = (BAND_ALL & ~given_any[b] & ~colmask & ~placed) | given[3 * d + b];
             st->seen[3 * d + b] = ~0u; /* never a mask: every digit-band gets checked */
         }
@@ -164,10 +180,10 @@ s9_band(frame_t *st, int i, int d, int b, const extra_t *x)
     /* every row holds a cell now, so the subtraction borrows within rows only */
     uint32_t t = m & (m - COLUMN_BITS);
     /* the rows with a second cell, as masks taken without a branch (which rows those are
-     * is no pattern a predictor learns) */
-    uint32_t more = (ROW0 & (0u - (uint32_t)((t & ROW0) != 0))) |
-                    (ROW1 & (0u - (uint32_t)((t & ROW1) != 0))) |
-                    (ROW2 & (0u - (uint32_t)((t & ROW2) != 0)));
+     * is no pattern a predictor learns): adding 0xFF to a row's low 8 bits carries into its
+     * top bit, and no further, exactly when they are not all 0 */
+    uint32_t nonzero = (((t & ROWS_LOW8) + ROWS_LOW8) | t) & ROWS_TOP;
+    uint32_t more = (nonzero >> 8) * ROW0;
     uint32_t single = m & ~more & st->unsolved[b];
     if (single) {
         st->unsolved[b] &= ~single;
@@ -254,9 +270,9 @@ s9_tally(const uint32_t *cand, uint32_t *once, uint32_t *twice, uint32_t *thrice
 }
 
 /* For each digit-band word, the columns (bit k for column k) that hold the digit in that
- * band (any), and those that hold it in two rows of the band or more (two, if two). */
+ * band. */
 static inline void
-s9_columns(const uint32_t *cand, uint32_t *any, uint32_t *two)
+s9_columns(const uint32_t *cand, uint32_t *any)
 {
 #if defined(__SSE2__)
     const __m128i nine = _mm_set1_epi32(0x1FF);
@@ -264,17 +280,11 @@ s9_columns(const uint32_t *cand, uint32_t *any, uint32_t *two)
         __m128i m = _mm_loadu_si128((const __m128i *)(cand + 4 * k));
         __m128i r1 = _mm_srli_epi32(m, 9), r2 = _mm_srli_epi32(m, 18);
         _mm_storeu_si128((__m128i *)(any + 4 * k), _mm_and_si128(_mm_or_si128(_mm_or_si128(m, r1), r2), nine));
-        if (two) {
-            __m128i t = _mm_or_si128(_mm_and_si128(m, _mm_or_si128(r1, r2)), _mm_and_si128(r1, r2));
-            _mm_storeu_si128((__m128i *)(two + 4 * k), _mm_and_si128(t, nine));
-        }
     }
 #else
     for (int i = 0; i < 28; i++) {
         uint32_t m = cand[i];
         any[i] = (m | m >> 9 | m >> 18) & 0x1FFu;
-        if (two)
-            two[i] = ((m & (m >> 9 | m >> 18)) | (m >> 9 & m >> 18)) & 0x1FFu;
     }
 #endif
 }
@@ -370,7 +380,9 @@ s9_propagate_(frame_t *st, uint32_t *last, uint32_t *lastx, const extra_t *x)
             do {
                 int i = CTZ(ch);
                 ch &= ch - 1;
-                if (st->cand[i] != st->seen[i] && !s9_band(st, i, i / 3, i % 3, x))
+                /* still changed: a word only loses cells, and only its own band rule
+                 * sets its `seen` */
+                if (!s9_band(st, i, i / 3, i % 3, x))
                     return 0;
             } while (ch);
         }
@@ -394,25 +406,10 @@ s9_propagate_(frame_t *st, uint32_t *last, uint32_t *lastx, const extra_t *x)
         }
         if (found)
             continue;
-        /* hidden singles in columns */
-        uint32_t any[28], two[28];
-        s9_columns(st->cand, any, two);
-        for (int d = 0; d < 9; d++) {
-            const uint32_t *a = any + 3 * d, *t = two + 3 * d;
-            uint32_t once = a[0] | a[1] | a[2];
-            if (once != 0x1FFu)
-                return 0;
-            uint32_t twice = t[0] | t[1] | t[2] | (a[0] & a[1]) | ((a[0] | a[1]) & a[2]);
-            uint32_t single = (once & ~twice) * COLUMN_BITS;
-            const uint32_t *c = st->cand + 3 * d;
-            for (int b = 0; b < 3; b++)
-                for (uint32_t hit = c[b] & single & st->unsolved[b]; hit; hit &= hit - 1) {
-                    s9_assign(st, d, b, CTZ(hit));
-                    found = 1;
-                }
-        }
-        if (found)
-            continue;
+        /* the columns each word holds its digit in (a column single needs no rule of its
+         * own: see the top of the file) */
+        uint32_t any[28];
+        s9_columns(st->cand, any);
         /* the stack rule, on the digits whose columns changed since it last ran (`any` is
          * still current: nothing changed since it was taken) */
         uint32_t moved = s9_differ(any, last);
@@ -491,8 +488,10 @@ s9_popcount(uint32_t x, int hw)
 S9_INLINE int
 s9_open_peers(const frame_t *st, int b, int pos, int hw, const extra_t *x)
 {
+    static const uint8_t POS_COL[27] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4,
+                                        5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8};
     const uint32_t *u = st->unsolved;
-    int col = pos % 9;
+    int col = POS_COL[pos];
     uint32_t col_bits = ((u[b == 0] >> col) & COLUMN_BITS) + ((u[2 - (b == 2)] >> col) & COLUMN_BITS);
     int k = s9_popcount(u[b] & ROW_BOX_OTHERS[pos], hw) + (int)((col_bits * COLUMN_BITS) >> 18 & 7u);
     if (x) {
@@ -635,7 +634,7 @@ place_(frame_t *f, int cell, mask_t bit, const extra_t *x)
 {
     /* f is a propagated state: the stack rule and the extra rules hold there */
     uint32_t last[28], lastx[28];
-    s9_columns(f->cand, last, NULL);
+    s9_columns(f->cand, last);
     if (x)
         memcpy(lastx, f->cand, sizeof lastx);
     s9_assign(f, CTZ(bit), cell / 27, cell % 27);
