@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'shudu[web]')")
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -19,7 +21,7 @@ from starlette.testclient import TestClient
 
 from shudu.web import create_app
 from shudu.web.jobs import spin
-from shudu.web.workers import alive
+from shudu.web.workers import Busy, Pool, alive
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -38,7 +40,7 @@ def spinning_app(db: Path, **options: Any) -> TestClient:
     return TestClient(app)
 
 
-def wait_for(condition: Any, what: str, seconds: float = 120.0) -> None:
+def wait_for(condition: Callable[[], bool], what: Callable[[], str], seconds: float = 120.0) -> None:
     """Wait until ``condition()`` holds (the event loop and the workers move on meanwhile); fail,
     saying ``what()``, if it does not within ``seconds``."""
     done = threading.Event()
@@ -101,6 +103,32 @@ def test_light_requests_are_answered_while_heavy_ones_run(tmp_path: Path) -> Non
         assert not [t for t in heavy if t.is_alive()] and pool.started == 1
         assert sorted(answers) == [503, 503, 503]
     assert busy_pids and all(not alive(p) for p in busy_pids)
+
+
+def test_a_job_that_has_its_worker_is_not_counted_as_waiting() -> None:
+    # Three jobs at once, one worker, room for one to wait. The first takes the worker, and is
+    # still on its way to it when the others arrive: the second waits, only the third is refused.
+    pool = Pool(1, queue=1, grace=0.5)
+    outcomes: list[str] = []
+
+    async def job() -> None:
+        try:
+            await pool.run(60, spin, 0.01)
+            outcomes.append("done")
+        except Busy:
+            outcomes.append("busy")
+
+    async def three_at_once() -> None:
+        async with anyio.create_task_group() as group:
+            for _ in range(3):
+                group.start_soon(job)
+
+    try:
+        anyio.run(three_at_once)
+    finally:
+        pool.close()
+    assert sorted(outcomes) == ["busy", "done", "done"] and pool.started == 1
+    assert pool.waiting == 0
 
 
 def test_a_worker_killed_while_it_starts_is_an_overrun_not_a_crash() -> None:

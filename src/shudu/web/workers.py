@@ -120,11 +120,18 @@ class Pool:
         self.grace = grace
         self.idle: list[Worker] = []
         self.busy: set[Worker] = set()
-        self.waiting = 0
         self.started = 0
         self._free: anyio.Semaphore | None = None
         self._waiters = anyio.CapacityLimiter(size)
         self.closed = False
+
+    @property
+    def waiting(self) -> int:
+        """The jobs waiting for a worker now: those in the semaphore's own queue, which a job
+        leaves the moment a worker is handed to it. (A count kept around ``acquire`` would
+        still hold a job that has its worker but has not run on yet, and refuse a job that
+        fits.)"""
+        return 0 if self._free is None else self._free.statistics().tasks_waiting
 
     @property
     def pids(self) -> list[int]:
@@ -137,11 +144,7 @@ class Pool:
             self._free = anyio.Semaphore(self.size)
         if self._free.value == 0 and self.waiting >= self.queue:
             raise Busy(max(1, round(deadline)))
-        self.waiting += 1
-        try:
-            await self._free.acquire()
-        finally:
-            self.waiting -= 1
+        await self._free.acquire()
         try:
             if self.closed:  # shut down while this job waited: start no worker for it
                 raise Overrun("the server is shutting down")
