@@ -6,10 +6,16 @@ there. What the hint must say is worked out here from the solution alone: the fi
 reading order comes first; then the first open cell whose marks lack its digit; otherwise a step
 that places only the solution's digits in open cells and strikes out only marks the board has and
 the solution does not use. Every level (vague, technique, step) carries the same step.
+
+On a puzzle with several solutions (``allow_multiple``) the same holds of every solution that fits
+the board: the first entry, then the first cell's marks, after which none fits is the mistake; a
+step holds in every fitting solution; and no step is given only where every open cell can still
+take more than one digit.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass
@@ -158,3 +164,126 @@ def test_a_hint_on_a_random_board_is_the_first_mistake_or_a_sound_step(level: Hi
         seen[kind] += 1
     assert not failures, "\n".join(failures[:5])
     assert all(seen.values()), seen  # every kind of board came up
+
+
+# --- puzzles with several solutions (hint with allow_multiple) ------------------------------------
+
+
+@dataclass(frozen=True)
+class Several:
+    """A puzzle with a few solutions, all of them listed."""
+
+    puzzle: Puzzle
+    solutions: tuple[tuple[int, ...], ...]
+
+
+def _several() -> list[Several]:
+    """Unique puzzles less their first given whose removal leaves 2 to 39 solutions."""
+    out = []
+    for source in STANDARD[:12] + OTHERS:
+        puzzle = source.puzzle
+        for cell, given in enumerate(puzzle.cells):
+            if not given:
+                continue
+            cells = list(puzzle.cells)
+            cells[cell] = 0
+            fewer = Puzzle(cells, geometry=puzzle.geometry)
+            solutions = tuple(tuple(grid.cells) for grid in itertools.islice(shudu.solutions(fewer), 40))
+            if 2 <= len(solutions) < 40:
+                out.append(Several(fewer, solutions))
+                break
+    return out
+
+
+SEVERAL = _several()
+
+
+def several_board(source: Several, rng: random.Random) -> Board:
+    """A player's board on ``source``: entries and marks from one of its solutions, now and then a
+    wrong entry (perhaps clashing with a given) or a mark that strikes out that solution's digit;
+    one board in five left with only a choice between solutions, which no step can make."""
+    puzzle = source.puzzle
+    size = puzzle.geometry.size
+    solution = rng.choice(source.solutions)
+    open_cells = [c for c, g in enumerate(puzzle.cells) if not g]
+    used = [{s[c] for s in source.solutions} for c in range(len(puzzle.cells))]
+    if rng.random() < 0.2:
+        # every cell the solutions agree on entered, and in the others only the digits some
+        # solution puts there: no deduction is left, only a choice
+        agreed = tuple(solution[c] if len(used[c]) == 1 and not g else 0 for c, g in enumerate(puzzle.cells))
+        return Board(puzzle, agreed, tuple(sum(1 << (d - 1) for d in ds) for ds in used))
+    entries = [0] * len(puzzle.cells)
+    for c in rng.sample(open_cells, rng.randint(0, len(open_cells) - 1)):
+        entries[c] = solution[c]
+    if rng.random() < 0.3:
+        entries[rng.choice(open_cells)] = rng.randint(1, size)
+    marks = None
+    if rng.random() < 0.7:
+        strike = rng.choice((0.0, 0.3, 0.7))
+        drop = 0.03 if rng.random() < 0.3 else 0.0
+        marks = tuple(
+            sum(
+                1 << (d - 1)
+                for d in range(1, size + 1)
+                if rng.random() >= (strike if d != solution[c] else drop)
+            )
+            for c in range(len(puzzle.cells))
+        )
+    return Board(puzzle, tuple(entries), marks)
+
+
+def several_problems(source: Several, board: Board, level: HintLevel) -> list[str]:
+    """What is wrong with the hint on ``board``, judged by the listed solutions alone."""
+    puzzle = source.puzzle
+    name = puzzle.geometry.cell_name
+    hint = shudu.hint(board, level, allow_multiple=True)
+    if hint.status != "multiple":
+        return [f"status {hint.status}: {hint.text!r}"]
+    fits = list(source.solutions)
+    open_cells = [c for c, g in enumerate(puzzle.cells) if not g]
+    for c in open_cells:  # the player's entries, in reading order
+        digit = board.entries[c]
+        if digit:
+            fits = [s for s in fits if s[c] == digit]
+            if not fits:
+                expected = (name(c), digit)
+                return [] if hint.mistake == expected else [f"expected mistake {expected}: {hint.text!r}"]
+    if board.candidates is not None:
+        for c in open_cells:  # then the marks of the cells left open
+            if not board.entries[c]:
+                fits = [s for s in fits if board.candidates[c] >> (s[c] - 1) & 1]
+                if not fits:
+                    expected = (name(c), 0)
+                    return [] if hint.mistake == expected else [f"expected mistake {expected}: {hint.text!r}"]
+    if hint.mistake is not None:
+        return [f"a mistake where a solution fits the board: {hint.text!r}"]
+    values = board.values
+    if all(values):
+        return [] if hint.solved else [f"a full board not called solved: {hint.text!r}"]
+    if hint.step is None:
+        forced = [c for c in open_cells if not values[c] and len({s[c] for s in fits}) == 1]
+        return [f"no step, but {name(forced[0])} holds one digit in every fitting solution"] if forced else []
+    grid = board.grid()
+    step = hint.step
+    wrong = [f"{name(c)}={d}" for c, d in step.placements if values[c] or any(s[c] != d for s in fits)]
+    wrong += [
+        f"{name(c)}<>{d}"
+        for c, d in step.eliminations
+        if values[c] or any(s[c] == d for s in fits) or not grid.cands[c] >> (d - 1) & 1
+    ]
+    return [f"{step.explanation} [{', '.join(wrong)}]"] if wrong else []
+
+
+def test_the_puzzles_with_several_solutions_cover_sizes() -> None:
+    assert {s.puzzle.geometry.size for s in SEVERAL} == {4, 6, 9}
+    assert len(SEVERAL) >= 10
+
+
+@pytest.mark.parametrize("level", ["step", "vague"])
+def test_on_several_solutions_a_hint_holds_in_every_solution_that_fits_the_board(level: HintLevel) -> None:
+    rng = random.Random({"step": 4, "vague": 5}[level])
+    failures = []
+    for i in range(160):
+        source = rng.choice(SEVERAL)
+        failures += [f"board {i}: {p}" for p in several_problems(source, several_board(source, rng), level)]
+    assert not failures, "\n".join(failures[:5])

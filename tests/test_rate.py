@@ -70,6 +70,8 @@ def test_unsolvable_puzzle_has_status_none() -> None:
 
 
 MULTIPLE = "." * 16
+#: Two solutions, which differ in r1c1, r1c3, r2c1 and r2c3 (1 and 3 swapped); the rest is forced.
+TWO = ".......2.1434321"
 
 
 def test_several_solutions_have_status_multiple_everywhere() -> None:
@@ -77,15 +79,33 @@ def test_several_solutions_have_status_multiple_everywhere() -> None:
     assert rating.status == "multiple" and not rating.complete
     assert shudu.explain(MULTIPLE).status == "multiple"
     assert shudu.hint(MULTIPLE).status == "multiple" and shudu.hint(MULTIPLE).step is None
-    logical = shudu.rate(MULTIPLE, allow_multiple=True, steps=True)
-    assert logical.status == "multiple" and logical.complete and logical.steps
+    logical = shudu.rate(TWO, allow_multiple=True, steps=True)
+    assert logical.status == "multiple" and logical.complete
     assert not any(step.technique.uniqueness for step in logical.steps)
     code, out, _ = run("rate", MULTIPLE)
     assert code == 0 and out.strip() == "multiple"
-    code, out, _ = run("rate", MULTIPLE, "--allow-multiple")
+    code, out, _ = run("rate", TWO, "--allow-multiple")
     assert code == 0 and out.strip().endswith("(several solutions)")
-    code, out, _ = run("hint", MULTIPLE, "--allow-multiple", "--format", "json")
+    code, out, _ = run("hint", TWO, "--allow-multiple", "--format", "json")
     assert code == 0 and json.loads(out)["status"] == "multiple" and json.loads(out)["step"]
+
+
+def test_the_logical_path_of_several_solutions_stops_where_no_digit_is_forced() -> None:
+    solutions = [grid.cells for grid in shudu.solutions(TWO)]
+    assert len(solutions) == 2
+    open_ = {c for c in range(16) if solutions[0][c] != solutions[1][c]}
+    steps = shudu.explain(TWO, allow_multiple=True).steps
+    placed = {c for step in steps for c, _ in step.placements}
+    # every forced cell is filled, no cell the solutions differ in, and no step is a guess
+    assert placed == {c for c in range(16) if TWO[c] == "."} - open_
+    assert all(s[c] == d for step in steps for c, d in step.placements for s in solutions)
+    assert "Brute Force" not in {step.name for step in steps}
+    entries = "".join(str(solutions[0][c]) if TWO[c] == "." and c not in open_ else "." for c in range(16))
+    stuck = shudu.hint({"givens": TWO, "entries": entries}, allow_multiple=True)
+    assert stuck.step is None and stuck.mistake is None and stuck.status == "multiple"
+    assert "every open cell can still take more than one digit" in stuck.text
+    empty = shudu.hint(MULTIPLE, allow_multiple=True)
+    assert empty.step is None and "more than one digit" in empty.text
 
 
 def test_level_rises_with_score() -> None:

@@ -18,7 +18,8 @@ from ..notation import HINT_LEVELS, HintLevel, Status, digit_char
 from ..puzzle import Puzzle
 from .board import Board, parse_board
 from .budget import LogicTimeout, limits
-from .grid import CandidateGrid
+from .forcing import search
+from .grid import CandidateGrid, bits
 from .memo import memo_scope
 from .rating import Rating, analyse, solve_within_limits
 from .solver import next_step
@@ -144,8 +145,11 @@ def hint(
     """The next step for a board: ``vague`` (where to look), ``technique`` (what to look for) or
     ``step`` (the whole deduction). A player's entry that contradicts the solution comes first.
 
-    A puzzle with no solution, or with several (unless ``allow_multiple``: then the next logical
-    step without uniqueness techniques, and no check of the entries), gets no step and says so.
+    A puzzle with no solution, or with several, gets no step and says so. With ``allow_multiple``
+    a puzzle with several gets the next logical step without uniqueness techniques, one that holds
+    in every solution that fits the board; the entries, then the marks, are checked against the
+    solutions, and the first after which none fits is the mistake; where every open cell can
+    still take more than one digit there is no step, and the hint says so.
     ``timeout`` and ``node_limit`` bound the call as in :func:`~shudu.logic.rate`.
     """
     if level not in HINT_LEVELS:
@@ -180,6 +184,18 @@ def _hint(
             return Hint(
                 f"{name} = {digit_char(digit)} contradicts the solution", level, mistake=(name, digit)
             )
+    if not unique:
+        broken = _first_break(puzzle, entries, pencil)
+        if broken is not None:
+            cell, digit = broken
+            name = geo.cell_name(cell)
+            text = (
+                f"{name} = {digit_char(digit)} contradicts every solution that fits the entries before it"
+                if digit
+                else f"the pencil marks of {name} rule out every solution that fits the entries "
+                "and the marks before them"
+            )
+            return Hint(text, level, mistake=(name, digit), status=status)
     values = [g or e for g, e in zip(puzzle.cells, entries, strict=True)]
     givens = sum(1 << cell for cell, digit in enumerate(puzzle.cells) if digit)
     grid = CandidateGrid.from_values(geo, values, givens=givens)
@@ -200,6 +216,9 @@ def _hint(
         return Hint("the grid is complete", level, solved=True, status=status)
     step = next_step(grid, techniques(uniqueness=unique))
     if step is None:
+        if not unique:  # brute force settles any cell that one digit of the solutions fills
+            text = "no step is left on this board: every open cell can still take more than one digit"
+            return Hint(text, level, status=status)
         return Hint("no logical step is left on this board", level, status=status)
     if level == "vague":
         return Hint(f"look at {_focus(grid, step)}", level, step, status=status)
@@ -210,6 +229,42 @@ def _hint(
         article = "an" if name[0].lower() in "aeiou" else "a"
         return Hint(f"there is {article} {name}", level, step, status=status)
     return Hint(step.explanation, level, step, status=status)
+
+
+def _first_break(puzzle: Puzzle, entries: list[int], pencil: dict[int, int]) -> tuple[int, int] | None:
+    """On a board of a puzzle with several solutions, the player's work that leaves none: the
+    first entry in reading order after which no solution fits the entries so far, as (cell,
+    digit); else, all entries kept, the first open cell whose marks do that, as (cell, 0); None
+    when a solution fits all of it. (A solution that fits a longer list fits every shorter one, so
+    a bisection finds the first.)"""
+    geo = puzzle.geometry
+    moves = [(cell, digit) for cell, digit in enumerate(entries) if digit and not puzzle.cells[cell]]
+    marks = sorted((cell, m) for cell, m in pencil.items() if not puzzle.cells[cell] and not entries[cell])
+
+    def solvable(kept: int) -> bool:
+        values = list(puzzle.cells)
+        for cell, digit in moves[:kept]:
+            values[cell] = digit
+        if next(Puzzle.trusted(tuple(values), geo).conflicts(), None) is not None:
+            return False
+        grid = CandidateGrid.from_values(geo, values)
+        for cell, m in marks[: max(0, kept - len(moves))]:
+            for d in bits(grid.cands[cell] & ~m):
+                grid.eliminate(cell, d + 1)
+        return search(grid) is not None
+
+    fits, fails = 0, len(moves) + len(marks)  # the givens alone have solutions
+    if solvable(fails):
+        return None
+    while fails - fits > 1:
+        middle = (fits + fails) // 2
+        if solvable(middle):
+            fits = middle
+        else:
+            fails = middle
+    if fails <= len(moves):
+        return moves[fails - 1]
+    return marks[fails - 1 - len(moves)][0], 0
 
 
 def _focus(grid: CandidateGrid, step: Step) -> str:

@@ -422,22 +422,40 @@ def _first_contradiction(
 
 @remembered
 def find_brute_force(grid: CandidateGrid) -> Step | None:
-    """Settle the open cell with the fewest candidates by search: the last resort of all."""
-    if not grid.empty:
-        return None
-    cell = min(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c))
-    for d in bits(grid.cands[cell]):
-        trial = grid.copy()
-        trial.place(cell, d + 1)
-        if search(trial) is not None:
+    """Settle an open cell by search, the last resort of all: the cell's one candidate that
+    leads to a solution.
+
+    Open cells are tried fewest candidates first. On a board with one solution the first cell
+    settles. On a board with several, a cell two of whose candidates lead to solutions is not
+    settled by any of them; such cells are passed over, and where every open cell is one, there
+    is no step (the path stops where logic does; the solutions found on the way tell which cells
+    to pass over without a search). No step either on a board with no solution."""
+    found: list[list[int]] = []
+    for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
+        leading = {solution[cell] for solution in found}
+        for d in bits(grid.cands[cell]):
+            if len(leading) > 1:
+                break
+            if d + 1 in leading:
+                continue
+            trial = grid.copy()
+            trial.place(cell, d + 1)
+            solution = search(trial)
+            if solution is not None:
+                found.append(solution)
+                leading.add(d + 1)
+        if not leading:
+            return None  # no candidate of this cell leads to a solution: the board has none
+        if len(leading) == 1:
+            (digit,) = leading
             return make_step(
                 grid,
                 "Brute Force",
                 f"trying the candidates of {grid.name(cell)} by search, "
-                f"{digit_char(d + 1)} leads to a solution",
-                placements=[(cell, d + 1)],
+                f"only {digit_char(digit)} leads to a solution",
+                placements=[(cell, digit)],
                 cells=[cell],
-                digits=[d + 1],
+                digits=[digit],
             )
     return None
 
