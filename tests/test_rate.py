@@ -94,7 +94,11 @@ def test_the_logical_path_of_several_solutions_stops_where_no_digit_is_forced() 
     solutions = [grid.cells for grid in shudu.solutions(TWO)]
     assert len(solutions) == 2
     open_ = {c for c in range(16) if solutions[0][c] != solutions[1][c]}
-    steps = shudu.explain(TWO, allow_multiple=True).steps
+    explanation = shudu.explain(TWO, allow_multiple=True)
+    steps = explanation.steps
+    assert explanation.summary().endswith(
+        "the puzzle has several solutions: 4 cells are left open, each of which can take more than one digit"
+    )
     placed = {c for step in steps for c, _ in step.placements}
     # every forced cell is filled, no cell the solutions differ in, and no step is a guess
     assert placed == {c for c in range(16) if TWO[c] == "."} - open_

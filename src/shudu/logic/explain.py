@@ -55,11 +55,18 @@ class Explanation:
             return "the puzzle has several solutions (ask for the logical part with --allow-multiple)"
         if not r.complete:
             return f"{len(self.steps)} steps before the time or node limit ran out; {counts}".rstrip("; ")
-        several = "; the puzzle has several solutions" if r.status == "multiple" else ""
-        return (
-            f"{len(self.steps)} steps; level {r.level}, score {r.score}, SE {r.se:.1f} "
-            f"(hardest: {r.hardest or 'none'}); {counts}{several}"
-        )
+        parts = [
+            f"{len(self.steps)} steps",
+            f"level {r.level}, score {r.score}, SE {r.se:.1f} (hardest: {r.hardest or 'none'})",
+        ]
+        if counts:
+            parts.append(counts)
+        if r.status == "multiple":
+            # the path stops where no digit is forced: the cells it left open can take two or more
+            left = r.puzzle.cells.count(0) - len({c for step in self.steps for c, _ in step.placements})
+            open_note = f": {left} cells are left open, each of which can take more than one digit"
+            parts.append("the puzzle has several solutions" + (open_note if left else ""))
+        return "; ".join(parts)
 
     def __str__(self) -> str:
         width = len(str(len(self.steps)))
