@@ -205,8 +205,13 @@ def test_cli_render_writes_svg(tmp_path: Path) -> None:
 
 
 def test_cli_render_step_and_numbered_files(tmp_path: Path) -> None:
-    run(["render", PUZZLE, "1" + "." * 15, "--step", "1", "-o", str(tmp_path / "s.svg")])
+    # the second puzzle has two solutions: its path fills the cells they agree on; the third has
+    # 72, and no cell is forced, so it has no step to draw
+    several, open_grid = ".......2.1434321", "1" + "." * 15
+    _, out = run(["render", PUZZLE, several, open_grid, "--step", "1", "-o", str(tmp_path / "s.svg")])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s-1.svg", "s-2.svg"]
+    assert "line 3: step 1 asked for; the explanation has 0 steps" in out.err.getvalue()
+    assert out.bad_input
     assert shapes((tmp_path / "s-1.svg").read_text(), "placement") or shapes(
         (tmp_path / "s-1.svg").read_text(), "struck"
     )
