@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import solvers
-from .errors import SolverError, check_count, check_seconds
+from .errors import check_count, check_seconds
 from .formats import PuzzleLike, as_puzzle
-from .geometry import Box
+from .geometry import BoxLike
 from .notation import Status
 from .puzzle import Grid, Puzzle
 from .solvers.base import Budget, Stats
@@ -41,11 +41,9 @@ def _budget(node_limit: object, timeout: object) -> Budget:
 
 
 def _solver(name: str, puzzle: Puzzle) -> solvers.Solver:
-    solver = solvers.get(name)
-    reason = solver.unsupported(puzzle.geometry)
-    if reason:
-        raise SolverError(f"algorithm {solver.name!r} cannot solve this puzzle: {reason}")
-    return solver
+    if not isinstance(name, str):
+        raise TypeError(f"algorithm must be a name (str), not {type(name).__name__}")
+    return solvers.for_geometry(name, puzzle.geometry)
 
 
 def solve(
@@ -54,7 +52,7 @@ def solve(
     algorithm: str = "auto",
     node_limit: int | None = None,
     timeout: float | None = None,
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
 ) -> SolveResult:
     """Solve a puzzle and say whether its solution is unique.
@@ -81,7 +79,7 @@ def count(
     algorithm: str = "auto",
     node_limit: int | None = None,
     timeout: float | None = None,
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
 ) -> int:
     """How many solutions the puzzle has, stopping at ``limit`` (at least 1; None: count them all).
@@ -100,7 +98,7 @@ def solutions(
     puzzle: PuzzleLike,
     *,
     algorithm: str = "auto",
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
 ) -> Iterator[Grid]:
     """Every solution, lazily, as Grids."""

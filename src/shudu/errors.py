@@ -9,6 +9,8 @@ from __future__ import annotations
 import numbers
 from typing import Final
 
+from .notation import MAX_SIZE, MIN_SIZE
+
 
 class ShuduError(ValueError):
     """Base class of every error shudu raises on bad input or requests."""
@@ -127,6 +129,12 @@ class OptionError(ShuduError):
         self.value = value
 
 
+class SizeError(OptionError, ShapeError):
+    """A grid size outside 4 to 25 (or not a whole number): an :class:`OptionError` naming the
+    option (``size``, ``--size``, ``"size"`` in JSON) and a :class:`ShapeError` both, raised the
+    same by every entry point (:func:`check_size`)."""
+
+
 #: The largest count, limit or node budget shudu accepts: the engines count in signed 64 bits.
 MAX_COUNT: Final = 2**63 - 1
 
@@ -175,12 +183,37 @@ def check_count(value: object, option: str, *, minimum: int = 0, maximum: int | 
     )
 
 
-def _shown(value: object) -> str:
-    """A refused value as a message shows it: short, and never too long to print."""
+def check_size(value: object, option: str = "size") -> int:
+    """A grid size, checked: a whole number (an int, not a bool) from 4 to 25.
+
+    The one check of a size given as such (``generate(size)``, ``Geometry(size)``, ``"size"`` in
+    JSON); raises :class:`SizeError` naming ``option``, as :func:`check_count` words it.
+    """
+    if type(value) is int and MIN_SIZE <= value <= MAX_SIZE:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and MIN_SIZE <= value <= MAX_SIZE:
+        return int(value)
+    raise SizeError(
+        f"{option} must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {_shown(value)}",
+        option=option,
+        value=value,
+    )
+
+
+def shown(value: object) -> str:
+    """A refused value as a message shows it: short, and never too long to print (a number of
+    thousands of digits is described, not converted; a list shows its first items)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, tuple | list) and any(isinstance(v, int | tuple | list) for v in value):
+        items = [shown(v) for v in value[:4]] + (["..."] if len(value) > 4 else [])
+        text = ", ".join(items)
+        return f"[{text}]" if isinstance(value, list) else f"({text}{',' if len(value) == 1 else ''})"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+_shown = shown
 
 
 class ShuduWarning(UserWarning):

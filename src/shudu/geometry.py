@@ -9,14 +9,29 @@ anti-knight and anti-king rules); *peers* are all the cells a cell must differ f
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import ShapeError
+from .errors import ShapeError, VariantError, check_size, shown
 from .notation import MAX_SIZE, MIN_SIZE, Cell, cell_name
 from .variants import Variant, VariantLike, resolve_variant
 
-__all__ = ["CACHE_SIZE", "MAX_SIZE", "MIN_SIZE", "Box", "Geometry", "House", "default_box", "parse_box"]
+__all__ = [
+    "CACHE_SIZE",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "Box",
+    "BoxLike",
+    "Geometry",
+    "House",
+    "check_variant",
+    "default_box",
+    "parse_box",
+    "resolve_box",
+    "resolve_rules",
+]
 
 #: How many geometries are kept built (least recently used ones are dropped). A geometry is
 #: rebuilt on demand and compares equal to any other of the same shape, so dropping one only
@@ -25,12 +40,20 @@ CACHE_SIZE = 128
 
 Box = tuple[int, int]
 
+#: A box shape as callers may give it: ``(rows, columns)``, ``[rows, columns]`` (as in JSON),
+#: ``"RxC"`` text, or None for the default shape. :func:`resolve_box` reads each.
+BoxLike = Box | Sequence[int] | str | None
+
+#: ``RxC`` text: two whole numbers of up to 9 ASCII digits (``×`` also separates them).
+_BOX_TEXT = re.compile(r"\s*([0-9]{1,9})\s*[x×]\s*([0-9]{1,9})\s*", re.ASCII | re.IGNORECASE)
+
 
 def default_box(size: int) -> Box:
     """The usual box shape for a size: rows x columns, as near square as the size allows.
 
     4→2x2, 6→2x3, 8→2x4, 9→3x3, 10→2x5, 12→3x4, 15→3x5, 16→4x4, 20→4x5, 25→5x5.
     """
+    size = check_size(size)
     rows = max((r for r in range(2, math.isqrt(size) + 1) if size % r == 0), default=0)
     if not rows:
         raise ShapeError(f"a {size}x{size} grid has no box shape (size is prime); give a jigsaw layout")
@@ -39,10 +62,77 @@ def default_box(size: int) -> Box:
 
 def parse_box(text: str) -> Box:
     """A box shape from ``RxC`` text (``2x3``: boxes of 2 rows and 3 columns)."""
-    parts = text.lower().replace("×", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ShapeError(f"box shape {text!r} is not of the form RxC (e.g. 2x3)")
-    return int(parts[0]), int(parts[1])
+    if not isinstance(text, str):
+        raise TypeError(f"parse_box() takes RxC text, not {type(text).__name__}")
+    match = _BOX_TEXT.fullmatch(text)
+    if match is None:
+        raise ShapeError(f"box shape {shown(text)} is not of the form RxC (e.g. 2x3)")
+    return int(match.group(1)), int(match.group(2))
+
+
+def resolve_box(box: object) -> Box | None:
+    """The box shape a box argument stands for: None (the default shape, chosen with the size),
+    ``(rows, columns)``, ``[rows, columns]`` or ``"RxC"`` text.
+
+    The one reader of a box argument. Another type is a :class:`TypeError`; a list or text that
+    is not two whole numbers a :class:`ShapeError` (whether the shape tiles the grid is
+    :class:`Geometry`'s check).
+    """
+    if box is None:
+        return None
+    if isinstance(box, str):
+        return parse_box(box)
+    if not isinstance(box, tuple | list):
+        raise TypeError(
+            f"box must be (rows, columns), [rows, columns] or 'RxC' text, not {type(box).__name__}"
+        )
+    if len(box) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in box):
+        raise ShapeError(f"box must be two whole numbers [rows, columns], not {shown(box)}")
+    rows, cols = int(box[0]), int(box[1])
+    if not (0 < rows <= MAX_SIZE and 0 < cols <= MAX_SIZE):
+        raise ShapeError(f"box sides must be whole numbers from 1 to {MAX_SIZE}, not {shown(box)}")
+    return rows, cols
+
+
+def check_variant(variant: object) -> None:
+    """Check a variant argument itself: a wrong type is a :class:`TypeError`, an empty name (or
+    an empty part of one: ``"x+"``) a :class:`VariantError`. Its fit to a size is
+    :func:`resolve_rules`' check."""
+    if variant is None or isinstance(variant, Variant):
+        return
+    if isinstance(variant, Mapping):
+        name = variant.get("variant")
+        if isinstance(name, str):
+            _check_name(name, '"variant"')
+        return
+    if not isinstance(variant, str):
+        raise TypeError(
+            f"variant must be a name (e.g. 'x+anti-king'), JSON fields (a dict) or a Variant, "
+            f"not {type(variant).__name__}"
+        )
+    _check_name(variant, "variant")
+
+
+def _check_name(name: str, option: str) -> None:
+    if not name.strip():
+        raise VariantError(
+            f"{option} must be a name such as 'x' or 'x+anti-king' (see 'shudu variants'), "
+            f"not {name!r}; leave it out for the standard rules"
+        )
+    if any(not part.strip() for part in name.split("+")):
+        raise VariantError(
+            f"{option} {shown(name)} has an empty part; join names with one + (e.g. 'x+anti-king')"
+        )
+
+
+def resolve_rules(variant: object, size: int) -> Variant:
+    """The :class:`Variant` a variant argument stands for on a ``size`` x ``size`` grid:
+    :func:`check_variant`, then :func:`~shudu.variants.resolve_variant`."""
+    if isinstance(variant, Variant):
+        variant.check(size)
+        return variant
+    check_variant(variant)
+    return resolve_variant(variant, size)  # type: ignore[arg-type]  # its type is checked
 
 
 @dataclass(frozen=True)
@@ -69,14 +159,15 @@ class Geometry:
     peers: tuple[tuple[Cell, ...], ...]
     _hash: int
 
-    def __new__(cls, size: int, box: Box | None = None, variant: VariantLike = None) -> Geometry:
-        if not isinstance(variant, Variant):
-            variant = resolve_variant(variant, size)
-        if variant.layout is not None:
-            box = None
-        elif box is None:
-            box = default_box(size)
-        return _build(size, box, variant)
+    def __new__(cls, size: int, box: BoxLike = None, variant: VariantLike = None) -> Geometry:
+        size = check_size(size)
+        shape = resolve_box(box)
+        rules = resolve_rules(variant, size)
+        if rules.layout is not None:
+            shape = None
+        elif shape is None:
+            shape = default_box(size)
+        return _build(size, shape, rules)
 
     def cell_name(self, cell: Cell) -> str:
         return cell_name(cell, self.size)
@@ -117,10 +208,7 @@ class Geometry:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ShapeError(
-            f"grid size {size} is out of range: shudu handles {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"
-        )
+    check_size(size)
     variant.check(size)
     n = size
     houses: list[House] = []

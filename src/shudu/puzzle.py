@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import Self
 
 from .errors import ConflictError, ParseError
-from .geometry import CACHE_SIZE, Box, Geometry, default_box, parse_box
+from .geometry import CACHE_SIZE, Box, BoxLike, Geometry, default_box, resolve_box, resolve_rules
 from .notation import MAX_SIZE, MIN_SIZE, digit_char
-from .variants import Cell, Variant, VariantLike, resolve_variant
+from .variants import Cell, Variant, VariantLike
 
 __all__ = ["Grid", "Puzzle", "size_from_cells"]
 
@@ -34,13 +34,12 @@ def size_from_cells(count: int) -> int:
     )
 
 
-def _resolve(size: int, box: Box | str | None, variant: VariantLike) -> Geometry:
-    if isinstance(box, str):
-        box = parse_box(box)
-    resolved = resolve_variant(variant, size)
-    if box is None and resolved.layout is None:
-        box = default_box(size)
-    return Geometry(size, box, resolved)
+def _resolve(size: int, box: BoxLike, variant: VariantLike) -> Geometry:
+    shape = resolve_box(box)
+    resolved = resolve_rules(variant, size)
+    if shape is None and resolved.layout is None:
+        shape = default_box(size)
+    return Geometry(size, shape, resolved)
 
 
 def _plain_digits(values: tuple[int, ...], size: int) -> bool:
@@ -59,7 +58,7 @@ class _Board:
         self,
         cells: Sequence[int],
         *,
-        box: Box | str | None = None,
+        box: BoxLike = None,
         variant: VariantLike = None,
         geometry: Geometry | None = None,
     ) -> None:

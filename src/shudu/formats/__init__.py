@@ -10,7 +10,8 @@ The modules, each one job: :mod:`.cells` (characters into digits), :mod:`.text` 
 the grid block), :mod:`.json_form`, :mod:`.files` (files of many puzzles); :mod:`.document` (what
 the other programs' formats share), :mod:`.hodoku`, :mod:`.sadman`, :mod:`.simple_sudoku`,
 :mod:`.pencil_marks`, :mod:`.lzstring`, :mod:`.fpuzzles`, :mod:`.ipuz`; :mod:`.convert` (every
-format by name, detection, files of several puzzles in any format).
+format by name, detection, files of several puzzles in any format); :mod:`.limits` (the one JSON
+loader, :func:`load_json`, and the limits on text from users: docs/errors.md lists them).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .fpuzzles import format_fpuzzles, parse_fpuzzles
 from .hodoku import format_hodoku, parse_hodoku
 from .ipuz import format_ipuz, parse_ipuz
 from .json_form import parse_json, to_json
+from .limits import MAX_JSON_DEPTH, MAX_JSON_DIGITS, MAX_TEXT_LENGTH, JSONSyntaxError, load_json
 from .lzstring import lz_compress_base64, lz_decompress_base64
 from .pencil_marks import format_pm, parse_pm
 from .sadman import format_sdk, format_sdm, parse_sdk, parse_sdm
@@ -49,8 +51,12 @@ from .text import (
 __all__ = [
     "DECORATION",
     "FORMATS",
+    "MAX_JSON_DEPTH",
+    "MAX_JSON_DIGITS",
+    "MAX_TEXT_LENGTH",
     "Document",
     "Entry",
+    "JSONSyntaxError",
     "PuzzleLike",
     "as_puzzle",
     "block_cells",
@@ -67,6 +73,7 @@ __all__ = [
     "format_sdm",
     "format_ss",
     "line_cells",
+    "load_json",
     "lz_compress_base64",
     "lz_decompress_base64",
     "parse_block",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from ..errors import EmptyInputError, ParseError, ShuduError
-from ..geometry import Box
+from ..geometry import Box, BoxLike, check_variant, resolve_box
 from ..notation import cell_name, char_digit, char_digits, digit_range
 from ..puzzle import _Board, size_from_cells
 from ..variants import VariantLike
@@ -56,10 +56,17 @@ def line_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
     return run_cells(stripped, line=line, offset=len(text) - len(text.lstrip()))
 
 
+def checked_options(box: BoxLike, variant: VariantLike) -> Box | None:
+    """The box argument of a reader resolved, and the variant argument checked, before any text
+    is read: a wrong type is a :class:`TypeError` whatever the text."""
+    check_variant(variant)
+    return resolve_box(box)
+
+
 def build_board(
     kind: type[B],
     cells: tuple[int, ...],
-    box: Box | str | None,
+    box: BoxLike,
     variant: VariantLike,
     line: int | None,
 ) -> B:

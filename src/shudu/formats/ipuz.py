@@ -11,14 +11,15 @@ from ..notation import char_digit, digit_char
 from ..puzzle import Puzzle
 from .cells import build_board
 from .document import Document
+from .limits import load_json
 
 
 def parse_ipuz(text: str, *, line: int | None = None) -> Document:
     """An ipuz sudoku (``"kind": ["http://ipuz.org/sudoku#1"]``): ``puzzle`` rows, ``empty`` value."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(f"invalid ipuz JSON: {exc.msg} at line {exc.lineno}", line=line) from None
+        data = load_json(text, what="the ipuz JSON")
+    except ParseError as exc:
+        raise exc.at_line(line) if line is not None else exc from None
     kinds = data.get("kind") if isinstance(data, dict) else None
     if not isinstance(kinds, list) or not any("sudoku" in str(k) for k in kinds):
         raise ParseError('an ipuz sudoku has "kind": ["http://ipuz.org/sudoku#1"]', line=line)

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from ..errors import ParseError
+from .limits import MAX_TEXT_LENGTH
 
 _LZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
 _LZ_INDEX = {c: i for i, c in enumerate(_LZ_ALPHABET)}
 
 
 def lz_decompress_base64(data: str) -> str:
-    """lz-string's ``decompressFromBase64`` (the JavaScript library f-puzzles and SudokuPad use)."""
+    """lz-string's ``decompressFromBase64`` (the JavaScript library f-puzzles and SudokuPad use).
+
+    A text that would expand past :data:`~shudu.formats.limits.MAX_TEXT_LENGTH` characters is
+    refused as it grows (a few hundred kilobytes of lz-string can expand quadratically).
+    """
+    if len(data) > MAX_TEXT_LENGTH:
+        raise ParseError(
+            f"the compressed puzzle is {len(data)} characters long; at most {MAX_TEXT_LENGTH} are read"
+        )
     values = []
     for i, char in enumerate(data):
         if char not in _LZ_INDEX:
@@ -43,6 +52,7 @@ def lz_decompress_base64(data: str) -> str:
     w = chr(read(8 if first == 0 else 16))
     words[3] = w
     out = [w]
+    length = 1
     size, enlarge, bits = 4, 4, 3
     while True:
         if pos[3] > len(values) + 1:
@@ -65,6 +75,9 @@ def lz_decompress_base64(data: str) -> str:
         else:
             raise bad
         out.append(entry)
+        length += len(entry)
+        if length > MAX_TEXT_LENGTH:
+            raise ParseError(f"the compressed puzzle expands to over {MAX_TEXT_LENGTH} characters")
         words[size] = w + entry[0]
         size += 1
         enlarge -= 1

@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import GeneratorError
-from ..geometry import Box, Geometry, default_box, parse_box
+from ..errors import GeneratorError, check_size
+from ..geometry import Box, BoxLike, Geometry, check_variant, default_box, resolve_box, resolve_rules
 from ..notation import LEVELS
-from ..variants import Variant, VariantLike, resolve_variant
+from ..variants import Variant, VariantLike
 from .symmetry import check_symmetry
 from .target import Target, parse_range
 
@@ -74,7 +74,7 @@ class Request:
 
 def build(
     size: int | None,
-    box: Box | str | None,
+    box: BoxLike,
     variant: VariantLike,
     layout: Any,
     level: str | None,
@@ -85,14 +85,16 @@ def build(
     minimal: bool,
     rate: bool | None,
 ) -> Request:
-    """Check every option and combination that can be checked before searching."""
-    if isinstance(variant, Variant) and variant.size is not None:
-        size = size or variant.size
-    size = 9 if size is None else size
-    if not isinstance(size, int) or isinstance(size, bool):
-        raise GeneratorError(f"size must be a whole number, not {size!r}")
-    if isinstance(box, str):
-        box = parse_box(box)
+    """Check every option and combination that can be checked before searching.
+
+    The arguments themselves first: a wrong type is a :class:`TypeError`, a size outside 4 to 25
+    a :class:`~shudu.errors.SizeError`, a bad box or variant their own error."""
+    _check_types(level=level, technique=technique, symmetry=symmetry, minimal=minimal, rate=rate)
+    if size is None and isinstance(variant, Variant) and variant.size is not None:
+        size = variant.size
+    size = check_size(9 if size is None else size)
+    box = resolve_box(box)
+    check_variant(variant)
     variant, random_layout = _without_random_jigsaw(variant, layout)
     if layout is not None and not isinstance(variant, Variant):
         # a layout given beside the variant joins its JSON fields
@@ -101,7 +103,8 @@ def build(
         )
         fields["layout"] = list(layout) if isinstance(layout, tuple) else layout
         variant = fields
-    resolved = resolve_variant(variant, size)
+    resolved = resolve_rules(variant, size)
+    resolved.refuse_rules("the generator")
     if random_layout or resolved.layout is not None:
         box = None
     elif box is None:
@@ -121,6 +124,20 @@ def build(
         request.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
     _check_feasible(request)
     return request
+
+
+def _check_types(**options: object) -> None:
+    """Refuse an option of the wrong Python type (a programmer's error) with a TypeError."""
+    for name in ("level", "technique"):
+        value = options[name]
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a name (str) or None, not {type(value).__name__}")
+    if not isinstance(options["symmetry"], str):
+        raise TypeError(f"symmetry must be a name (str), not {type(options['symmetry']).__name__}")
+    if not isinstance(options["minimal"], bool):
+        raise TypeError(f"minimal must be True or False, not {type(options['minimal']).__name__}")
+    if options["rate"] is not None and not isinstance(options["rate"], bool):
+        raise TypeError(f"rate must be True, False or None, not {type(options['rate']).__name__}")
 
 
 def _without_random_jigsaw(variant: VariantLike, layout: Any) -> tuple[VariantLike, bool]:

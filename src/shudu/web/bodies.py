@@ -11,6 +11,8 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.requests import Request
 
+from shudu.formats import load_json
+
 from . import models
 from .models import problem
 from .puzzles import BadRequest
@@ -86,9 +88,7 @@ async def read_json(request: Request) -> dict[str, Any]:
         raise BadRequest("the request has no body; send a JSON object")
     _check_depth(raw)
     try:
-        body = json.loads(
-            raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant
-        )
+        body = load_json(raw.decode("utf-8"), what="the body", max_depth=MAX_DEPTH, max_digits=MAX_DIGITS)
     except UnicodeDecodeError:
         raise BadRequest("the request body is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
