@@ -123,3 +123,7 @@ class Exit(IntEnum):
     INVALID = 2
     #: Interrupted (Ctrl-C).
     INTERRUPTED = 130
+    #: The reader of standard output went away (a broken pipe): 128 + SIGPIPE, no message.
+    BROKEN_PIPE = 141
+    #: Stopped by SIGTERM.
+    TERMINATED = 143

@@ -292,8 +292,18 @@ class Store:
     Each call opens its own short-lived connection, so one Store may be shared by threads.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> None:
+        """Open the database at ``path`` (default: :func:`default_path`), made if absent.
+
+        A file that is not a shudu database (not SQLite, or another program's SQLite file) is
+        refused with :class:`StoreError` and left as it is. ``read_only``: never write or create
+        anything, not even the folder; a database that does not exist yet reads as empty.
+        """
         self.path = Path(path) if path is not None else default_path()
+        self.read_only = read_only
+        self._exists = _check_database(self.path)
+        if read_only:
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -303,6 +313,8 @@ class Store:
     # --- connections and schema ---------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            return _read_only(self.path, self._exists)
         try:
             conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -520,6 +532,69 @@ class Store:
                 " GROUP BY size, variant, level ORDER BY size, variant, level"
             )
             return [dict(row) for row in rows]
+
+
+_SQLITE = b"SQLite format 3\x00"
+
+
+def _check_database(path: Path) -> bool:
+    """Whether a database is at ``path``; a :class:`StoreError` when something else is there."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(len(_SQLITE))
+    except FileNotFoundError:
+        return False
+    except IsADirectoryError:
+        raise StoreError(f"{path} is a folder, not a shudu database (--db names a file)") from None
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+    if not head:
+        return False  # an empty file: nothing in it is lost by making it a database
+    if head != _SQLITE:
+        raise StoreError(
+            f"{path} is not a shudu database (it is not an SQLite file); give --db a new file or one"
+            " shudu made"
+        )
+    conn = _read_only(path, True)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a shudu database: {exc}") from None
+    finally:
+        conn.close()
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{path} has schema version {version}, newer than this shudu knows "
+            f"({SCHEMA_VERSION}); upgrade shudu or use another --db"
+        )
+    if (version == 0 and tables) or (version > 0 and not {"games", "bank", "meta"} <= tables):
+        raise StoreError(
+            f"{path} is an SQLite database of another program, not a shudu database; give --db a new"
+            " file or one shudu made"
+        )
+    return True
+
+
+def _read_only(path: Path, exists: bool) -> sqlite3.Connection:
+    """A connection that writes and creates nothing: the file read-only (``immutable`` when no
+    write-ahead log is beside it, so that no ``-wal`` or ``-shm`` file is made either), or an
+    empty database in memory for a file that is not there yet."""
+    try:
+        if not exists:
+            conn = sqlite3.connect(":memory:", isolation_level=None)
+            for script in MIGRATIONS:
+                for statement in _statements(script):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        else:
+            live = path.with_name(path.name + "-wal").exists()  # a writer's log, to be read too
+            uri = f"{path.resolve().as_uri()}?{'mode=ro' if live else 'immutable=1'}"
+            conn = sqlite3.connect(uri, uri=True, timeout=10.0, isolation_level=None)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot read {path} as a shudu database: {exc}") from None
+    conn.row_factory = sqlite3.Row
+    return conn
 
 
 def _statements(script: str) -> list[str]:

@@ -4,7 +4,7 @@ lines, CSV or Parquet, resumable after a kill. docs/batch.md tells how to use it
 
 from __future__ import annotations
 
-from .output import form_of, work_folder, write_output
+from .output import check_output, form_of, work_folder, write_output
 from .runner import CHUNK, Job, run_job
 from .source import count_lines, read_items
 from .summary import Summary
@@ -18,6 +18,7 @@ __all__ = [
     "Job",
     "Spec",
     "Summary",
+    "check_output",
     "count_lines",
     "form_of",
     "read_items",

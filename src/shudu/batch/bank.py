@@ -28,7 +28,7 @@ from ..geometry import Box
 from ..notation import LEVELS
 from ..store import BankEntry, Store
 from ..variants import VariantLike
-from .output import form_of, write_output
+from .output import check_output, form_of, write_output
 from .runner import CHUNK, _chunks, open_pool
 from .tasks import Record, Spec
 
@@ -102,9 +102,13 @@ def fill(
     timeout: float | None = None,
     progress: Callable[[Filled], None] | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    filled: Filled | None = None,
 ) -> Filled:
     """Make ``count`` puzzles as ``spec`` (a ``generate`` spec with a ``seed``: puzzle k from
     seed + k - 1) on ``jobs`` processes or a Dask cluster, storing what is made as it comes.
+
+    ``filled``, when given, is the tally to keep, so that a caller still has it when the fill
+    is interrupted (it is the one returned).
 
     ``timeout`` bounds the whole fill: no chunk starts after it, each puzzle's own deadline is
     the time left when its chunk is sent, and what was stored by then is kept.
@@ -114,7 +118,7 @@ def fill(
     base = int(spec.options.get("seed") or 0)
     chunk = chunk or (1 if timeout is not None else CHUNK["generate"])
     deadline = None if timeout is None else time.monotonic() + timeout
-    filled = Filled()
+    filled = Filled() if filled is None else filled
     pool = open_pool("generate", jobs, dask)
     pending: dict[Any, int] = {}
     window = 2 * pool.width + 1
@@ -191,6 +195,7 @@ def export(store: Store, path: str) -> int:
     """Write every puzzle of the bank (served or not) to ``path`` (.parquet, .jsonl, .csv or a
     folder of Parquet parts) with its size, variant, level, rating and solution; how many."""
     form = form_of(path)
+    check_output(path, form, forcible=False)
     written = 0
 
     def chunks() -> Iterator[list[Record]]:

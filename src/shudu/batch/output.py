@@ -12,6 +12,7 @@ import importlib
 import io
 import json
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,44 @@ def form_of(path: str) -> str:
             value=path,
         )
     return form
+
+
+#: What a folder of Parquet parts may hold and still be taken as an earlier output of a batch:
+#: its parts, the interrupted job's journal, and the temporaries of a killed writer.
+_OURS = re.compile(r"part-\d{8}\.parquet|\.journal|\.part-\d{8}\.parquet\.tmp-\d+")
+
+
+def check_output(path: str, form: str, *, force: bool = False, forcible: bool = True) -> None:
+    """Refuse an ``-o`` that would write where it should not, before any work: the root of a
+    file system always, and a folder of parts that holds anything but an earlier output of a
+    batch (its parts, its journal) unless ``force``. A new or empty folder is fine, and so is
+    the folder of an interrupted or finished run, which the same command takes up again.
+    ``forcible``: whether the command has ``--force`` to say so."""
+    if form != "parts":
+        return
+    target = Path(path)
+    resolved = target.resolve()
+    if resolved == Path(resolved.anchor):
+        raise OptionError(
+            f"-o {path} is the root of the file system: name a new or empty folder for the Parquet parts",
+            option="-o",
+            value=path,
+        )
+    if force or not target.is_dir():
+        return
+    try:
+        strangers = sorted(entry.name for entry in target.iterdir() if not _OURS.fullmatch(entry.name))
+    except OSError as exc:
+        raise ShuduError(f"cannot read the folder -o {path}: {exc.strerror}") from None
+    if strangers:
+        shown = ", ".join(strangers[:3]) + (f" and {len(strangers) - 3} more" if len(strangers) > 3 else "")
+        way = ", or give --force to write the parts among what is there" if forcible else ""
+        raise OptionError(
+            f"-o {path} is a folder that holds more than a batch's Parquet parts ({shown}): name a new"
+            f" or empty folder{way}",
+            option="-o",
+            value=path,
+        )
 
 
 def work_folder(path: str, form: str) -> Path:

@@ -4,12 +4,15 @@ cluster), each finished chunk is journalled, and the output is assembled in inpu
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import hashlib
 import importlib
 import itertools
 import json
+import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -145,12 +148,31 @@ def _leave_with(parent: int) -> None:
     """In a pool's worker: exit as soon as the process that started it is gone (killed with
     SIGKILL, say), so that no worker computes or waits on for nobody."""
 
+    # Ctrl-C at a terminal reaches the whole process group: the process that started the pool
+    # stops it and says so, once; its workers stay quiet rather than print their own tracebacks
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
         os._exit(1)
 
     threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _deaf_children() -> Iterator[None]:
+    """While a local cluster starts its worker processes, SIGINT is ignored, and they inherit
+    that: Ctrl-C at a terminal reaches the whole process group, and only this process, which
+    stops the cluster, should answer it (see :func:`_leave_with`)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class _Dask(_Pool):
@@ -162,11 +184,13 @@ class _Dask(_Pool):
         self._distributed = distributed
         self._cluster = None
         if address == "local":
-            self._cluster = distributed.LocalCluster(
-                n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=":0"
-            )
+            with _deaf_children():
+                self._cluster = distributed.LocalCluster(
+                    n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=":0"
+                )
             self._client = distributed.Client(self._cluster)
         else:
+            _probe(address)
             try:
                 self._client = distributed.Client(address, timeout="30s")
             except (OSError, TimeoutError, ValueError) as exc:
@@ -196,9 +220,39 @@ class _Dask(_Pool):
         return True
 
     def close(self) -> None:
-        self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        # closing with work still out (an interrupt, an error) makes dask warn about each task
+        # it cancels: noise around the one line that says what happened
+        logger = logging.getLogger("distributed")
+        level = logger.level
+        logger.setLevel(logging.ERROR)
+        try:
+            self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
+        finally:
+            logger.setLevel(level)
+
+
+def _probe(address: str) -> None:
+    """Fail at once on a ``tcp://HOST:PORT`` scheduler that refuses or cannot be reached, rather
+    than after the client's 30 s of retries (other schemes go straight to the client)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise ShuduError(f"--dask {address!r} is not a scheduler address (tcp://HOST:PORT): {exc}") from None
+    if parts.scheme != "tcp":
+        return
+    if not host or port is None:
+        raise ShuduError(f"--dask {address!r} is not a scheduler address: give tcp://HOST:PORT, or local")
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise ShuduError(f"cannot reach the Dask scheduler at {address} (--dask): {reason}") from None
 
 
 def open_pool(command: str, jobs: int = 1, dask: str | None = None) -> _Pool:

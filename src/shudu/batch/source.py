@@ -36,7 +36,12 @@ def read_items(
     files = input_files(path)
     if files is None:
         if path == "-":
-            yield from _read_stream(sys.stdin.buffer, None, box, variant, defer)
+            if sys.stdin is None:  # started with descriptor 0 closed (`<&-`)
+                raise ShuduError("cannot read standard input (-i -): it is closed")
+            try:
+                yield from _read_stream(sys.stdin.buffer, None, box, variant, defer)
+            except OSError as exc:
+                raise ShuduError(f"cannot read standard input (-i -): {exc.strerror}") from None
             return
         yield from _read_file(Path(path), None, box, variant, defer)
         return

@@ -9,15 +9,16 @@ option is reported the same way, before any input is read. docs/errors.md has th
 from __future__ import annotations
 
 import argparse
-import sys
+import os
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TextIO, cast
 
 from .. import __version__
 from ..errors import ShuduError
 from ..notation import Exit
 from . import batch, listing, making, printing, solving, teaching
 from ._common import EXIT_BAD_INPUT, EXIT_OK, PUZZLE, Commands, Output, Parser
+from ._system import Stream, guarded
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "build_parser", "main", "version_text"]
 
@@ -49,8 +50,17 @@ def main(
     argv: Sequence[str] | None = None, *, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
     """Run the command line; return the exit status (:class:`shudu.notation.Exit`: 0 every input
-    answered, 2 some input or option was bad, 130 interrupted)."""
-    out = Output(stdout or sys.stdout, stderr or sys.stderr)
+    answered, 2 some input or option was bad or an output could not be written, 130 interrupted,
+    141 the reader of stdout went away, 143 terminated). ``stdout`` and ``stderr`` None: the
+    process's own streams, guarded as :mod:`shudu.cli._system` says."""
+
+    def command(out: Stream, err: Stream) -> int:
+        return _run(argv, Output(cast(TextIO, out), cast(TextIO, err)))
+
+    return guarded(command, stdout, stderr)
+
+
+def _run(argv: Sequence[str] | None, out: Output) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -66,10 +76,8 @@ def main(
     except UnicodeDecodeError as exc:
         # a command that reads text where bytes came: still one clean line, not a traceback
         out.problem(f"the input is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")
-    except KeyboardInterrupt:
-        return Exit.INTERRUPTED
-    except BrokenPipeError:
-        # the reader went away (e.g. `| head`); stop quietly
-        sys.stderr.close()
-        return Exit.OK
+    except OSError as exc:
+        # a file the command meant to use; the standard streams are guarded apart
+        where = f"{os.fsdecode(exc.filename)}: " if exc.filename is not None else ""
+        out.problem(f"{where}{exc.strerror or exc}")
     return Exit.INVALID if out.bad_input else Exit.OK

@@ -7,16 +7,21 @@ import argparse
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
 
-from ..errors import OptionError, ShuduError, check_count, check_seconds
-from ..formats import Entry, parse_puzzle, read_puzzles
-from ..geometry import parse_box
+from ..errors import OptionError, ParseError, ShuduError, check_count, check_seconds
+from ..formats import Entry, load_json, parse_puzzle, read_puzzles
+from ..geometry import Box, parse_box
 from ..notation import LEVELS, Exit
 from ..variants import VariantLike
+from ._system import Stream, stdin_lines
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 #: Kept for callers of the former names; :class:`shudu.notation.Exit` is the table.
 EXIT_OK = Exit.OK
@@ -55,10 +60,18 @@ class Parser(argparse.ArgumentParser):
     """An argument parser that reports a bad command line like any other bad input: one
     ``shudu: MESSAGE`` line on stderr and exit status 2 (see :func:`shudu.cli.main`)."""
 
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        # to stdout, guarded: a closed or full stdout is said, not lost (argparse swallows it)
+        self._print_message(self.format_help(), file if file is not None else Stream(sys.stdout))
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message:
+            (file if file is not None else Stream(sys.stderr, quiet=True)).write(message)
+
     def error(self, message: str) -> NoReturn:
         # argparse says "argument --limit: MESSAGE"; the checkers' messages already start
         # with the option's name, so it is not said twice; the others read "--format: …".
-        message = re.sub(r"^argument (\S+): (?=\1 )", "", message)
+        message = re.sub(r"^argument (\S+): (?=\1[ :])", "", message)
         message = re.sub(r"^argument (\S+): ", r"\1: ", message)
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
@@ -103,6 +116,36 @@ def count(option: str, *, minimum: int = 0, maximum: int | None = None) -> Calla
     return convert
 
 
+_SPAN = re.compile(r"\s*(\d+(?:\.\d*)?)\s*(?:[-–:]\s*(\d+(?:\.\d*)?)\s*)?")
+
+
+def span(option: str, what: str, example: str, kind: type) -> Callable[[str], str]:
+    """An argparse ``type`` for ``N`` or ``MIN-MAX`` (``--se``, ``--clues``): the text, checked
+    here so that a bad one is named by its option and its own form."""
+
+    def convert(text: str) -> str:
+        found = _SPAN.fullmatch(text)
+        problem = None
+        if found is None:
+            problem = f"must be {what} or a MIN-MAX range, e.g. {example}"
+        else:
+            try:
+                low = kind(found[1])
+                high = kind(found[2]) if found[2] is not None else low
+            except ValueError:
+                problem = f"must be whole numbers or a MIN-MAX range of them, e.g. {example}"
+            else:
+                if low > high:
+                    problem = f"is an empty range (its minimum is above its maximum), e.g. {example}"
+        if problem:
+            shown = printable(text if len(text) <= 40 else text[:37] + "...")
+            raise argparse.ArgumentTypeError(f"{option} {problem}, not {shown!r}")
+        return text
+
+    convert.__name__ = "range"
+    return convert
+
+
 def _refused(text: str, option: str, check: Callable[[object, str], object]) -> OptionError:
     """The checker's error for the text as typed."""
     shown = text if len(text) <= 40 else text[:37] + "..."
@@ -140,14 +183,16 @@ def read_variant(args: argparse.Namespace) -> VariantLike:
     """The --variant value (a name, or a JSON file of variant fields) plus --layout."""
     value: str | None = args.variant
     fields: dict[str, Any] = {}
-    if value and (value.endswith(".json") or os.path.sep in value or Path(value).is_file()):
+    if value is not None and not value.strip():
+        raise ShuduError("--variant is empty: give a name (x, windoku, x+anti-king …) or a JSON file")
+    if value and (value.endswith(".json") or os.path.sep in value or path_kind(value) == "file"):
         path = Path(value)
         try:
             raw = path.read_bytes()
         except OSError as exc:
             raise ShuduError(f"cannot read variant file {value}: {exc.strerror}") from None
         try:
-            data = json.loads(raw.decode("utf-8-sig"))
+            data = load_json(raw.decode("utf-8-sig"), what=f"variant file {value}")
         except UnicodeDecodeError as exc:
             raise ShuduError(
                 f"variant file {value} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
@@ -156,9 +201,9 @@ def read_variant(args: argparse.Namespace) -> VariantLike:
             raise ShuduError(f"variant file {value}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
         if not isinstance(data, dict):
             raise ShuduError(
-                f'variant file {value}: expected a JSON object with "variant", "regions" or "layout"'
+                f'variant file {value}: expected a JSON object with "variant", "regions", "layout" or "rules"'
             )
-        fields = {k: data[k] for k in ("variant", "regions", "layout") if k in data}
+        fields = {k: data[k] for k in ("variant", "regions", "layout", "rules") if k in data}
     elif value:
         fields["variant"] = value
     if getattr(args, "layout", None):
@@ -172,24 +217,98 @@ def read_variant(args: argparse.Namespace) -> VariantLike:
 
 
 def read_entries(args: argparse.Namespace) -> Iterator[Entry]:
-    """The puzzles to work on, each with its input line (or argument position) and any error."""
+    """The puzzles to work on, each with its input line (or argument position) and any error.
+
+    A lone PUZZLE argument that is ``-`` or names an existing file is read as ``-i`` would read it.
+    """
     box = parse_box(args.box) if args.box else None
     variant = read_variant(args)
-    if args.puzzles:
-        for number, text in enumerate(args.puzzles, start=1):
-            try:
-                yield Entry(number, text, parse_puzzle(text, box=box, variant=variant), None)
-            except ShuduError as exc:
-                yield Entry(number, text, None, exc.at_line(number))
+    puzzles: list[str] = list(args.puzzles or ())
+    source: str | None = args.input
+    if len(puzzles) == 1 and (puzzles[0] == "-" or names_file(puzzles[0])):
+        source, puzzles = puzzles[0], []
+    if puzzles:
+        for number, text in enumerate(puzzles, start=1):
+            yield _argument_entry(number, text, box, variant)
         return
-    if args.input and args.input != "-":
+    if source and source != "-":
+        if path_kind(source) == "folder":
+            raise ShuduError(f"cannot read {source}: it is a directory, not a file of puzzles")
         try:
-            with open(args.input, "rb") as stream:
+            with open(source, "rb") as stream:
                 yield from read_puzzles(_lines(stream), box=box, variant=variant)
         except OSError as exc:
-            raise ShuduError(f"cannot read {args.input}: {exc.strerror}") from None
+            raise ShuduError(f"cannot read {source}: {exc.strerror}") from None
         return
-    yield from read_puzzles(_lines(sys.stdin.buffer), box=box, variant=variant)
+    yield from read_puzzles(stdin_lines(), box=box, variant=variant)
+
+
+def _argument_entry(number: int, text: str, box: Box | None, variant: VariantLike) -> Entry:
+    """The puzzle of the ``number``-th PUZZLE argument, or its error."""
+    try:
+        return Entry(number, text, parse_puzzle(argument_text(text), box=box, variant=variant), None)
+    except ShuduError as exc:
+        problem = path_problem(text, "PUZZLE", "a puzzle")
+        error = ShuduError(problem) if problem else exc
+        return Entry(number, printable(text), None, error.at_line(number))
+
+
+def argument_text(text: str) -> str:
+    """A command-line argument as text; a :class:`ParseError` when its bytes are not UTF-8
+    (Python hands such bytes over as lone surrogates, which no reader would name)."""
+    if not any("\udc80" <= char <= "\udcff" for char in text):
+        return text
+    raw = os.fsencode(text)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        column = len(raw[: exc.start].decode("utf-8")) + 1
+        raise ParseError(
+            f"the argument is not UTF-8 text (byte 0x{raw[exc.start]:02x} at column {column})",
+            column=column,
+        ) from None
+    return text
+
+
+def printable(text: str) -> str:
+    """An argument that may hold bytes that are not UTF-8, with U+FFFD for each, fit to print."""
+    if not any("\udc80" <= char <= "\udcff" for char in text):
+        return text
+    return os.fsencode(text).decode("utf-8", errors="replace")
+
+
+def names_file(text: str) -> bool:
+    """Whether a command-line argument names an existing file (and could not be puzzle text)."""
+    return len(text) < 4096 and "\n" not in text and "\x00" not in text and path_kind(text) == "file"
+
+
+def path_kind(text: str) -> str | None:
+    """``file``, ``folder``, ``other`` (a device, a pipe) or None: what the path ``text`` names.
+    A name no file can have (too long, say) names nothing, and is no error: it may be a puzzle."""
+    try:
+        mode = os.stat(text).st_mode
+    except (OSError, ValueError):
+        return None
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else "other"
+
+
+_PATH_LIKE = re.compile(r"[^\s{}:]*\.[A-Za-z][A-Za-z0-9]{0,7}")
+
+
+def path_problem(text: str, what: str, kind: str) -> str | None:
+    """Why an argument that is not ``kind`` (a puzzle, a board) but looks like a path cannot be
+    read: it is a directory, or a file name (a ``/``, or an ending such as ``.txt``) that does
+    not exist. None when it does not look like a path."""
+    if len(text) >= 4096 or "\n" in text or "\x00" in text or not text.strip():
+        return None
+    found = path_kind(text)
+    if found == "folder":
+        return f"{what} {printable(text)!r} is a directory, not {kind} or a file holding one"
+    if found is not None:
+        return None
+    if "/" in text or os.sep in text or _PATH_LIKE.fullmatch(text):
+        return f"{what} {printable(text)!r} is not {kind}, and no such file exists"
+    return None
 
 
 def _lines(stream: BinaryIO) -> Iterable[bytes]:
@@ -259,7 +378,12 @@ def add_parallel(
 def add_targets(parser: argparse.ArgumentParser) -> None:
     """The options that say what puzzles to make (``generate``, ``batch generate``)."""
     parser.add_argument("--level", choices=LEVELS, help="difficulty level")
-    parser.add_argument("--se", metavar="MIN-MAX", help="Sudoku Explainer rating range, e.g. 6.6-7.2")
+    parser.add_argument(
+        "--se",
+        type=span("--se", "a Sudoku Explainer rating", "6.6-7.2", float),
+        metavar="MIN-MAX",
+        help="Sudoku Explainer rating range, e.g. 6.6-7.2",
+    )
     parser.add_argument(
         "--technique", metavar="NAME", help="a technique the solving path must use, e.g. X-Wing"
     )
@@ -270,7 +394,12 @@ def add_targets(parser: argparse.ArgumentParser) -> None:
         help="symmetry of the givens: none, rot180, rot90, mirror, flip, diagonal, antidiagonal, "
         "biaxial, bidiagonal, dihedral (default: none)",
     )
-    parser.add_argument("--clues", metavar="N|MIN-MAX", help="number of givens, e.g. 25 or 24-28")
+    parser.add_argument(
+        "--clues",
+        type=span("--clues", "a number of givens", "24-28", int),
+        metavar="N|MIN-MAX",
+        help="number of givens, e.g. 25 or 24-28",
+    )
     parser.add_argument("--minimal", action="store_true", help="no given can be removed")
 
 

@@ -10,7 +10,18 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ..batch import COMMANDS, Job, Spec, Summary, count_lines, form_of, read_items, run_job, work_folder
+from ..batch import (
+    COMMANDS,
+    Job,
+    Spec,
+    Summary,
+    check_output,
+    count_lines,
+    form_of,
+    read_items,
+    run_job,
+    work_folder,
+)
 from ..errors import OptionError, ShuduError
 from ..geometry import parse_box
 from ._common import (
@@ -104,6 +115,7 @@ class _Bar:
 def cmd_batch(args: argparse.Namespace, out: Output) -> None:
     command = args.batch_command
     form = form_of(args.output)
+    check_output(args.output, form, force=args.force)
     if args.dask is None and args.jobs == 0:
         raise OptionError("--jobs must be at least 1", option="--jobs", value=0)
     spec = _spec(args)
@@ -193,6 +205,11 @@ def _common(parser: argparse.ArgumentParser, command: str) -> None:
         required=True,
         metavar="OUT",
         help="answers: a .jsonl, .csv or .parquet file, or a folder (ending in /) of Parquet parts",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write the Parquet parts into a folder that holds other files too (never the root)",
     )
     add_parallel(
         parser,

@@ -4,22 +4,37 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError, ShuduError
-from ._common import PUZZLE, Commands, Output, add_format, seconds
+from ._common import (
+    PUZZLE,
+    Commands,
+    Output,
+    add_format,
+    argument_text,
+    names_file,
+    path_kind,
+    path_problem,
+    seconds,
+)
+from ._system import stdin_bytes
 
 
 def _board_text(source: str) -> str:
     """The board an argument stands for: ``-`` reads stdin, an existing file its text, else itself."""
     if source == "-":
-        return _decode(sys.stdin.buffer.read(), "standard input")
-    path = Path(source)
-    if len(source) < 4096 and "\n" not in source and path.is_file():
-        return _decode(path.read_bytes(), source)
-    return source
+        return _decode(stdin_bytes(), "standard input")
+    text = argument_text(source)
+    if names_file(text):
+        try:
+            return _decode(Path(text).read_bytes(), text)
+        except OSError as exc:
+            raise ShuduError(f"cannot read {text}: {exc.strerror}") from None
+    if path_kind(text) == "folder":
+        raise ShuduError(str(path_problem(text, "BOARD", "a board")))
+    return text
 
 
 def _decode(data: bytes, where: str) -> str:
@@ -37,7 +52,9 @@ def cmd_steps(args: argparse.Namespace, out: Output) -> None:
     try:
         found = find_steps(_board_text(args.board), args.technique, timeout=args.timeout)
     except ShuduError as exc:
-        out.problem(str(exc))
+        # a file name that names nothing is said to be one, not read as a board of a few cells
+        problem = path_problem(args.board, "BOARD", "a board") if isinstance(exc, ParseError) else None
+        out.problem(problem or str(exc))
         return
     if args.format == "json":
         out.answer(json.dumps(found.to_json(), ensure_ascii=False))

@@ -9,10 +9,20 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ShuduError
+from ..errors import OptionError, ShuduError
 from ..formats import to_json
 from ..notation import MAX_SIZE, MIN_SIZE
-from ._common import Commands, Output, add_parallel, add_targets, count, read_variant, seconds, targets
+from ._common import (
+    Commands,
+    Output,
+    add_parallel,
+    add_targets,
+    count,
+    printable,
+    read_variant,
+    seconds,
+    targets,
+)
 
 if TYPE_CHECKING:
     from ..generator import Progress
@@ -86,21 +96,54 @@ def cmd_serve(args: argparse.Namespace, out: Output) -> None:
         raise ShuduError(
             f"the web page needs the web extra ({exc.name} is missing): pip install 'shudu[web]'"
         ) from None
+    from ..store import Store
     from ..web import host_warning, serve
 
+    _check_listen(args.host, args.port)
+    if args.db is not None:
+        Store(args.db)  # a file that is not a shudu database is refused before the server starts
     warning = host_warning(args.host)
     if warning and args.token is None:
         out.err.write(warning + "\n")
     out.note(f"serving on http://{args.host}:{args.port}/ (Ctrl+C stops)")
-    serve(
-        args.host,
-        args.port,
-        args.db,
-        token=args.token,
-        workers=args.workers,
-        queue=args.queue,
-        warn=False,
-    )
+    try:
+        serve(
+            args.host,
+            args.port,
+            args.db,
+            token=args.token,
+            workers=args.workers,
+            queue=args.queue,
+            warn=False,
+        )
+    except SystemExit as exc:  # uvicorn's way to say it could not start
+        if exc.code not in (None, 0):
+            where = f"{args.host}:{args.port}"
+            raise ShuduError(f"the web server stopped: it could not serve on {where}") from None
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse a --host and --port this machine cannot listen on, before saying it serves there."""
+    import socket
+
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else "not a valid host name"
+        raise OptionError(
+            f"--host {printable(host)!r} is not an address or host name of this machine ({reason})",
+            option="--host",
+            value=host,
+        ) from None
+    family, kind, protocol, _, address = found[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise OptionError(
+                f"cannot listen on --host {host} --port {port}: {exc.strerror}", option="--host", value=host
+            ) from None
 
 
 def _token(text: str) -> str:
@@ -118,7 +161,8 @@ def cmd_bank(args: argparse.Namespace, out: Output) -> None:
     from ..store import Store
 
     _check_bank_command(args)
-    store = Store(args.db)
+    # show and export only read: they never make or change the database, nor its folder
+    store = Store(args.db, read_only=args.action in ("show", "export"))
     if args.action == "fill":
         if args.jobs > 1 or args.dask:
             _fill_in_parallel(args, out, store)
@@ -139,7 +183,7 @@ def cmd_bank(args: argparse.Namespace, out: Output) -> None:
 
 def _check_bank_command(args: argparse.Namespace) -> None:
     """Refuse options that the action does not take, before the database is opened."""
-    from ..batch import form_of
+    from ..batch import check_output, form_of
     from ..batch.output import FORMS
 
     action = args.action
@@ -154,7 +198,8 @@ def _check_bank_command(args: argparse.Namespace) -> None:
     if action != "fill" and (args.jobs > 1 or args.dask):
         raise ShuduError(f"--jobs and --dask are for bank fill, not bank {action}")
     if action == "export":
-        form_of(args.output)  # the form, from the name: refused before any work
+        # the form, from the name, and a folder that is no place for parts: refused before any work
+        check_output(args.output, form_of(args.output), forcible=False)
     if action == "import":
         if not Path(args.file).exists():
             raise ShuduError(f"cannot read {args.file}: no such file")
@@ -268,7 +313,7 @@ def _fill_in_parallel(args: argparse.Namespace, out: Output, store: Any) -> None
 
     filled = Filled()
     try:
-        filled = fill(
+        fill(
             store,
             Spec("generate", options),
             args.count,
@@ -277,18 +322,31 @@ def _fill_in_parallel(args: argparse.Namespace, out: Output, store: Any) -> None
             chunk=args.chunk or 0,
             timeout=args.timeout,
             progress=show,
+            filled=filled,
         )
-    finally:
+    except Exception:
+        # it failed (a cluster out of reach, say): its message, and no count that reads as a result
         if on:
             out.err.write("\r\033[K")
-        for error in filled.errors[:20]:
-            out.problem(error)
-        if filled.out_of_time:
-            out.problem(f"--timeout {args.timeout:g} s ran out: made {filled.made} of {args.count} {kind}")
-        out.note(
-            f"added {filled.new} new {kind} puzzles to {store.path}"
-            + (f" ({filled.again} made were there already)" if filled.again else "")
-        )
+        raise
+    except BaseException:
+        # interrupted: what was stored stays, and is told
+        _filled_note(out, filled, kind, store)
+        raise
+    if on:
+        out.err.write("\r\033[K")
+    for error in filled.errors[:20]:
+        out.problem(error)
+    if filled.out_of_time:
+        out.problem(f"--timeout {args.timeout:g} s ran out: made {filled.made} of {args.count} {kind}")
+    _filled_note(out, filled, kind, store)
+
+
+def _filled_note(out: Output, filled: Any, kind: str, store: Any) -> None:
+    out.note(
+        f"added {filled.new} new {kind} puzzles to {store.path}"
+        + (f" ({filled.again} made were there already)" if filled.again else "")
+    )
 
 
 def _import(args: argparse.Namespace, out: Output, store: Any) -> None:

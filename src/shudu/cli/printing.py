@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ShuduError
 from ..notation import LEVELS, MAX_SIZE, MIN_SIZE
-from ._common import PUZZLE, Commands, Output, add_input, count, read_entries, read_variant, seconds
+from ._common import (
+    PUZZLE,
+    Commands,
+    Output,
+    add_input,
+    argument_text,
+    count,
+    read_entries,
+    read_variant,
+    seconds,
+)
+from ._system import stdin_bytes
 
 
 def _write(path: str, data: str | bytes, out: Output) -> None:
@@ -83,7 +93,7 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> None:
     if args.input:
         source = args.input
         try:
-            raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+            raw = stdin_bytes() if source == "-" else Path(source).read_bytes()
         except OSError as exc:
             raise ShuduError(f"cannot read {source}: {exc.strerror}") from None
         try:
@@ -98,7 +108,7 @@ def cmd_convert(args: argparse.Namespace, out: Output) -> None:
         found = split_documents(text)
         pieces = [(number if len(found) > 1 else None, piece) for number, piece in found]
     elif args.puzzles:
-        pieces = [(number, text) for number, text in enumerate(args.puzzles, start=1)]
+        pieces = [(number, argument_text(text)) for number, text in enumerate(args.puzzles, start=1)]
         if len(pieces) == 1:
             pieces = [(None, pieces[0][1])]
     else:
