@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import ShuduError, SolverError
 from ..formats import Entry
 from ..puzzle import Puzzle
-from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
+from ._common import PUZZLE, Commands, Output, add_format, add_input, count, read_entries
 
 
 def _limits(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,28 +82,33 @@ def cmd_explain(args: argparse.Namespace, out: Output) -> None:
 
 
 def _replay_enumeration(args: argparse.Namespace, out: Output, entry: Entry) -> None:
-    """The enumeration solver's search (paper 1), one step a line, up to --node-limit steps."""
-    import itertools
-
-    from ..solvers.enumeration import describe, trace
+    """The enumeration solver's search (paper 1), one step a line, up to --node-limit steps,
+    --max-output bytes and --timeout seconds (a note on stderr says which ended it)."""
+    from ..solvers.base import Budget
+    from ..solvers.enumeration import Replay, Step
 
     assert entry.puzzle is not None
-    steps = itertools.islice(trace(entry.puzzle), args.node_limit)
+
+    def as_json(step: Step) -> str:
+        return json.dumps({"line": entry.line, **step.to_json()})
+
+    render = as_json if args.format == "json" else None
+    bounds = {"max_steps": args.node_limit, "max_bytes": args.max_output}
+    replay = Replay(entry.puzzle, render=render, budget=Budget.of(None, args.timeout), **bounds)
     if args.format != "json":
         out.answer(f"# line {entry.line}: {entry.puzzle.to_string()} (enumeration search)")
     solutions = 0
-    for step in steps:
+    for step, text in replay:
         solutions += step.kind == "solution"
         finished = step.kind == "done"
-        if args.format == "json":
-            out.answer(json.dumps({"line": entry.line, **step.to_json()}))
-        else:
-            out.answer(describe(step, entry.puzzle.size))
+        out.answer(text)
         if finished and not solutions:
             if args.format == "json":
                 out.answer(json.dumps({"line": entry.line, "status": "none"}))
             else:
                 out.answer("the search is over: the puzzle has no solution")
+    if replay.stopped:
+        out.note(f"line {entry.line}: the replay stopped after {replay.steps} steps: {replay.stopped}")
 
 
 def cmd_hint(args: argparse.Namespace, out: Output) -> None:
@@ -163,6 +168,14 @@ def register(commands: Commands) -> None:
     add_input(explain)
     add_allow_multiple(explain)
     add_format(explain, "text", "json")
+    explain.add_argument(
+        "--max-output",
+        type=count("--max-output", minimum=1),
+        default=10_000_000,
+        metavar="BYTES",
+        help="with --algorithm enumerate: stop the replay before its lines pass BYTES bytes, with a "
+        "note on stderr (default: 10000000)",
+    )
 
     hint = commands.add(
         "hint",

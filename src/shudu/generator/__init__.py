@@ -19,8 +19,9 @@ from ..geometry import Box
 from ..notation import LEVELS
 from ..variants import VariantLike
 from .request import Request, build
-from .search import Generated, OutOfTime, Progress, Search
+from .search import Generated, Progress, Search
 from .symmetry import SYMMETRIES, is_symmetric
+from .uniqueness import OutOfTime
 
 __all__ = [
     "LEVELS",

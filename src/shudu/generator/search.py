@@ -34,7 +34,7 @@ from .grading import Grade, RatingOutOfTime, full_rating, grade
 from .grids import SEEDED_SIZE, GridFailed, grow_around, grow_layout, random_grid, start_layout
 from .request import Request
 from .symmetry import orbits
-from .uniqueness import DIGIT_BYTES, EMPTY, Checker, text_cells
+from .uniqueness import DIGIT_BYTES, EMPTY, Checker, OutOfTime, text_cells
 
 #: Trades tried at once by the local search, and how many of the unique ones it rates.
 NEIGHBOURS, RATED_PER_ROUND = 32, 3
@@ -56,10 +56,6 @@ PATIENCE_LARGE = 1
 #: (small grids per cell, large grids in all: a puzzle solved without a guess takes one node,
 #: and the few more let most second solutions show, so the budget is what a refusal costs).
 DIG_NODES, DIG_NODES_LARGE, CALM_NODES, CALM_NODES_LARGE = 400, 10, 8, 64
-
-
-class OutOfTime(Exception):
-    """The deadline passed (internal: the caller turns it into a GeneratorError)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +120,8 @@ class Search:
         self.orbits = orbits(request.symmetry, request.size)
         self.progress = progress or Progress()
         self._checkers: dict[Geometry, tuple[Checker, Checker, Checker]] = {}
+        #: The deadline of the puzzle being made, which every check keeps to (None: none).
+        self._deadline: float | None = None
 
     def checkers(self, geometry: Geometry) -> tuple[Checker, Checker, Checker]:
         """(filler, digger, calm digger): node budgets cut the rare searches that run long; on
@@ -141,12 +139,15 @@ class Search:
             if len(self._checkers) > 16:
                 self._checkers.clear()
             self._checkers[geometry] = found
+        for checker in found:
+            checker.deadline = self._deadline
         return found
 
     # --- one puzzle ---------------------------------------------------------------------------
 
     def one(self, seed: int, deadline: float | None) -> Generated:
         rng = random.Random(seed)
+        self._deadline = deadline
         while True:
             self._check_time(deadline)
             found = self._attempt(rng, deadline)

@@ -171,16 +171,18 @@ def find_steps(
     seconds = check_seconds(timeout, "timeout")
     nodes = check_count(node_limit, "node_limit", minimum=1)
     selection = select(technique)
+    parsed = None
     if isinstance(board, CandidateGrid):
         grid = board
-        unique = bool(uniqueness)
     else:
         parsed = board if isinstance(board, Board) else parse_board(board)
         grid = parsed.grid()
-        unique = parsed.is_unique() if uniqueness is None else uniqueness
     found: list[Step] = []
     try:
         with limits(seconds, nodes), memo_scope():
+            # the solution count keeps to the limits too (a board with no solution can take
+            # the core longer than any of them to prove so)
+            unique = bool(uniqueness) if parsed is None or uniqueness is not None else parsed.is_unique()
             for step in list_steps(grid, selection, uniqueness=unique):
                 found.append(step)
     except LogicTimeout:

@@ -16,6 +16,7 @@ from .. import solvers
 from ..errors import ParseError, ShuduError
 from .allsteps import find_steps, hodoku_name, select
 from .board import Board, parse_candidate, parse_library_board
+from .budget import LogicTimeout, limits
 from .step import Step
 
 Candidate = tuple[int, int]
@@ -101,7 +102,11 @@ def check_case(case: Case, *, timeout: float | None = None) -> Outcome:
         select(case.code)
     except ShuduError:
         return Outcome(case, False, "no finder for this code")
-    unique = board.is_unique()
+    try:
+        with limits(timeout):  # the solution count keeps to the case's time too
+            unique = board.is_unique()
+    except LogicTimeout:
+        return Outcome(case, False, "timeout", timed_out=True)
     result = find_steps(board, case.code, timeout=timeout, uniqueness=unique)
     steps = result.steps
     unsound = tuple(_unsound(board, steps)) if unique else ()

@@ -15,22 +15,25 @@ the empty cells are processed in reading order, k = 1 … m:
 
 Givens are stepped over: each has one candidate and its try could never fail.
 
-:func:`trace` yields these steps one by one (for the web page and ``shudu explain --algorithm
-enumerate`` to replay); the registered solver ``enumerate`` runs the same walk without recording it.
+:func:`trace` yields these steps one by one (for the web page to replay); :class:`Replay` yields
+them with their text, bounded in steps, bytes and time (for ``shudu explain --algorithm enumerate``:
+on an empty 25x25 grid the walk writes hundreds of megabytes before its first solution); the
+registered solver ``enumerate`` runs the same walk without recording it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..errors import SearchTimeout
 from ..notation import cell_name, digit_char
 from ..puzzle import Puzzle
 from . import register
 from .base import UNLIMITED, Budget, Solver, Stats
 
-__all__ = ["Enumerate", "Step", "StepKind", "candidate_marks", "describe", "trace"]
+__all__ = ["Enumerate", "Replay", "Step", "StepKind", "candidate_marks", "describe", "trace"]
 
 StepKind = Literal["start", "forward", "reject", "back", "solution", "done"]
 
@@ -218,6 +221,62 @@ def trace(puzzle: Puzzle, limit: int | None = 1) -> Iterator[Step]:
             found += 1
             if found == limit:
                 return
+
+
+class Replay:
+    """The steps of :func:`trace` with their text, within bounds: at most ``max_steps`` steps, at
+    most ``max_bytes`` bytes of text (each step's ``render`` and a newline, UTF-8), and the
+    ``budget``'s deadline and node limit (tries, as the solver counts them). None: no bound.
+
+    Iterating yields ``(step, text)`` pairs. The iteration ends with the walk (after the
+    ``limit``-th solution, or at ``done``), or before the first step that a bound would not
+    allow; ``stopped`` then says which bound it was (``output limit of N bytes reached``, ``time
+    limit reached`` …; None: the walk ended itself).
+    """
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        *,
+        limit: int | None = 1,
+        render: Callable[[Step], str] | None = None,
+        max_steps: int | None = None,
+        max_bytes: int | None = None,
+        budget: Budget = UNLIMITED,
+    ) -> None:
+        self.puzzle = puzzle
+        self.limit = limit
+        self.render = render or (lambda step: describe(step, puzzle.size))
+        self.max_steps = max_steps
+        self.max_bytes = max_bytes
+        self.budget = budget
+        #: Why the replay ended before the walk did (None: it did not).
+        self.stopped: str | None = None
+        #: Steps and bytes given so far.
+        self.steps = 0
+        self.bytes = 0
+
+    def __iter__(self) -> Iterator[tuple[Step, str]]:
+        found = 0
+        walk = _walk(self.puzzle, record=True, budget=self.budget)
+        try:
+            for step in walk:
+                if self.max_steps is not None and self.steps >= self.max_steps:
+                    self.stopped = f"step limit of {self.max_steps} reached"
+                    return
+                text = self.render(step)
+                size = len(text.encode("utf-8")) + 1
+                if self.max_bytes is not None and self.bytes + size > self.max_bytes:
+                    self.stopped = f"output limit of {self.max_bytes} bytes reached"
+                    return
+                self.steps += 1
+                self.bytes += size
+                yield step, text
+                found += step.kind == "solution"
+                if found == self.limit:
+                    return
+        except SearchTimeout as exc:
+            self.stopped = str(exc)
 
 
 class Enumerate(Solver):

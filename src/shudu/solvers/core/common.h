@@ -124,21 +124,71 @@ monotonic_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* How often a search looks up from its work: every BUDGET_EVERY nodes it reaches a
+ * checkpoint (a node costs at most some microseconds, even on 25x25), where it reads the
+ * clock when it has a deadline or an interrupt poll, and the stop flag it may share. */
+#define BUDGET_EVERY 64u
+/* The least time between two interrupt polls (the poll takes the GIL back for a moment). */
+#define POLL_SECONDS 0.02
+/* A search with no deadline reads the clock for its poll every POLL_EVERY checkpoints only. */
+#define POLL_EVERY 16u
+
+/* A search's budget.  node_limit and deadline are set by whoever starts the search; poll,
+ * poll_arg and stop only by the module (_core.c), which has the interpreter: the engines
+ * only reach budget_checkpoint, which calls poll (at most every POLL_SECONDS) and reads
+ * stop.  poll returns nonzero when the search must end now (Ctrl-C: the module raises
+ * KeyboardInterrupt once it has the GIL back); stop is a flag that another thread of the
+ * same batch sets when its poll said so. */
 typedef struct {
     uint64_t node_limit;  /* UINT64_MAX: none */
     double deadline;      /* monotonic_seconds() value; < 0: none */
     unsigned tick;
+    int (*poll)(void *poll_arg);  /* NULL: none */
+    void *poll_arg;
+    double next_poll;     /* monotonic_seconds() value of the next poll; 0: not timed yet */
+    volatile int *stop;   /* NULL: none */
+    int interrupted;      /* the poll or the stop flag ended the search */
 } budget_t;
 
-/* True when the search may not open another node.  The clock is read only
- * every 64 nodes: a node costs at most some microseconds, even on 25x25. */
+/* The checkpoint itself, out of line: the deadline, the stop flag, the poll. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static int
+budget_checkpoint(budget_t *b)
+{
+    if (b->stop && *b->stop) {
+        b->interrupted = 1;
+        return 1;
+    }
+    /* with no deadline the clock is read for the poll alone, every POLL_EVERY checkpoints */
+    if (b->deadline < 0 && (!b->poll || ((b->tick - 1u) & (POLL_EVERY * BUDGET_EVERY - 1u))))
+        return 0;
+    double now = monotonic_seconds();
+    if (b->deadline >= 0 && now > b->deadline)
+        return 1;
+    if (b->poll && now >= b->next_poll) {
+        /* the first look at the clock only starts the poll's timer: a search shorter than
+         * POLL_SECONDS never takes the GIL back */
+        int first = b->next_poll == 0;
+        b->next_poll = now + POLL_SECONDS;
+        if (!first && b->poll(b->poll_arg)) {
+            b->interrupted = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* True when the search may not open another node: the node limit at every node, the rest
+ * at a checkpoint every BUDGET_EVERY nodes (the first one at once when tick starts at 0). */
 static inline int
 budget_spent(budget_t *b, uint64_t nodes)
 {
     if (nodes >= b->node_limit)
         return 1;
-    if (b->deadline >= 0 && (b->tick++ & 63u) == 0)
-        return monotonic_seconds() > b->deadline;
+    if (UNLIKELY((b->tick++ & (BUDGET_EVERY - 1u)) == 0))
+        return budget_checkpoint(b);
     return 0;
 }
 
