@@ -157,9 +157,14 @@ def test_hodoku_line_keeps_entries_and_deleted_candidates() -> None:
         ("https://www.f-puzzles.com/?load=!!!", "fpuzzles", "not base64"),
         ('{"size": 4, "grid": [], "thermometer": [1]}', "fpuzzles", "must be 4 rows"),
         (
+            json.dumps({"size": 4, "grid": [[{}] * 4] * 4, "minimum": [{"cell": "R1C1"}]}),
+            "fpuzzles",
+            "'minimum' is not a rule shudu has",
+        ),
+        (
             json.dumps({"size": 4, "grid": [[{}] * 4] * 4, "thermometer": [{"lines": []}]}),
             "fpuzzles",
-            "'thermometer' is not a rule shudu has",
+            "thermometer 1 has no line",
         ),
         ('{"kind": ["http://ipuz.org/crossword#1"]}', "ipuz", "an ipuz sudoku"),
         ("1 23 4\n5 6", "pm", "n·n cells"),

@@ -13,7 +13,7 @@ The public API::
 
 from __future__ import annotations
 
-from . import errors, solvers, variants
+from . import errors, rules, solvers, variants
 from .api import SolveResult, count, solutions, solve
 from .errors import ShuduError
 from .formats import parse_grid, parse_puzzle, read_puzzles
@@ -51,6 +51,7 @@ __all__ = [
     "parse_puzzle",
     "rate",
     "read_puzzles",
+    "rules",
     "solutions",
     "solve",
     "solve_many",

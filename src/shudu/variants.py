@@ -15,6 +15,8 @@ from typing import Any
 
 from .errors import VariantError
 from .notation import Cell, cell_name, digit_char, parse_cell_name
+from .rules import Rule, rule_from_json
+from .rules import validate as validate_rules
 
 __all__ = [
     "Cell",
@@ -67,6 +69,8 @@ class Variant:
     anti_knight: bool = False
     anti_king: bool = False
     description: str = field(default="", compare=False)
+    #: Constraint rules (killer cages, thermometers, dots, lines …): see :mod:`shudu.rules`.
+    rules: tuple[Rule, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.region_names) != len(self.regions):
@@ -75,7 +79,22 @@ class Variant:
 
     @property
     def is_standard(self) -> bool:
-        return not (self.regions or self.layout or self.anti_knight or self.anti_king)
+        return not (self.regions or self.layout or self.anti_knight or self.anti_king or self.rules)
+
+    @property
+    def has_rules(self) -> bool:
+        """Whether the variant carries constraint rules beyond all-different regions."""
+        return bool(self.rules)
+
+    def refuse_rules(self, what: str) -> None:
+        """Raise :class:`VariantError` when the variant has constraint rules, which ``what``
+        does not read yet (it would answer for the grid without them)."""
+        if self.rules:
+            kinds = ", ".join(dict.fromkeys(rule.kind for rule in self.rules))
+            raise VariantError(
+                f"{what} does not read constraint rules yet (this puzzle has {kinds}); "
+                "solve, count and convert do"
+            )
 
     def check(self, size: int) -> None:
         """Raise :class:`VariantError` unless every region fits a grid of ``size``."""
@@ -85,6 +104,7 @@ class Variant:
             _check_region(region, size, name)
         if self.layout is not None:
             _check_layout(self.layout, size)
+        validate_rules(self.rules, size)
 
     def combine(self, other: Variant) -> Variant:
         """Both variants' rules at once (``x`` + ``anti-king`` …)."""
@@ -105,7 +125,17 @@ class Variant:
             anti_knight=self.anti_knight or other.anti_knight,
             anti_king=self.anti_king or other.anti_king,
             description="; ".join(d for d in (self.description, other.description) if d),
+            rules=self.rules + other.rules,
         )
+
+    def with_rules(self, rules: Iterable[Rule], size: int) -> Variant:
+        """The same variant, for a ``size`` x ``size`` grid, with ``rules`` added to its own."""
+        if self.size is not None and self.size != size:
+            raise VariantError(f"variant {self.name!r} is for {self.size}x{self.size}, not {size}x{size}")
+        return Variant(
+            self.name, size, self.regions, self.region_names, self.layout,
+            self.anti_knight, self.anti_king, self.description, self.rules + tuple(rules),
+        )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """The variant as the JSON fields of the puzzle format (``variant``, ``regions``, ``layout``)."""
@@ -118,6 +148,8 @@ class Variant:
             named = "+".join(p for p in parts if p not in ("custom", "jigsaw")) or "standard"
             skip = len(get(named, self.size or 9).regions)
             out["regions"] = [list(r) for r in self.regions[skip:]]
+        if self.rules:
+            out["rules"] = [rule.to_json(self.size or 9) for rule in self.rules]
         return out
 
 
@@ -339,7 +371,16 @@ def from_json(data: Mapping[str, Any], size: int) -> Variant:
     layout = data.get("layout")
     if layout is not None and not isinstance(layout, str | list):
         raise VariantError('"layout" must be a string of n*n region labels')
-    return get(name, size, regions=regions, layout=layout)
+    variant = get(name, size, regions=regions, layout=layout)
+    rules = data.get("rules")
+    if rules is None:
+        return variant
+    if not isinstance(rules, list):
+        raise VariantError('"rules" must be a list of rules')
+    found = tuple(rule_from_json(r, size, f"rule {i}") for i, r in enumerate(rules, start=1))
+    variant = variant.with_rules(found, size)
+    variant.check(size)
+    return variant
 
 
 #: A variant as callers may give it: resolved, a name (``"x+anti-king"``), JSON fields, or None

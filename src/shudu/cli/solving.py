@@ -1,4 +1,4 @@
-"""``shudu solve``, ``count``, ``variants`` and ``algorithms``."""
+"""``shudu solve``, ``count``, ``variants``, ``rules`` and ``algorithms``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from .. import api, solvers
+from .. import api, rules, solvers
 from .. import variants as variant_registry
 from ..errors import SearchTimeout, ShuduError
 from ..formats import Entry, format_grid
@@ -96,6 +96,34 @@ def cmd_variants(args: argparse.Namespace, out: Output) -> None:
         out.answer(f"{name:<{width}}  {description}")
 
 
+_FAMILIES = ("sums", "order", "pairs", "lines", "cells", "regions")
+
+
+def cmd_rules(args: argparse.Namespace, out: Output) -> None:
+    found = sorted(rules.rule_types().values(), key=lambda t: (_FAMILIES.index(t.family), t.name))
+    if args.format == "json":
+        for rtype in found:
+            row = {
+                "rule": rtype.name,
+                "family": rtype.family,
+                "title": rtype.title,
+                "description": rtype.description,
+                "parameters": [p.lstrip("*") for p in rtype.params],
+                "example": rtype.example,
+            }
+            out.answer(json.dumps(row, ensure_ascii=False))
+        return
+    width = max(len(t.name) for t in found)
+    family = ""
+    for rtype in found:
+        if rtype.family != family:
+            family = rtype.family
+            out.answer(f"{'' if found[0] is rtype else chr(10)}{family}:")
+        params = ", ".join(p.lstrip("*") + ("…" if p.startswith("*") else "") for p in rtype.params)
+        out.answer(f"  {rtype.name:<{width}}  {rtype.description}" + (f" [{params}]" if params else ""))
+        out.answer(f"  {'':<{width}}  e.g. {json.dumps(rtype.example, ensure_ascii=False)}")
+
+
 def cmd_algorithms(args: argparse.Namespace, out: Output) -> None:
     found = solvers.available()
     width = max(map(len, found))
@@ -131,4 +159,11 @@ def register(commands: Commands) -> None:
     )
 
     commands.add("variants", "list the variants with their rules", "shudu variants", cmd_variants)
+    listing = commands.add(
+        "rules",
+        "list the constraint rules (killer cages, arrows, thermometers, dots, lines …) with an example each",
+        "shudu rules\n  shudu rules --format json",
+        cmd_rules,
+    )
+    add_format(listing, "text", "json")
     commands.add("algorithms", "list the solving algorithms", "shudu algorithms", cmd_algorithms)

@@ -11,7 +11,9 @@ from .document import FORMATS, Document
 from .fpuzzles import format_fpuzzles, parse_fpuzzles
 from .hodoku import format_hodoku, parse_hodoku
 from .ipuz import format_ipuz, parse_ipuz
+from .iss import format_iss, is_iss
 from .json_form import to_json
+from .limits import check_text, load_json
 from .pencil_marks import format_pm, parse_pm, pm_tokens
 from .sadman import format_sdk, format_sdm, parse_sdk
 from .simple_sudoku import format_ss, parse_ss
@@ -20,11 +22,15 @@ from .text import format_grid, parse_puzzle
 
 def detect_format(text: str) -> str:
     """The name of the format ``text`` is written in (one of :data:`FORMATS`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"detect_format() takes text (str), not {type(text).__name__}")
     s = text.strip()
     if not s:
         raise EmptyInputError("empty input")
     if s.startswith(":"):
         return "hodoku"
+    if is_iss(s):
+        return "iss"
     if "f-puzzles" in s or "sudokupad" in s or "fpuzzles" in s:
         return "fpuzzles"
     if s.startswith("{"):
@@ -52,8 +58,11 @@ def _many_candidates(text: str) -> bool:
 
 def read_document(text: str, fmt: str | None = None, *, line: int | None = None) -> Document:
     """One puzzle in any format of :data:`FORMATS` (detected when ``fmt`` is None)."""
+    check_text(text, reader="read_document", line=line)
+    if fmt is not None and not isinstance(fmt, str):
+        raise TypeError(f"fmt must be a format name (str) or None, not {type(fmt).__name__}")
     fmt = fmt or detect_format(text)
-    if fmt in ("line", "grid", "json"):
+    if fmt in ("line", "grid", "json", "iss"):
         return Document(parse_puzzle(text, line=line))
     readers = {
         "hodoku": parse_hodoku,
@@ -69,7 +78,16 @@ def read_document(text: str, fmt: str | None = None, *, line: int | None = None)
 
 
 def write_document(doc: Document, fmt: str) -> str:
-    """``doc`` in format ``fmt`` (one of :data:`FORMATS`)."""
+    """``doc`` in format ``fmt`` (one of :data:`FORMATS`). A format that cannot hold the puzzle's
+    constraint rules is a ParseError that names them: no rule is dropped silently."""
+    rules = doc.puzzle.geometry.variant.rules
+    if rules and fmt not in ("json", "iss", "fpuzzles"):
+        kinds = ", ".join(dict.fromkeys(rule.kind for rule in rules))
+        raise ParseError(
+            f"format {fmt!r} cannot hold the puzzle's rules ({kinds}); use iss, fpuzzles or json"
+        )
+    if fmt == "iss":
+        return format_iss(doc.puzzle)
     if fmt == "line":
         return doc.puzzle.to_string()
     if fmt == "grid":
@@ -104,6 +122,8 @@ def split_documents(text: str) -> list[tuple[int, str]]:
     are several; else as one puzzle. A JSON document and a square block of rows without
     decoration (a 16x16 grid) are always one puzzle.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"split_documents() takes text (str), not {type(text).__name__}")
     lines = text.splitlines()
     content = [(n, raw.strip()) for n, raw in enumerate(lines, start=1) if raw.strip()]
     puzzles = [(n, c) for n, c in content if not c.startswith("#")]
@@ -133,8 +153,8 @@ def split_documents(text: str) -> list[tuple[int, str]]:
 
 def _is_json(text: str) -> bool:
     try:
-        json.loads(text)
-    except ValueError:
+        load_json(text)
+    except ParseError:
         return False
     return True
 
@@ -148,6 +168,8 @@ def _is_whole_line(content: str) -> bool:
     if any(c.isspace() for c in content):
         return False
     fmt = detect_format(content)
+    if fmt == "iss":
+        return True
     if fmt == "line":
         # as long as a whole 4x4 puzzle: a bad puzzle line is still a line (and its error its own)
         return len(content) >= 16

@@ -1,18 +1,19 @@
-"""shudu's JSON form of a puzzle: the box shape, the variant, extra regions, a jigsaw layout."""
+"""shudu's JSON form of a puzzle: the box shape, the variant, extra regions, a jigsaw layout, and
+constraint rules (``"rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3}, …]``)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, overload
 
-from ..errors import ParseError, ShapeError, ShuduError
-from ..geometry import Box, parse_box
+from ..errors import ParseError, ShapeError, ShuduError, check_size, shown
+from ..geometry import BoxLike, resolve_box, resolve_rules
 from ..puzzle import Puzzle, _Board, size_from_cells
-from ..variants import VariantLike, resolve_variant
-from .cells import B, block_cells, text_cells
+from ..variants import VariantLike
+from .cells import B, block_cells, checked_options, text_cells
+from .limits import check_text, load_json
 
 #: Fields the JSON form reads; the others listed may appear (in shudu's own output) and are ignored.
-_JSON_FIELDS = {"size", "box", "variant", "givens", "puzzle", "regions", "layout"}
+_JSON_FIELDS = {"size", "box", "variant", "givens", "puzzle", "regions", "layout", "rules"}
 _JSON_IGNORED = {
     "line",
     "solution",
@@ -35,7 +36,7 @@ _JSON_IGNORED = {
 def parse_json(
     data: str | dict[str, Any],
     *,
-    box: Box | str | None = ...,
+    box: BoxLike = ...,
     variant: VariantLike = ...,
     line: int | None = ...,
 ) -> Puzzle: ...
@@ -43,7 +44,7 @@ def parse_json(
 def parse_json(
     data: str | dict[str, Any],
     *,
-    box: Box | str | None = ...,
+    box: BoxLike = ...,
     variant: VariantLike = ...,
     line: int | None = ...,
     kind: type[B],
@@ -51,7 +52,7 @@ def parse_json(
 def parse_json(
     data: str | dict[str, Any],
     *,
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
     line: int | None = None,
     kind: type[_Board] = Puzzle,
@@ -60,6 +61,7 @@ def parse_json(
 
     ``box`` and ``variant`` are the defaults for fields the JSON leaves out.
     """
+    box = checked_options(box, variant)
     try:
         return _parse_json(data, box, variant, line, kind)
     except ShuduError as exc:
@@ -68,16 +70,15 @@ def parse_json(
 
 def _parse_json(
     data: str | dict[str, Any],
-    box: Box | str | None,
+    box: BoxLike,
     variant: VariantLike,
     line: int | None,
     kind: type[B],
 ) -> B:
     if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", column=exc.colno) from None
+        data = load_json(check_text(data, reader="parse_json", line=line))
+    elif not isinstance(data, dict):
+        raise TypeError(f"parse_json() takes JSON text or a dict, not {type(data).__name__}")
     if not isinstance(data, dict):
         raise ParseError('a JSON puzzle must be an object with at least "givens"')
     unknown = set(data) - _JSON_FIELDS - _JSON_IGNORED
@@ -97,21 +98,18 @@ def _parse_json(
     else:
         raise ParseError('"givens" must be a string of cells, a list of digits or a list of row strings')
     size = size_from_cells(len(cells))
-    if "size" in data and data["size"] != size:
+    if "size" in data and check_size(data["size"], '"size"') != size:
         raise ParseError(f'"size" is {data["size"]!r} but the givens have {len(cells)} cells ({size}x{size})')
     if "box" in data:
         raw = data["box"]
-        if isinstance(raw, str):
-            box = parse_box(raw)
-        elif isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw):
-            box = (raw[0], raw[1])
-        else:
-            raise ShapeError(f'"box" must be [rows, columns] or "RxC", not {raw!r}')
-    if any(k in data for k in ("variant", "regions", "layout")):
+        if not isinstance(raw, str | list | tuple):
+            raise ShapeError(f'"box" must be [rows, columns] or "RxC", not {shown(raw)}')
+        box = resolve_box(raw)
+    if any(k in data for k in ("variant", "regions", "layout", "rules")):
         fields = dict(data)
         if "variant" not in fields and isinstance(variant, str):
             fields["variant"] = variant
-        variant = resolve_variant(fields, size)
+        variant = resolve_rules(fields, size)
     return kind(cells, box=box, variant=variant)
 
 

@@ -4,47 +4,54 @@ from __future__ import annotations
 
 from typing import overload
 
-from ..geometry import Box
+from ..errors import ParseError, ShuduError
+from ..geometry import BoxLike
 from ..notation import digit_char
 from ..puzzle import Grid, Puzzle, _Board
 from ..variants import VariantLike
-from .cells import B, block_cells, build_board, line_cells, text_cells
+from .cells import B, block_cells, build_board, checked_options, line_cells, text_cells
+from .iss import is_iss, parse_iss
 from .json_form import parse_json
+from .limits import check_text
 
 
 def parse_line(
     text: str,
     *,
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
     line: int | None = None,
     kind: type[B] = Puzzle,  # type: ignore[assignment]
 ) -> B:
     """A puzzle from one line of n·n characters: ``1-9`` then ``A-Z``, ``.`` or ``0`` for empty."""
+    box = checked_options(box, variant)
+    check_text(text, reader="parse_line", line=line)
     return build_board(kind, line_cells(text, line=line), box, variant, line)
 
 
 def parse_block(
     text: str,
     *,
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
     line: int | None = None,
     kind: type[B] = Puzzle,  # type: ignore[assignment]
 ) -> B:
     """A puzzle drawn as rows on lines (see :func:`block_cells`)."""
+    box = checked_options(box, variant)
+    check_text(text, reader="parse_block", line=line)
     return build_board(kind, block_cells(text, line=line), box, variant, line)
 
 
 @overload
 def parse_puzzle(
-    text: str, *, box: Box | str | None = ..., variant: VariantLike = ..., line: int | None = ...
+    text: str, *, box: BoxLike = ..., variant: VariantLike = ..., line: int | None = ...
 ) -> Puzzle: ...
 @overload
 def parse_puzzle(
     text: str,
     *,
-    box: Box | str | None = ...,
+    box: BoxLike = ...,
     variant: VariantLike = ...,
     line: int | None = ...,
     kind: type[B],
@@ -52,21 +59,39 @@ def parse_puzzle(
 def parse_puzzle(
     text: str,
     *,
-    box: Box | str | None = None,
+    box: BoxLike = None,
     variant: VariantLike = None,
     line: int | None = None,
     kind: type[_Board] = Puzzle,
 ) -> _Board:
     """Any one puzzle: JSON if it starts with ``{``, a grid block if it spans lines or has decoration,
     else one line."""
-    stripped = text.strip()
+    box = checked_options(box, variant)
+    reader = "parse_grid" if kind is Grid else "parse_puzzle"
+    stripped = check_text(text, reader=reader, line=line).strip()
     if stripped.startswith("{"):
         return parse_json(stripped, box=box, variant=variant, line=line, kind=kind)
+    if is_iss(stripped):
+        return _parse_iss(stripped, box, variant, line, kind)
     return build_board(kind, text_cells(text, line=line), box, variant, line)
 
 
+def _parse_iss(text: str, box: object, variant: object, line: int | None, kind: type[_Board]) -> _Board:
+    """A constraint string (:mod:`shudu.formats.iss`): it says its own shape and rules."""
+    if kind is not Puzzle:
+        raise ParseError("a constraint string holds a puzzle, not a grid", line=line)
+    if box is not None or variant is not None:
+        raise ParseError(
+            "a constraint string says its own shape and rules: give no box or variant", line=line
+        )
+    try:
+        return parse_iss(text)
+    except ShuduError as exc:
+        raise exc.at_line(line) if line is not None else exc from None
+
+
 def parse_grid(
-    text: str, *, box: Box | str | None = None, variant: VariantLike = None, line: int | None = None
+    text: str, *, box: BoxLike = None, variant: VariantLike = None, line: int | None = None
 ) -> Grid:
     """A :class:`Grid` (a solution or a player's work) from any text format, as :func:`parse_puzzle`."""
     return parse_puzzle(text, box=box, variant=variant, line=line, kind=Grid)
@@ -76,11 +101,13 @@ def parse_grid(
 PuzzleLike = Puzzle | str
 
 
-def as_puzzle(puzzle: PuzzleLike, *, box: Box | str | None = None, variant: VariantLike = None) -> Puzzle:
+def as_puzzle(puzzle: PuzzleLike, *, box: BoxLike = None, variant: VariantLike = None) -> Puzzle:
     """The Puzzle a puzzle-like argument stands for: a Puzzle as it is, or text in any format.
 
-    ``box`` and ``variant`` apply to text only (a Puzzle already carries its shape).
+    ``box`` and ``variant`` apply to text only (a Puzzle already carries its shape), but are
+    checked either way: a wrong type is a :class:`TypeError`.
     """
+    box = checked_options(box, variant)
     if isinstance(puzzle, Puzzle):
         return puzzle
     if isinstance(puzzle, str):

@@ -22,10 +22,12 @@ from typing import Any
 
 from .. import solvers
 from ..errors import ParseError, VariantError
-from ..formats import as_puzzle, parse_hodoku, parse_json, parse_pm
+from ..formats import as_puzzle, load_json, parse_hodoku, parse_json, parse_pm
 from ..notation import char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
+from ..solvers.base import Budget
 from ..variants import parse_cell
+from .budget import LogicTimeout, remaining_seconds
 from .grid import CandidateGrid, bits
 
 #: Characters that draw the borders of a candidate grid (besides whitespace).
@@ -59,11 +61,21 @@ class Board:
 
     @cached_property
     def solution_status(self) -> str:
-        """``unique``, ``multiple`` or ``none``: how many solutions the givens have."""
-        return solvers.get().answer(self.puzzle)[0]
+        """``unique``, ``multiple`` or ``none``: how many solutions the givens have.
+
+        Inside a :func:`~shudu.logic.budget.limits` block the count keeps to its deadline and
+        raises :class:`~shudu.logic.budget.LogicTimeout` past it (nothing is cached then)."""
+        left = remaining_seconds()
+        if left is not None and left <= 0:
+            raise LogicTimeout("time limit reached")
+        status = solvers.get().answer(self.puzzle, budget=Budget.of(None, left))[0]
+        if status == "timeout":
+            raise LogicTimeout("time limit reached while counting solutions")
+        return status
 
     def is_unique(self) -> bool:
-        """Whether the givens have exactly one solution (uniqueness techniques may then be used)."""
+        """Whether the givens have exactly one solution (uniqueness techniques may then be used);
+        within the current limits, as :attr:`solution_status`."""
         return self.solution_status == "unique"
 
 
@@ -72,6 +84,12 @@ def parse_board(board: Any) -> Board:
 
     Raises :class:`~shudu.errors.ParseError` (naming the cell or field) on anything else.
     """
+    parsed = _parse_board(board)
+    parsed.puzzle.geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
+    return parsed
+
+
+def _parse_board(board: Any) -> Board:
     if isinstance(board, Board):
         return board
     if isinstance(board, Puzzle):
@@ -94,7 +112,7 @@ def _parse_json_board(board: str | Mapping[str, Any]) -> Board:
     data: Any = board
     if isinstance(board, str) and board.strip().startswith("{"):
         try:
-            data = json.loads(board)
+            data = load_json(board)
         except json.JSONDecodeError as exc:
             raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", column=exc.colno) from None
     if not isinstance(data, Mapping):

@@ -90,6 +90,7 @@ TABLES_CACHE_SIZE = 128
 @lru_cache(maxsize=TABLES_CACHE_SIZE)
 def tables(geometry: Geometry) -> Tables:
     """The house and peer bitmasks of a geometry, built once and kept in a bounded cache."""
+    geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
     house_bits = tuple(sum(1 << c for c in cells) for cells in geometry.house_cells)
     peer_bits = tuple(sum(1 << p for p in peers) for peers in geometry.peers)
     kinds: dict[str, list[int]] = {"row": [], "column": [], "box": [], "region": [], "extra": []}

@@ -119,6 +119,7 @@ def analyse(
 ) -> Rating:
     """The one path behind :func:`rate` and :func:`~shudu.logic.explain.explain`: the solution
     count, HoDoKu's path and Sudoku Explainer's, within the limits."""
+    puzzle.geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
     seconds = check_seconds(timeout, "timeout")
     nodes = check_count(node_limit, "node_limit", minimum=1)
     path: list[Step] = []
@@ -176,8 +177,9 @@ def solve_within_limits(puzzle: Puzzle) -> Answer:
 
 
 def check_unique(puzzle: Puzzle) -> bool:
-    """Whether the puzzle has exactly one solution; UnsolvableError when it has none."""
-    status, _ = solvers.get().answer(puzzle)
+    """Whether the puzzle has exactly one solution; UnsolvableError when it has none. The count
+    keeps to the current limits, as :func:`solve_within_limits` (LogicTimeout past them)."""
+    status = solve_within_limits(puzzle).status
     if status == "none":
         raise UnsolvableError("the puzzle has no solution")
     return status == "unique"

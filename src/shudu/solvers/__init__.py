@@ -7,9 +7,10 @@ order tests and benchmarks loop over them.
 from __future__ import annotations
 
 from ..errors import SolverError
+from ..geometry import Geometry
 from .base import Budget, SearchTimeout, Solver, Stats
 
-__all__ = ["Budget", "SearchTimeout", "Solver", "Stats", "available", "get", "register"]
+__all__ = ["Budget", "SearchTimeout", "Solver", "Stats", "available", "for_geometry", "get", "register"]
 
 _REGISTRY: dict[str, Solver] = {}
 #: Preference order for "auto": the first registered name wins.
@@ -40,8 +41,21 @@ def get(name: str = "auto") -> Solver:
         raise SolverError(f"unknown algorithm {name!r}; known algorithms: {known}") from None
 
 
+def for_geometry(name: str, geometry: Geometry) -> Solver:
+    """The solver ``name`` for puzzles of ``geometry``: ``auto`` is the constraint engine when the
+    puzzle has constraint rules; a SolverError says why a named solver cannot take them."""
+    if name == "auto" and geometry.variant.rules:
+        name = "constraints"
+    solver = get(name)
+    reason = solver.unsupported(geometry)
+    if reason:
+        raise SolverError(f"algorithm {solver.name!r} cannot solve this puzzle: {reason}")
+    return solver
+
+
 # Importing a solver module registers it.
 from . import backtrack as _backtrack  # noqa: E402, F401
+from . import constraints as _constraints  # noqa: E402, F401
 from . import dlx as _dlx  # noqa: E402, F401
 from . import enumeration as _enumeration  # noqa: E402, F401
 from . import fast as _fast  # noqa: E402, F401

@@ -78,9 +78,13 @@ class Solver:
 
     name: ClassVar[str]
     description: ClassVar[str]
+    #: Whether the solver reads constraint rules (killer cages, lines …); the others refuse them.
+    reads_rules: ClassVar[bool] = False
 
     def unsupported(self, geometry: Geometry) -> str | None:
         """Why this solver cannot handle puzzles of ``geometry``, or None when it can."""
+        if geometry.variant.rules and not self.reads_rules:
+            return "it does not read constraint rules; algorithm 'constraints' does"
         return None
 
     def solutions(

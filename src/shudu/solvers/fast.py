@@ -345,6 +345,7 @@ def solve_many(
     batch = _checked_puzzles(puzzles)
     if geometry is None:
         geometry = Geometry(_batch_size(batch))
+    geometry.variant.refuse_rules("solve_many")
     engine = engine or _engine
     shape = _shape(geometry, engine)
     deadline = None if timeout is None else time.monotonic() + timeout

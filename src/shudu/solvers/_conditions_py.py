@@ -1,0 +1,310 @@
+"""The named line conditions of the constraint engine, in pure Python (their specification).
+
+Each ``condition(kind, shape)`` gives a function that narrows the domains of the kind's cells
+(bit masks, bit k for digit k + 1) and returns the cells it changed, or None when the condition
+cannot hold. Each removes only digits that no assignment of the condition's own cells can use,
+and fails a full assignment that breaks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..rules import AllDifferent, Kind, LineCondition, OrderedChain, Relation, Shape, WeightedSum
+from ._propagators_py import (
+    AllDifferentProp,
+    ChainProp,
+    Changed,
+    ConditionProp,
+    ConditionRun,
+    Prop,
+    RelationProp,
+    SumProp,
+    _commit,
+    bits,
+    rule_filter,
+    sum_filter,
+)
+
+__all__ = ["condition", "make"]
+
+
+def condition(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """The propagator of the condition ``kind.name``."""
+    build = _CONDITIONS.get(kind.name)
+    if build is None:
+        raise ValueError(f"no propagator for the condition {kind.name!r}")
+    return build(kind, shape)
+
+
+def _allowed(kind: LineCondition, shape: Shape) -> ConditionRun:
+    cells, mask = kind.cells, kind.params[0]
+    return lambda dom: _commit(dom, cells, [mask] * len(cells))
+
+
+def _renban(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """The line's digits are a run of ``k`` consecutive digits: keep the runs that every cell can
+    take part in and whose every digit has a cell; a digit all such runs hold and one cell can
+    take goes there."""
+    cells, k, n = kind.cells, len(kind.cells), shape.size
+    runs = [((1 << k) - 1) << low for low in range(n - k + 1)]
+
+    def run(dom: list[int]) -> Changed:
+        doms = [dom[c] for c in cells]
+        allowed, required = 0, -1
+        for w in runs:
+            union = 0
+            for d in doms:
+                if not d & w:
+                    break
+                union |= d & w
+            else:
+                if union == w:
+                    allowed |= w
+                    required &= w
+        if not allowed:
+            return None
+        changed = _commit(dom, cells, [allowed] * k)
+        if changed is None:
+            return None
+        for low in bits(required):
+            owners = [c for c in cells if dom[c] & low]
+            if len(owners) == 1 and dom[owners[0]] != low:
+                dom[owners[0]] = low
+                changed.append(owners[0])
+        return changed
+
+    return run
+
+
+def _between(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """Each pair of end digits two or more apart that leaves every middle cell a digit strictly
+    between them supports those digits."""
+    cells = kind.cells
+    a, b, middle = cells[0], cells[-1], cells[1:-1]
+
+    def run(dom: list[int]) -> Changed:
+        seen_a = seen_b = 0
+        seen_mid = [0] * len(middle)
+        for la in bits(dom[a]):
+            for lb in bits(dom[b]):
+                lo, hi = sorted((la, lb))
+                inside = (hi - 1) & ~(lo | (lo - 1))  # the digits strictly between
+                fits = [dom[m] & inside for m in middle]
+                if all(fits):
+                    seen_a |= la
+                    seen_b |= lb
+                    seen_mid = [s | f for s, f in zip(seen_mid, fits, strict=True)]
+        return _commit(dom, (a, b, *middle), [seen_a, seen_b, *seen_mid])
+
+    return run
+
+
+def _sandwich(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """The 1 and the n of a full line at each pair of places they may take; the cells between
+    them reach the total (by :func:`sum_filter`), the others hold neither."""
+    cells, total, n = kind.cells, kind.params[0], shape.size
+    one, top = 1, 1 << (n - 1)
+    crust = one | top
+
+    def run(dom: list[int]) -> Changed:
+        doms = [dom[c] for c in cells]
+        seen = [0] * len(cells)
+        ones = [i for i, d in enumerate(doms) if d & one]
+        tops = [j for j, d in enumerate(doms) if d & top]
+        for i in ones:
+            for j in tops:
+                if i == j:
+                    continue
+                lo, hi = min(i, j), max(i, j)
+                inner = [d & ~crust for d in doms[lo + 1 : hi]]
+                filling = sum_filter(inner, (1,) * len(inner), total, n) if all(inner) else None
+                if filling is None:
+                    continue
+                outer = [d & ~crust for k, d in enumerate(doms) if k < lo or k > hi]
+                if not all(outer):
+                    continue
+                seen[i] |= one
+                seen[j] |= top
+                for k in range(len(cells)):
+                    if lo < k < hi:
+                        seen[k] |= filling[k - lo - 1]
+                    elif k != i and k != j:
+                        seen[k] |= doms[k] & ~crust
+        return _commit(dom, cells, seen)
+
+    return run
+
+
+def _xsum(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """For each first digit x, the first x digits must reach the total."""
+    cells, total, n = kind.cells, kind.params[0], shape.size
+
+    def run(dom: list[int]) -> Changed:
+        doms = [dom[c] for c in cells]
+        seen = [0] * len(cells)
+        for low in bits(doms[0]):
+            x = low.bit_length()
+            if x > len(cells):
+                continue
+            head = [low, *doms[1:x]]
+            fit = sum_filter(head, (1,) * x, total, n)
+            if fit is None:
+                continue
+            for k in range(len(cells)):
+                seen[k] |= fit[k] if k < x else doms[k]
+        return _commit(dom, cells, seen)
+
+    return run
+
+
+def _skyscraper(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """States (tallest so far, buildings seen) forward from the clue and back from the end."""
+    cells, count = kind.cells, kind.params[0]
+
+    def run(dom: list[int]) -> Changed:
+        doms = [dom[c] for c in cells]
+        forward: list[set[tuple[int, int]]] = [{(0, 0)}]
+        for d in doms:
+            nxt = set()
+            for tallest, seen in forward[-1]:
+                for low in bits(d):
+                    v = low.bit_length()
+                    state = (v, seen + 1) if v > tallest else (tallest, seen)
+                    if state[1] <= count:
+                        nxt.add(state)
+            forward.append(nxt)
+        goal = {s for s in forward[-1] if s[1] == count}
+        new = [0] * len(doms)
+        for i in range(len(doms) - 1, -1, -1):
+            back = set()
+            for tallest, seen in forward[i]:
+                for low in bits(doms[i]):
+                    v = low.bit_length()
+                    state = (v, seen + 1) if v > tallest else (tallest, seen)
+                    if state in goal:
+                        new[i] |= low
+                        back.add((tallest, seen))
+            goal = back
+        return _commit(dom, cells, new)
+
+    return run
+
+
+def _split_filter(doms: Sequence[int], total: int) -> list[int] | None:
+    """The digits of a line that splits into stretches each adding up to ``total``: states are
+    the sum of the open stretch (0 … total - 1), forward and back."""
+    forward = [{0}]
+    for d in doms:
+        nxt = set()
+        for s in forward[-1]:
+            for low in bits(d):
+                t = s + low.bit_length()
+                if t <= total:
+                    nxt.add(t % total)
+        forward.append(nxt)
+    if 0 not in forward[-1]:
+        return None
+    goal, new = {0}, [0] * len(doms)
+    for i in range(len(doms) - 1, -1, -1):
+        back = set()
+        for s in forward[i]:
+            for low in bits(doms[i]):
+                t = s + low.bit_length()
+                if t <= total and t % total in goal:
+                    new[i] |= low
+                    back.add(s)
+        goal = back
+    return new
+
+
+def _sum_line(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """Open lines split from their first cell; a loop may start its first stretch anywhere."""
+    cells, total = kind.cells, kind.params[0]
+    loop = len(kind.params) > 1 and kind.params[1] == 1
+    starts = range(len(cells)) if loop else range(1)
+
+    def run(dom: list[int]) -> Changed:
+        doms = [dom[c] for c in cells]
+        seen = [0] * len(cells)
+        for start in starts:
+            order = list(range(start, len(cells))) + list(range(start))
+            fit = _split_filter([doms[k] for k in order], total)
+            if fit is not None:
+                for k, d in zip(order, fit, strict=True):
+                    seen[k] |= d
+        return _commit(dom, cells, seen)
+
+    return run
+
+
+def _quad(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """Each listed digit, as often as listed, needs as many cells that can hold it; when there
+    are just that many, they hold it."""
+    cells = kind.cells
+    needs: dict[int, int] = {}
+    for d in kind.params:
+        needs[1 << (d - 1)] = needs.get(1 << (d - 1), 0) + 1
+
+    def run(dom: list[int]) -> Changed:
+        changed: list[int] = []
+        for low, k in needs.items():
+            owners = [c for c in cells if dom[c] & low]
+            if len(owners) < k:
+                return None
+            if len(owners) == k:
+                for c in owners:
+                    if dom[c] != low:
+                        dom[c] = low
+                        changed.append(c)
+        return changed
+
+    return run
+
+
+def _cover(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """Every class (a mask of digits) has a cell among ``cells``; a class with one possible cell
+    puts it there."""
+    cells, classes = kind.cells, kind.params
+
+    def run(dom: list[int]) -> Changed:
+        changed: list[int] = []
+        for mask in classes:
+            owners = [c for c in cells if dom[c] & mask]
+            if not owners:
+                return None
+            if len(owners) == 1 and dom[owners[0]] & ~mask:
+                dom[owners[0]] &= mask
+                changed.append(owners[0])
+        return changed
+
+    return run
+
+
+_CONDITIONS: dict[str, Callable[[LineCondition, Shape], ConditionRun]] = {
+    "allowed": _allowed,
+    "renban": _renban,
+    "between": _between,
+    "sandwich": _sandwich,
+    "x-sum": _xsum,
+    "skyscraper": _skyscraper,
+    "sum-line": _sum_line,
+    "quad": _quad,
+    "cover": _cover,
+    "rule": rule_filter,
+}
+
+
+def make(kind: Kind, shape: Shape) -> Prop:
+    """The propagator of one compiled kind."""
+    size = shape.size
+    if isinstance(kind, AllDifferent):
+        return AllDifferentProp(kind.cells, size)
+    if isinstance(kind, Relation):
+        return RelationProp(kind, size)
+    if isinstance(kind, WeightedSum):
+        return SumProp(kind, size)
+    if isinstance(kind, OrderedChain):
+        return ChainProp(kind, size)
+    assert isinstance(kind, LineCondition)
+    return ConditionProp(kind.cells, condition(kind, shape))

@@ -1,0 +1,388 @@
+"""Solver ``constraints``: any mix of rules, by propagation to a fixed point and search.
+
+The puzzle's houses (rows, columns, boxes or jigsaw regions, extra regions), its variant links
+(anti-knight, anti-king) and its rules (killer cages, arrows, thermometers, dots, lines …,
+compiled by :mod:`shudu.rules`) become propagators over bit-mask domains. After each choice the
+propagators run until none changes a domain; the search branches on a cell with the fewest
+digits left, lowest digit first. Every full grid is checked against each rule's own definition
+before it is given as a solution.
+
+The search here is the pure-Python engine, the specification of the kinds' propagators
+(:mod:`shudu.solvers._propagators_py`, :mod:`shudu.solvers._conditions_py`). Its C twin
+(``core/constraints*.c`` of the C core, docs/core.md) runs the same search step for step — the
+same propagation, the same choices, so the same solutions in the same order and the same
+statistics — some 50 times faster. :func:`encode_network` writes the network as the flat records
+the C engine reads. The C engine runs when the C core is built, unless
+``SHUDU_IMPLEMENTATION=python`` forces the Python one (``IMPLEMENTATION`` says which is chosen).
+A network with the generic condition ``"rule"`` (a rule checked by trying its digits, such as a
+lunchbox that is not a whole row or column) cannot run in C: such a puzzle is searched by the
+Python engine.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from array import array
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from ..geometry import Geometry
+from ..puzzle import Puzzle
+from ..rules import (
+    AllDifferent,
+    Kind,
+    LineCondition,
+    OrderedChain,
+    Relation,
+    Shape,
+    WeightedSum,
+    check_grid,
+    compile_rules,
+)
+from . import register
+from ._conditions_py import make
+from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
+from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
+
+__all__ = [
+    "IMPLEMENTATION",
+    "ConstraintSolver",
+    "Intersection",
+    "encode_network",
+    "network_sources",
+    "shape_of",
+]
+
+#: How many nodes between two looks at the clock (a node here costs microseconds, not nanoseconds).
+CHECK_EVERY = 16
+
+
+def shape_of(geometry: Geometry) -> Shape:
+    """What the rules may know of a geometry: its size, each cell's region, and the rules."""
+    region_of = [0] * geometry.ncells
+    for house in geometry.houses:
+        if house.kind in ("box", "region"):
+            for cell in house.cells:
+                region_of[cell] = house.index
+    return Shape(geometry.size, tuple(region_of), geometry.variant.rules)
+
+
+@dataclass
+class _Network:
+    props: list[Prop]
+    watch: list[list[int]]
+    shape: Shape
+    #: How often the propagators of each cell failed (plus one): the branching prefers such cells.
+    weight: list[int]
+
+
+def _network(geometry: Geometry) -> _Network:
+    n = geometry.size
+    shape = shape_of(geometry)
+    props: list[Prop] = [AllDifferentProp(cells, n) for cells in geometry.house_cells]
+    houses = geometry.house_cells
+    for i, first in enumerate(houses):
+        for second in houses[i + 1 :]:
+            if len(set(first) & set(second)) >= 2:
+                props.append(IntersectionProp(first, second))
+    for a, linked in enumerate(geometry.links):
+        props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
+    props.extend(make(kind, shape) for kind in compile_rules(shape))
+    watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
+    for i, prop in enumerate(props):
+        for cell in set(prop.cells):
+            watch[cell].append(i)
+    return _Network(props, watch, shape, [1] * geometry.ncells)
+
+
+def _settle(dom: list[int], net: _Network, queue: deque[int], queued: list[bool]) -> bool:
+    """Run the queued propagators, and those of every cell they change, until none changes a
+    domain; False when one finds its constraint broken (its cells then weigh more in the choice
+    of the next branch: they sit where the puzzle is tight)."""
+    props, watch = net.props, net.watch
+    while queue:
+        i = queue.popleft()
+        queued[i] = False
+        changed = props[i].run(dom)
+        if changed is None:
+            queue.clear()
+            for cell in props[i].cells:
+                net.weight[cell] += 1
+            return False
+        for cell in changed:
+            for j in watch[cell]:
+                if not queued[j]:
+                    queued[j] = True
+                    queue.append(j)
+    return True
+
+
+class _Search:
+    """One search over a puzzle: the network, the budget, the statistics."""
+
+    def __init__(self, puzzle: Puzzle, budget: Budget, stats: Stats) -> None:
+        self.puzzle, self.budget, self.stats = puzzle, budget, stats
+        self.net = _network(puzzle.geometry)
+        self.nodes = 0
+
+    def _propagate(self, dom: list[int], seeds: list[int] | None) -> bool:
+        net = self.net
+        queued = [False] * len(net.props)
+        if seeds is None:
+            queue = deque(range(len(net.props)))
+            queued = [True] * len(net.props)
+        else:
+            queue = deque()
+            for cell in seeds:
+                for j in net.watch[cell]:
+                    if not queued[j]:
+                        queued[j] = True
+                        queue.append(j)
+        return _settle(dom, net, queue, queued)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        self.stats.nodes += 1
+        budget = self.budget
+        if budget.node_limit is not None and self.nodes > budget.node_limit:
+            raise SearchTimeout(f"node limit of {budget.node_limit} reached")
+        if (
+            self.nodes % CHECK_EVERY == 0
+            and budget.deadline is not None
+            and time.monotonic() > budget.deadline
+        ):
+            raise SearchTimeout("time limit reached")
+
+    def solutions(self) -> Iterator[tuple[int, ...]]:
+        n = self.puzzle.geometry.size
+        full = (1 << n) - 1
+        dom = [1 << (v - 1) if v else full for v in self.puzzle.cells]
+        if not self._propagate(dom, None):
+            return
+        self.stats.settled += sum(
+            1 for v, d in zip(self.puzzle.cells, dom, strict=True) if not v and not d & (d - 1)
+        )
+        stack: list[tuple[list[int], int, int]] = [(dom, -1, 0)]
+        while stack:
+            dom, cell, digit = stack.pop()
+            if cell >= 0:
+                self._tick()
+                dom[cell] = digit
+                if not self._propagate(dom, [cell]):
+                    continue
+            pick = self._pick(dom, self.net.weight)
+            if pick < 0:
+                grid = tuple(d.bit_length() for d in dom)
+                if check_grid(grid, self.net.shape) is None:
+                    yield grid
+                continue
+            options = dom[pick]
+            self.stats.guesses += 1
+            lows = []
+            while options:
+                low = options & -options
+                lows.append(low)
+                options ^= low
+            for low in reversed(lows):
+                stack.append((dom if low == lows[0] else dom[:], pick, low))
+
+    @staticmethod
+    def _pick(dom: list[int], weight: list[int]) -> int:
+        """The open cell with the fewest digits left for its weight (dom/wdeg), or -1 when none
+        is open."""
+        best, score = -1, 1e30
+        for cell, d in enumerate(dom):
+            if d & (d - 1):
+                k = d.bit_count() / weight[cell]
+                if k < score:
+                    best, score = cell, k
+        return best
+
+
+# --- the C engine -------------------------------------------------------------------------------
+
+
+def _choose() -> tuple[ModuleType | None, str]:
+    """The C core when it is built and carries the engine (unless Python is asked for), and
+    the name of the engine chosen."""
+    wanted = os.environ.get("SHUDU_IMPLEMENTATION", "").strip().lower()
+    if wanted not in ("", "auto", "c", "python"):
+        raise ImportError(f"SHUDU_IMPLEMENTATION must be 'c' or 'python', not {wanted!r}")
+    if wanted == "python":
+        return None, "python"
+    try:
+        from . import _core_c  # type: ignore[attr-defined]
+    except ImportError:
+        _core_c = None
+    if _core_c is None or not hasattr(_core_c, "ConstraintSearch"):
+        if wanted == "c":
+            raise ImportError(
+                "SHUDU_IMPLEMENTATION=c, but the C core of shudu is not built (or is older than its "
+                "constraint engine); reinstall with a C compiler present"
+            ) from None
+        return None, "python"
+    return _core_c, "c"
+
+
+_core, IMPLEMENTATION = _choose()
+
+#: The kinds of the C engine's records (``CK_*`` of core/constraints.h), by name.
+RECORD_KINDS = {
+    "all-different": 0, "intersection": 1, "relation": 2, "sum": 3, "chain": 4,
+    "allowed": 5, "renban": 6, "between": 7, "sandwich": 8, "x-sum": 9, "skyscraper": 10,
+    "sum-line": 11, "quad": 12, "cover": 13,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Intersection:
+    """Two houses that share two or more cells (an :class:`IntersectionProp`)."""
+
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+
+
+Source = Kind | Intersection
+
+
+def network_sources(geometry: Geometry) -> tuple[Shape, list[Source]]:
+    """What the network of a geometry is built from, in the order of :func:`_network`: an
+    all-different group per house, the intersections, the links, the compiled rules."""
+    shape = shape_of(geometry)
+    houses = geometry.house_cells
+    sources: list[Source] = [AllDifferent(tuple(cells)) for cells in houses]
+    for i, first in enumerate(houses):
+        for second in houses[i + 1 :]:
+            if len(set(first) & set(second)) >= 2:
+                sources.append(Intersection(tuple(first), tuple(second)))
+    for a, linked in enumerate(geometry.links):
+        sources.extend(AllDifferent((a, b)) for b in linked if a < b)
+    sources.extend(compile_rules(shape))
+    return shape, sources
+
+
+def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
+    """The parameters of a line condition's record, or None when the C engine lacks it."""
+    name, params = kind.name, kind.params
+    if name in ("renban", "between"):
+        return ()
+    if name in ("allowed", "sandwich", "x-sum", "skyscraper"):
+        return params[:1]
+    if name == "sum-line":
+        return params[0], int(len(params) > 1 and params[1] == 1)
+    if name == "quad":  # as _conditions_py._quad counts them: each digit, in first-seen order
+        needs: dict[int, int] = {}
+        for d in params:
+            needs[1 << (d - 1)] = needs.get(1 << (d - 1), 0) + 1
+        return tuple(x for pair in needs.items() for x in pair)
+    if name == "cover":
+        return params
+    return None
+
+
+def _record(source: Source, size: int) -> tuple[int, Sequence[int], Sequence[int]] | None:
+    """One propagator's record: its kind, cells and parameters (core/constraints.h)."""
+    if isinstance(source, Intersection):
+        prop = IntersectionProp(source.first, source.second)
+        return RECORD_KINDS["intersection"], prop.cells, (len(prop.shared), len(prop.first_rest))
+    if isinstance(source, AllDifferent):
+        return RECORD_KINDS["all-different"], source.cells, (int(len(source.cells) == size),)
+    if isinstance(source, Relation):
+        rel = RelationProp(source, size)
+        return RECORD_KINDS["relation"], rel.cells, (*rel.fwd, *rel.rev)
+    if isinstance(source, WeightedSum):
+        combos = SumProp(source, size).combos
+        params = (source.total, int(combos is not None), *source.coeffs, *(combos or ()))
+        return RECORD_KINDS["sum"], source.cells, params
+    if isinstance(source, OrderedChain):
+        return RECORD_KINDS["chain"], source.cells, (int(source.strict),)
+    cond = _condition_params(source)
+    return None if cond is None else (RECORD_KINDS[source.name], source.cells, cond)
+
+
+def encode_network(sources: Sequence[Source], size: int) -> array[int] | None:
+    """The network as the C engine reads it: per propagator, ``kind, ncells, nparams, cells,
+    params`` (int32), or None when one cannot run in C (the condition ``"rule"``, or a number
+    beyond 32 bits)."""
+    out = array("i")
+    try:
+        for source in sources:
+            rec = _record(source, size)
+            if rec is None:
+                return None
+            kind, cells, params = rec
+            out.extend((kind, len(cells), len(params)))
+            out.extend(cells)
+            out.extend(params)
+    except OverflowError:
+        return None
+    return out
+
+
+def _c_search(puzzle: Puzzle) -> tuple[Any, Shape] | None:
+    """A C search over the puzzle's network, or None when the network cannot run in C."""
+    geometry = puzzle.geometry
+    shape, sources = network_sources(geometry)
+    records = encode_network(sources, geometry.size)
+    if _core is None or records is None:
+        return None
+    full = (1 << geometry.size) - 1
+    domains = array("I", [1 << (v - 1) if v else full for v in puzzle.cells])
+    try:
+        return _core.ConstraintSearch(geometry.size, records, domains), shape
+    except ValueError:  # beyond the C engine's limits (a sum of thousands of cells …)
+        return None
+
+
+def _c_solutions(search: Any, shape: Shape, budget: Budget, stats: Stats) -> Iterator[tuple[int, ...]]:
+    """The C engine's full grids that keep every rule, lazily: asked for one at a time, so that
+    the statistics are those of the Python engine at the same point (a call costs a few
+    microseconds, less than the check of the grid)."""
+    core = _core
+    assert core is not None
+    nodes, guesses, started = 0, 0, False
+    while True:
+        timeout = -1.0 if budget.deadline is None else max(0.0, budget.deadline - time.monotonic())
+        grids, code = search.run(1, budget.node_limit, timeout)
+        stats.nodes += search.nodes - nodes
+        stats.guesses += search.guesses - guesses
+        nodes, guesses = search.nodes, search.guesses
+        if not started:
+            started = True
+            stats.settled += search.settled
+        for raw in grids:
+            grid = tuple(raw)
+            if check_grid(grid, shape) is None:
+                yield grid
+        if code == core.EXHAUSTED:
+            return
+        if code == core.BUDGET:
+            if budget.node_limit is not None and nodes > budget.node_limit:
+                raise SearchTimeout(f"node limit of {budget.node_limit} reached")
+            raise SearchTimeout("time limit reached")
+
+
+class ConstraintSolver(Solver):
+    name = "constraints"
+    description = (
+        "any mix of rules (killer cages, arrows, thermometers, dots, lines, regions): "
+        "propagation to a fixed point, then search on the cell with fewest digits for its failures"
+    )
+    reads_rules = True
+
+    def solutions(
+        self, puzzle: Puzzle, *, budget: Budget = UNLIMITED, stats: Stats | None = None
+    ) -> Iterator[tuple[int, ...]]:
+        stats = stats if stats is not None else Stats()
+        found = _c_search(puzzle) if _core is not None else None
+        if found is not None:
+            yield from _c_solutions(*found, budget, stats)
+        else:
+            yield from _Search(puzzle, budget, stats).solutions()
+
+
+register(ConstraintSolver())

@@ -1,0 +1,66 @@
+"""Published constraint puzzles (the shared half of ISS's collection): read, solved, and each
+solution found equal to the published one.
+
+A puzzle the engine cannot finish within the node budget counts as not yet solved, never as
+wrong; a puzzle in a form shudu does not read must fail with a ParseError that names it.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+import shudu
+from shudu.errors import ParseError
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss_constraint_puzzles.tsv"
+#: Search nodes a puzzle may take here (the pure-Python engine does a few thousand a second).
+NODES = 1500
+
+pytestmark = pytest.mark.skipif(not DATA.exists(), reason=f"the shared corpus is absent ({DATA})")
+
+
+def _rows() -> list[dict[str, str]]:
+    if not DATA.exists():
+        return []
+    with DATA.open(encoding="utf-8") as handle:
+        return [row for row in csv.DictReader(handle, delimiter="\t") if row["scope"] == "core"]
+
+
+def _digits(text: str) -> tuple[int, ...]:
+    """A published solution as digits: 1-9, then A = 1 … P = 16 on grids of 16 and more."""
+    if any(c.isalpha() for c in text):
+        return tuple(ord(c.upper()) - ord("A") + 1 for c in text)
+    return tuple(int(c) for c in text)
+
+
+def test_the_core_puzzles_that_shudu_reads_solve_to_their_published_solutions() -> None:
+    read = solved = 0
+    refused: list[str] = []
+    for row in _rows():
+        try:
+            puzzle = shudu.parse_puzzle(row["iss_input"])
+        except ParseError as exc:
+            assert str(exc), row["name"]
+            refused.append(f"{row['name']}: {exc}")
+            continue
+        read += 1
+        result = shudu.solve(puzzle, node_limit=NODES)
+        assert result.status in ("unique", "timeout"), (row["name"], result.status)
+        if result.status == "unique":
+            assert result.solution is not None
+            assert tuple(result.solution.cells) == _digits(row["solution"]), row["name"]
+            solved += 1
+    assert read >= 40, refused
+    assert solved >= 25
+
+
+def test_a_form_shudu_does_not_read_is_named() -> None:
+    with pytest.raises(ParseError, match="Shape 9x8"):
+        shudu.parse_puzzle(".Shape~9x8.~R1C1_1")
+    with pytest.raises(ParseError, match="digits 0-8"):
+        shudu.parse_puzzle(".Shape~9x9~0-8.~R1C1_1")
+    with pytest.raises(ParseError, match=r"item 1 \(Regex\).*does not read"):
+        shudu.parse_puzzle(".Regex~1*~R1C1~R1C2")
