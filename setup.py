@@ -61,12 +61,16 @@ SOURCES = [
     f"{SOLVERS}/core/chainbfs.c",
     f"{SOLVERS}/core/trace.c",
     f"{SOLVERS}/core/refine.c",
+    f"{SOLVERS}/core/constraints.c",
+    f"{SOLVERS}/core/constraints_props.c",
+    f"{SOLVERS}/core/constraints_lines.c",
 ]
 HEADERS = [
     f"{SOLVERS}/core/{name}.h"
     for name in (
         *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
         *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs", "trace", "refine"),
+        "constraints",
     )
 ]
 

@@ -11,6 +11,11 @@
  * Everything a search touches lives in objects the caller owns: there is no global
  * mutable state, and the GIL is released while searching.  Nothing the caller passes is
  * trusted: bad sizes, lengths or characters raise ValueError.
+ *
+ * A search called from the main thread takes the GIL back for a moment every
+ * POLL_SECONDS or so (at its budget checkpoints, core/common.h) to run
+ * PyErr_CheckSignals: Ctrl-C ends it with KeyboardInterrupt, and the search object stays
+ * usable (docs/core.md, "Signals and deadlines").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,6 +38,7 @@
 #include "core/chainbfs.h"
 #include "core/trace.h"
 #include "core/refine.h"
+#include "core/constraints.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -553,10 +559,61 @@ Search_dealloc(SearchObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Signals                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The interrupt poll of a search that runs with the GIL released (budget_t.poll): take the
+ * GIL back, run the signal handlers, release it again.  Nonzero when a handler raised (the
+ * exception stays set on the thread state, for the caller to return once it holds the GIL);
+ * then the batch's stop flag, if any, is set for the other threads. */
+typedef struct {
+    PyThreadState *ts;
+    volatile int *stop;
+} poll_t;
+
+static int
+poll_signals(void *arg)
+{
+    poll_t *pl = arg;
+    PyEval_RestoreThread(pl->ts);
+    int raised = PyErr_CheckSignals() < 0;
+    pl->ts = PyEval_SaveThread();
+    if (raised && pl->stop)
+        *pl->stop = 1;
+    return raised;
+}
+
+/* Whether this thread runs Python's signal handlers (only the main thread does): elsewhere a
+ * poll would only wait for the GIL. */
+static int
+handles_signals(void)
+{
+#if PY_VERSION_HEX < 0x030D0000
+    return _PyOS_IsMainThread();
+#else
+    return 1; /* PyErr_CheckSignals does nothing in other threads */
+#endif
+}
+
+/* Release the GIL for a search with budget b, polling for signals when this thread handles
+ * them (stop: the batch's flag, or NULL). */
+static void
+release_for_search(budget_t *b, poll_t *pl, volatile int *stop)
+{
+    pl->stop = stop;
+    b->stop = stop;
+    if (handles_signals()) {
+        b->poll = poll_signals;
+        b->poll_arg = pl;
+    }
+    pl->ts = PyEval_SaveThread();
+}
+
 static int
 parse_budget(PyObject *node_limit, double timeout, budget_t *b)
 {
-    b->tick = 0;
+    memset(b, 0, sizeof(*b));
     b->node_limit = UINT64_MAX;
     if (node_limit != Py_None) {
         int overflow = 0;
@@ -577,6 +634,9 @@ parse_budget(PyObject *node_limit, double timeout, budget_t *b)
         return -1;
     }
     b->deadline = timeout < 0 ? -1.0 : monotonic_seconds() + timeout;
+    /* with a deadline the first node reads the clock; without one the first checkpoint is
+     * BUDGET_EVERY nodes in (and the first poll POLL_SECONDS after it, see common.h) */
+    b->tick = b->deadline < 0 ? 1u : 0u;
     return 0;
 }
 
@@ -646,16 +706,23 @@ Search_run(SearchObject *self, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     Py_ssize_t found = 0;
     int rc = RUN_SOLUTION;
+    poll_t pl;
     self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
+    release_for_search(&b, &pl, NULL);
     while (found < want) {
         rc = search_next(&self->s, found < keep ? out + found * nc : NULL, &b);
         if (rc != RUN_SOLUTION)
             break;
         found++;
     }
-    Py_END_ALLOW_THREADS
+    PyEval_RestoreThread(pl.ts);
     self->busy = 0;
+    if (b.interrupted) {
+        /* a signal handler raised (KeyboardInterrupt): the search stopped before a node and
+         * can be run again */
+        free(out);
+        return NULL;
+    }
     if (rc == RUN_NOMEM) {
         free(out);
         return PyErr_NoMemory();
@@ -742,8 +809,11 @@ typedef struct {
     Py_ssize_t next;        /* next puzzle to take (under lock when threaded) */
     Py_ssize_t chunk;       /* puzzles taken at a time */
     int failed;             /* out of memory */
+    volatile int stop;      /* interrupted: every thread stops at its next checkpoint */
 #if SHUDU_THREADS
     pthread_mutex_t lock;
+    pthread_cond_t done;    /* signalled as each worker thread ends */
+    int active;             /* worker threads still running (under lock) */
 #endif
 } batch_t;
 
@@ -800,27 +870,114 @@ batch_take(batch_t *bt, Py_ssize_t *first)
     return end;
 }
 
+/* Search chunks of the batch until none is left or the batch is stopped, with budget b (the
+ * batch's, with this thread's poll and the stop flag). */
+static void
+batch_run(batch_t *bt, budget_t *b)
+{
+    search_t s;
+    if (search_init(&s, bt->sh) < 0) {
+        bt->failed = 1;
+        return;
+    }
+    while (!b->interrupted) {
+        Py_ssize_t i, end = batch_take(bt, &i);
+        if (i >= end)
+            break;
+        for (; i < end && !b->interrupted; i++) {
+            if (b->deadline >= 0)
+                b->tick = 0; /* each puzzle reads the clock first */
+            batch_one(bt, &s, b, i);
+        }
+    }
+    search_free(&s);
+}
+
+#if SHUDU_THREADS
+/* A worker thread: no interpreter, so no poll; the stop flag tells it to end. */
 static void *
 batch_worker(void *arg)
 {
     batch_t *bt = arg;
-    search_t s;
-    if (search_init(&s, bt->sh) < 0) {
-        bt->failed = 1;
-        return NULL;
-    }
     budget_t b = bt->budget;
-    for (;;) {
-        Py_ssize_t i, end = batch_take(bt, &i);
-        if (i >= end)
-            break;
-        for (; i < end; i++) {
-            b.tick = 0;
-            batch_one(bt, &s, &b, i);
-        }
-    }
-    search_free(&s);
+    b.stop = &bt->stop;
+    batch_run(bt, &b);
+    pthread_mutex_lock(&bt->lock);
+    bt->active--;
+    pthread_cond_signal(&bt->done);
+    pthread_mutex_unlock(&bt->lock);
     return NULL;
+}
+
+/* The calling thread, its own share done, waits for the workers, polling for signals every
+ * POLL_SECONDS meanwhile when it handles them (an interrupt sets the stop flag). */
+static void
+batch_wait(batch_t *bt, budget_t *b)
+{
+    pthread_mutex_lock(&bt->lock);
+    while (bt->active > 0) {
+        if (b->poll && !b->interrupted) {
+            pthread_mutex_unlock(&bt->lock);
+            if (b->poll(b->poll_arg))
+                b->interrupted = 1;
+            pthread_mutex_lock(&bt->lock);
+            if (bt->active == 0)
+                break;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(POLL_SECONDS * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&bt->done, &bt->lock, &until);
+    }
+    pthread_mutex_unlock(&bt->lock);
+}
+#endif
+
+/* The batch on `threads` threads, this one among them; 1 when a signal handler raised. */
+static int
+batch_threads(batch_t *bt, int threads)
+{
+    poll_t pl;
+    budget_t b = bt->budget;
+    release_for_search(&b, &pl, &bt->stop);
+#if SHUDU_THREADS
+    if (threads > 1) {
+        pthread_t tid[256];
+        int started = 0;
+        pthread_mutex_init(&bt->lock, NULL);
+        pthread_cond_init(&bt->done, NULL);
+        bt->active = 0;
+        for (int t = 1; t < threads; t++) {
+            pthread_mutex_lock(&bt->lock);
+            bt->active++;
+            pthread_mutex_unlock(&bt->lock);
+            if (pthread_create(&tid[started], NULL, batch_worker, bt) == 0) {
+                started++;
+            } else {
+                pthread_mutex_lock(&bt->lock);
+                bt->active--;
+                pthread_mutex_unlock(&bt->lock);
+            }
+        }
+        batch_run(bt, &b);
+        batch_wait(bt, &b);
+        for (int t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+        pthread_cond_destroy(&bt->done);
+        pthread_mutex_destroy(&bt->lock);
+    } else {
+        batch_run(bt, &b);
+    }
+#else
+    (void)threads;
+    batch_run(bt, &b);
+#endif
+    PyEval_RestoreThread(pl.ts);
+    return b.interrupted && PyErr_Occurred();
 }
 
 /* Shape.solve_many(puzzles, limit, threads, node_limit, timeout)
@@ -948,26 +1105,8 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
      * when a batch is short, so that each thread still gets about eight of them */
     bt.chunk = threads == 1 ? (count > 0 ? count : 1) : count / (8 * threads);
     bt.chunk = bt.chunk > 64 && threads > 1 ? 64 : bt.chunk < 1 ? 1 : bt.chunk;
-    Py_BEGIN_ALLOW_THREADS
-#if SHUDU_THREADS
-    if (threads > 1) {
-        pthread_t tid[256];
-        int started = 0;
-        pthread_mutex_init(&bt.lock, NULL);
-        for (int t = 1; t < threads; t++)
-            if (pthread_create(&tid[started], NULL, batch_worker, &bt) == 0)
-                started++;
-        batch_worker(&bt);
-        for (int t = 0; t < started; t++)
-            pthread_join(tid[t], NULL);
-        pthread_mutex_destroy(&bt.lock);
-    } else {
-        batch_worker(&bt);
-    }
-#else
-    batch_worker(&bt);
-#endif
-    Py_END_ALLOW_THREADS
+    if (batch_threads(&bt, threads))
+        goto fail; /* a signal handler raised (KeyboardInterrupt) */
     if (bt.unread) {
         read_lines(&view, n, givens); /* raises the first line's error */
         goto fail;
@@ -1121,6 +1260,213 @@ core_band_tables(PyObject *module, PyObject *unused)
     return Py_BuildValue("(NNN)", keep, triads, others);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The constraint engine (core/constraints.h)                               */
+/* ------------------------------------------------------------------------ */
+
+/* Read a network of size n (int32 records, shudu.solvers.constraints.encode_network) and
+ * its domains (uint32, one a cell, each a non-empty set of digits): 0, or -1 with an
+ * exception set.  *dom is malloc'd. */
+static int
+read_network(int n, PyObject *records, PyObject *domains, cnet_t *net, mask_t **dom)
+{
+    Py_buffer rv, dv;
+    const char *why = NULL;
+    if (n < 4 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "size must be 4..%d, not %d", MAX_N, n);
+        return -1;
+    }
+    if (PyObject_GetBuffer(records, &rv, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (PyObject_GetBuffer(domains, &dv, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&rv);
+        return -1;
+    }
+    Py_ssize_t ncells = dv.len / 4, nrec = rv.len / 4;
+    int32_t *rec = malloc(rv.len ? (size_t)rv.len : 1);
+    *dom = malloc(dv.len ? (size_t)dv.len : 1);
+    int rc = -1;
+    if (!rec || !*dom) {
+        PyErr_NoMemory();
+    } else if (rv.len % 4 || dv.len % 4 || ncells > MAX_CELLS) {
+        PyErr_SetString(PyExc_ValueError, "records and domains must be arrays of 4-byte ints, "
+                                          "at most MAX_SIZE**2 domains");
+    } else {
+        memcpy(rec, rv.buf, (size_t)rv.len);
+        memcpy(*dom, dv.buf, (size_t)dv.len);
+        mask_t full = (mask_t)((1u << n) - 1u);
+        rc = 0;
+        for (Py_ssize_t c = 0; c < ncells && !rc; c++)
+            if (!(*dom)[c] || ((*dom)[c] & ~full)) {
+                PyErr_Format(PyExc_ValueError, "domain %zd is not a non-empty set of 1..%d", c, n);
+                rc = -1;
+            }
+        if (!rc) {
+            rc = cnet_init(net, n, (int)ncells, rec, (size_t)nrec, &why);
+            if (rc == -1)
+                PyErr_Format(PyExc_ValueError, "bad constraint network: %s", why);
+            else if (rc < 0)
+                PyErr_NoMemory();
+        }
+    }
+    free(rec);
+    PyBuffer_Release(&rv);
+    PyBuffer_Release(&dv);
+    if (rc < 0) {
+        free(*dom);
+        *dom = NULL;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* constraint_propagate(size, records, domains) -> the domains after one propagation of every
+ * propagator to a fixed point, or None on a contradiction (for the tests that compare it
+ * with the Python engine). */
+static PyObject *
+core_constraint_propagate(PyObject *module, PyObject *args)
+{
+    int n, ok;
+    PyObject *records, *domains;
+    cnet_t net;
+    mask_t *dom;
+    if (!PyArg_ParseTuple(args, "iOO:constraint_propagate", &n, &records, &domains))
+        return NULL;
+    if (read_network(n, records, domains, &net, &dom) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    ok = cnet_propagate(&net, dom, -1);
+    Py_END_ALLOW_THREADS
+    PyObject *out = ok ? int_tuple(dom, net.ncells) : Py_NewRef(Py_None);
+    cnet_free(&net);
+    free(dom);
+    return out;
+}
+
+typedef struct {
+    PyObject_HEAD
+    csearch_t s;
+    int ready;
+    int busy;
+} ConstraintSearchObject;
+
+static void
+ConstraintSearch_dealloc(ConstraintSearchObject *self)
+{
+    if (self->ready)
+        csearch_free(&self->s);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* ConstraintSearch(size, records, domains) */
+static PyObject *
+ConstraintSearch_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"size", "records", "domains", NULL};
+    int n;
+    PyObject *records, *domains;
+    cnet_t net;
+    mask_t *dom;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOO:ConstraintSearch", kwlist, &n, &records,
+                                     &domains))
+        return NULL;
+    if (read_network(n, records, domains, &net, &dom) < 0)
+        return NULL;
+    ConstraintSearchObject *self = (ConstraintSearchObject *)type->tp_alloc(type, 0);
+    if (!self) {
+        cnet_free(&net);
+        free(dom);
+        return NULL;
+    }
+    int rc = csearch_init(&self->s, &net, dom);
+    free(dom);
+    if (rc < 0) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->ready = 1;
+    return (PyObject *)self;
+}
+
+/* ConstraintSearch.run(want, node_limit=None, timeout=-1.0) -> (grids, code): up to want
+ * full grids (bytes of digits), and 0 (stopped at want), 1 (exhausted) or 2 (budget spent:
+ * the node count passed node_limit, or the timeout ran out). */
+static PyObject *
+ConstraintSearch_run(ConstraintSearchObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"want", "node_limit", "timeout", NULL};
+    Py_ssize_t want;
+    PyObject *node_limit = Py_None;
+    double timeout = -1.0;
+    budget_t b;
+    poll_t pl;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "n|Od:run", kwlist, &want, &node_limit, &timeout))
+        return NULL;
+    if (want < 0)
+        return PyErr_Format(PyExc_ValueError, "want must not be negative");
+    if (parse_budget(node_limit, timeout, &b) < 0)
+        return NULL;
+    if (b.node_limit != UINT64_MAX)
+        b.node_limit++; /* a node past the limit is counted, then refused (as in Python) */
+    if (self->busy)
+        return PyErr_Format(PyExc_RuntimeError, "this search is running in another thread");
+    int nc = self->s.net.ncells, rc = RUN_SOLUTION;
+    uint8_t *out = want ? malloc((size_t)want * (size_t)(nc ? nc : 1)) : NULL;
+    if (want && !out)
+        return PyErr_NoMemory();
+    Py_ssize_t found = 0;
+    self->busy = 1;
+    release_for_search(&b, &pl, NULL);
+    while (found < want && (rc = csearch_next(&self->s, out + found * nc, &b)) == RUN_SOLUTION)
+        found++;
+    PyEval_RestoreThread(pl.ts);
+    self->busy = 0;
+    PyObject *list = b.interrupted ? NULL : PyList_New(found);
+    for (Py_ssize_t i = 0; list && i < found; i++) {
+        PyObject *grid = PyBytes_FromStringAndSize((const char *)out + i * nc, nc);
+        if (!grid)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, grid);
+    }
+    free(out);
+    if (!list)
+        return NULL;
+    int code = rc == RUN_SOLUTION ? CALL_STOPPED : rc == RUN_EXHAUSTED ? CALL_EXHAUSTED : CALL_BUDGET;
+    return Py_BuildValue("(Ni)", list, code);
+}
+
+static PyObject *
+ConstraintSearch_get(ConstraintSearchObject *self, void *which)
+{
+    uint64_t v = which == (void *)0 ? self->s.nodes : which == (void *)1 ? self->s.guesses : self->s.settled;
+    return PyLong_FromUnsignedLongLong(v);
+}
+
+static PyMethodDef ConstraintSearch_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))ConstraintSearch_run, METH_VARARGS | METH_KEYWORDS,
+     "run(want, node_limit=None, timeout=-1.0) -> (grids, code)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef ConstraintSearch_getset[] = {
+    {"nodes", (getter)ConstraintSearch_get, NULL, "search nodes opened so far", (void *)0},
+    {"guesses", (getter)ConstraintSearch_get, NULL, "branch points so far", (void *)1},
+    {"settled", (getter)ConstraintSearch_get, NULL, "open cells fixed before the first guess",
+     (void *)2},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ConstraintSearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu.solvers._core_c.ConstraintSearch",
+    .tp_basicsize = sizeof(ConstraintSearchObject),
+    .tp_dealloc = (destructor)ConstraintSearch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One resumable search of the constraint engine (see shudu.solvers.constraints).",
+    .tp_methods = ConstraintSearch_methods,
+    .tp_getset = ConstraintSearch_getset,
+    .tp_new = ConstraintSearch_new,
+};
+
 static PyMethodDef core_methods[] = {
     {"_propagate9", (PyCFunction)core_propagate9, METH_O,
      "_propagate9(givens: bytes) -> 81 digit masks after the 9x9 engine's propagation, or "
@@ -1199,6 +1545,9 @@ static PyMethodDef core_methods[] = {
      "chain_bfs_layer(search) -> (frontier size, states met on) of the next layer, or None"},
     {"chain_bfs_edges", (PyCFunction)(void (*)(void))shudu_chain_bfs_edges, METH_FASTCALL,
      "chain_bfs_edges(search, start) -> the (state, parent) pairs met from pair start, as bytes"},
+    {"constraint_propagate", (PyCFunction)core_constraint_propagate, METH_VARARGS,
+     "constraint_propagate(size, records, domains) -> domains after the constraint engine's "
+     "propagation to a fixed point, or None (for tests)"},
     {"refine", (PyCFunction)(void (*)(void))shudu_refine, METH_FASTCALL,
      "refine(tables, cands, where, placed, values, empty, cells, digits, houses) -> (fingerprint, "
      "cells, digits, houses): a round of logic.invariant.refinements"},
@@ -1229,7 +1578,8 @@ static const struct {
 PyMODINIT_FUNC
 PyInit__core_c(void)
 {
-    if (PyType_Ready(&ShapeType) < 0 || PyType_Ready(&SearchType) < 0)
+    if (PyType_Ready(&ShapeType) < 0 || PyType_Ready(&SearchType) < 0 ||
+        PyType_Ready(&ConstraintSearchType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
@@ -1243,6 +1593,12 @@ PyInit__core_c(void)
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&ConstraintSearchType);
+    if (PyModule_AddObject(m, "ConstraintSearch", (PyObject *)&ConstraintSearchType) < 0) {
+        Py_DECREF(&ConstraintSearchType);
         Py_DECREF(m);
         return NULL;
     }
