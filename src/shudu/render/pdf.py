@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .scene import Circle, Line, Rect, RenderError, Scene, Text, draw
+from .scene import Circle, Line, Path, Rect, RenderError, Scene, Text, draw
 
 if TYPE_CHECKING:
     from fpdf import FPDF
@@ -188,7 +188,8 @@ def _puzzle(
     if label:
         pdf.set_font(_FONT, "", pt)
         pdf.text(left + scene.width * unit - pdf.get_string_width(label), baseline, label)
-    paint(pdf, scene, left, top, unit)
+    # cell (0, 0) lies inside the picture by the margin that clues outside the grid take
+    paint(pdf, scene, left - scene.x0 * unit, top - scene.y0 * unit, unit)
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -208,31 +209,63 @@ def paint(pdf: FPDF, scene: Scene, left: float, top: float, unit: float) -> None
             pdf.set_fill_color(*_rgb(shape.fill))
             pdf.rect(left + shape.x * unit, top + shape.y * unit, shape.w * unit, shape.h * unit, style="F")
         elif isinstance(shape, Line):
+            _line(pdf, shape, left, top, unit)
+        elif isinstance(shape, Circle):
+            style = ("D" if shape.width else "") + ("F" if shape.fill else "")
+            if not style:
+                continue
             pdf.set_draw_color(*_rgb(shape.colour))
             pdf.set_line_width(shape.width * unit)
-            x1, y1, x2, y2 = shape.x1, shape.y1, shape.x2, shape.y2
-            if shape.dashed:
-                pdf.set_dash_pattern(shape.width * 3 * unit, shape.width * 2 * unit)
-            else:
-                length = math.hypot(x2 - x1, y2 - y1)
-                if length:
-                    ex, ey = (x2 - x1) / length * shape.width / 2, (y2 - y1) / length * shape.width / 2
-                    x1, y1, x2, y2 = x1 - ex, y1 - ey, x2 + ex, y2 + ey
-            pdf.line(left + x1 * unit, top + y1 * unit, left + x2 * unit, top + y2 * unit)
-            if shape.dashed:
-                pdf.set_dash_pattern()
-        elif isinstance(shape, Circle):
-            pdf.set_draw_color(*_rgb(shape.colour))
-            pdf.set_line_width(0.03 * unit)
-            pdf.circle(left + shape.x * unit, top + shape.y * unit, shape.r * unit, style="D")
+            if shape.fill:
+                pdf.set_fill_color(*_rgb(shape.fill))
+            pdf.circle(left + shape.x * unit, top + shape.y * unit, shape.r * unit, style=style)
+        elif isinstance(shape, Path):
+            _path(pdf, shape, left, top, unit)
         elif isinstance(shape, Text):
             size = shape.size * unit  # the em, in mm
             pdf.set_font(_FONT, "B" if shape.bold else "", size / _PT)
             pdf.set_text_color(*_rgb(shape.colour))
             text = check_text(shape.text, "text of a grid")
-            # centred: half the string's width left, half the capital height (0.72 em) down
-            pdf.text(
-                left + shape.x * unit - pdf.get_string_width(text) / 2,
-                top + shape.y * unit + 0.36 * size,
-                text,
-            )
+            width = pdf.get_string_width(text)
+            shift = {"start": 0.0, "middle": width / 2, "end": width}[shape.anchor]
+            # half the capital height (0.72 em) down from the centre line
+            pdf.text(left + shape.x * unit - shift, top + shape.y * unit + 0.36 * size, text)
+
+
+def _line(pdf: FPDF, shape: Line, left: float, top: float, unit: float) -> None:
+    pdf.set_draw_color(*_rgb(shape.colour))
+    pdf.set_line_width(shape.width * unit)
+    x1, y1, x2, y2 = shape.x1, shape.y1, shape.x2, shape.y2
+    if shape.dashed:
+        pdf.set_dash_pattern(shape.width * 3 * unit, shape.width * 2 * unit)
+    else:
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length:
+            ex, ey = (x2 - x1) / length * shape.width / 2, (y2 - y1) / length * shape.width / 2
+            x1, y1, x2, y2 = x1 - ex, y1 - ey, x2 + ex, y2 + ey
+    pdf.line(left + x1 * unit, top + y1 * unit, left + x2 * unit, top + y2 * unit)
+    if shape.dashed:
+        pdf.set_dash_pattern()
+
+
+def _path(pdf: FPDF, shape: Path, left: float, top: float, unit: float) -> None:
+    """A polyline or polygon with round caps and joins, dashed or see-through as asked."""
+    from fpdf.enums import StrokeCapStyle, StrokeJoinStyle
+
+    points = [(left + x * unit, top + y * unit) for x, y in shape.points]
+    style = ("D" if shape.width else "") + ("F" if shape.fill else "")
+    if not style or len(points) < 2:
+        return
+    with pdf.local_context(
+        stroke_cap_style=StrokeCapStyle.ROUND,
+        stroke_join_style=StrokeJoinStyle.ROUND,
+        stroke_opacity=shape.opacity,
+        fill_opacity=shape.opacity,
+    ):
+        pdf.set_draw_color(*_rgb(shape.colour))
+        pdf.set_line_width(shape.width * unit)
+        if shape.fill:
+            pdf.set_fill_color(*_rgb(shape.fill))
+        if shape.dash is not None:
+            pdf.set_dash_pattern(shape.dash[0] * unit, shape.dash[1] * unit)
+        pdf.polyline(points, polygon=shape.closed, style=style)

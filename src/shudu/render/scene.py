@@ -12,12 +12,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import ShuduError
 from ..geometry import Geometry
 from ..notation import digit_char
+from .canvas import Canvas
+from .rules import draw_rules
+from .shapes import Circle, Line, Path, Rect, Scene, Shape, Text
+
+__all__ = [
+    "Circle",
+    "Line",
+    "Path",
+    "Rect",
+    "RenderError",
+    "Scene",
+    "Shape",
+    "Text",
+    "board_parts",
+    "candidate_spot",
+    "draw",
+    "region_ids",
+    "simple_candidates",
+]
 
 Cell = int
 
@@ -34,63 +52,6 @@ STRUCK = "#d0312d"
 LINK = "#7b2cbf"
 #: Fills of extra regions (windoku windows, pyramids, custom regions), cycled.
 REGION_FILLS = ("#e3e3e3", "#d6ecd2", "#f5dccb", "#dcd6f0", "#f4e6b8", "#cfe6ec")
-
-
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-    fill: str
-    kind: str
-
-
-@dataclass(frozen=True)
-class Line:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    width: float
-    colour: str
-    kind: str
-    dashed: bool = False
-
-
-@dataclass(frozen=True)
-class Circle:
-    x: float
-    y: float
-    r: float
-    colour: str
-    kind: str
-
-
-@dataclass(frozen=True)
-class Text:
-    x: float  # centre
-    y: float  # centre
-    size: float
-    text: str
-    colour: str
-    kind: str
-    bold: bool = False
-
-
-Shape = Rect | Line | Circle | Text
-
-
-@dataclass
-class Scene:
-    """Shapes in cell units; the grid spans (0, 0) to (n, n), notes go below it."""
-
-    width: float
-    height: float
-    shapes: list[Shape] = field(default_factory=list)
-
-    def of_kind(self, kind: str) -> list[Shape]:
-        return [s for s in self.shapes if s.kind == kind]
 
 
 class RenderError(ShuduError):
@@ -167,22 +128,101 @@ def draw(
     candidates: bool | Sequence[int] = False,
     step: Any = None,
 ) -> Scene:
-    """The shapes of ``board``: shading, givens, entries, pencil marks, a solution, a step.
+    """The shapes of ``board``: shading, rules, givens, entries, pencil marks, a solution, a step.
 
     ``solution`` is a board (or n·n ints) whose digits fill the open cells in grey.
     ``candidates`` is ``True`` (the digits the placed ones allow, or the board's own pencil marks)
     or one bit mask per cell (bit d-1 for digit d). A ``step`` shades its pattern cells and
     houses, strikes its eliminations, rings its placements and draws its chain links (strong
     solid, weak dashed); it shows the pencil marks unless ``candidates`` is given otherwise.
+    The puzzle's constraint rules are drawn under the digits (:mod:`.rules`); clues outside the
+    grid widen the picture, and grid-wide rules are noted under it.
     """
     geo, givens, entries, marks = board_parts(board)
     n = geo.size
     values = tuple(g or e for g, e in zip(givens, entries, strict=True))
-    notes = _rule_notes(geo)
-    scene = Scene(n, n + (0.6 if notes else 0))
+    drawn = draw_rules(geo.variant.rules, n)
+    notes, note_size = _wrap(_rule_notes(geo) + drawn.notes, n + drawn.margins[0] + drawn.margins[2])
+    scene = _frame(n, drawn, len(notes), note_size)
     shapes = scene.shapes
 
-    # shading, lowest first: extra regions, a step's houses and pattern cells
+    _shading(scene, geo, step)
+    shapes.extend(drawn.under)
+    _grid_lines(scene, geo)
+    shapes.extend(drawn.over)
+
+    fill: tuple[int, ...] = ()
+    if solution is not None:
+        fill = tuple(solution.cells if hasattr(solution, "cells") else solution)
+        if len(fill) != n * n:
+            raise RenderError(f"the solution has {len(fill)} cells; the board has {n * n}")
+    for cell in range(n * n):
+        x, y = cell % n + 0.5, cell // n + 0.5
+        if givens[cell]:
+            shapes.append(Text(x, y, 0.62, digit_char(givens[cell]), INK, "given", bold=True))
+        elif entries[cell]:
+            shapes.append(Text(x, y, 0.62, digit_char(entries[cell]), ENTRY, "entry"))
+        elif fill and fill[cell]:
+            shapes.append(Text(x, y, 0.62, digit_char(fill[cell]), SOLUTION, "solution"))
+
+    masks: tuple[int, ...] = ()
+    if candidates is not False or step is not None:
+        if isinstance(candidates, bool):
+            masks = tuple(marks) if marks is not None else simple_candidates(geo, values)
+        else:
+            masks = tuple(candidates)
+            if len(masks) != n * n:
+                raise RenderError(f"{len(masks)} candidate sets given; the board has {n * n} cells")
+    open_cells = [c for c in range(n * n) if not values[c] and not (fill and fill[c])]
+    _marks(scene, n, masks, open_cells, step)
+
+    structure = getattr(step, "structure", None) if step is not None else None
+    if structure is not None:
+        _links(scene, structure, n, bool(masks))
+    top = n + drawn.margins[3]
+    for i, note in enumerate(notes):
+        y = top + 0.3 + note_size * 1.4 * i
+        shapes.append(Text(scene.x0 + scene.width / 2, y, note_size, note, INK, "rule"))
+    return scene
+
+
+NOTE_SIZE = 0.32  # the notes under the grid: their largest font size, in cells
+SMALLEST_NOTE = 0.2
+_EM_PER_CHAR = 0.55  # the width of an average character of the notes, in ems
+
+
+def _wrap(notes: Sequence[str], width: float) -> tuple[list[str], float]:
+    """The notes as lines that fit ``width`` cells, and their font size: as large as lets the
+    longest note fit on one line (down to a smallest size, below which a note breaks between words)."""
+    if not notes:
+        return [], NOTE_SIZE
+    room = width * 0.95 / _EM_PER_CHAR
+    size = max(SMALLEST_NOTE, min(NOTE_SIZE, room / max(len(n) for n in notes)))
+    most = max(12, int(room / size))
+    lines: list[str] = []
+    for note in notes:
+        line = ""
+        for word in note.split(" "):
+            if line and len(line) + 1 + len(word) > most:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    return lines, size
+
+
+def _frame(n: int, drawn: Canvas, notes: int, note_size: float) -> Scene:
+    """The scene's extent: the grid, the margins its outside clues need, and its notes."""
+    left, up, right, down = drawn.margins
+    height = n + up + down + (note_size * 1.4 * notes + 0.15 if notes else 0)
+    return Scene(n + left + right, height, x0=-left, y0=-up)
+
+
+def _shading(scene: Scene, geo: Geometry, step: Any) -> None:
+    """Extra regions, a step's houses and pattern cells, lowest first, and the X diagonals."""
+    n = geo.size
+    shapes = scene.shapes
     for i, region in enumerate(geo.variant.regions):
         if _is_diagonal(region, n):
             continue
@@ -200,66 +240,35 @@ def draw(
             main = 0 in region
             shapes.append(Line(0, 0 if main else n, n, n if main else 0, 0.03, GRID_LINE, "diagonal", True))
 
-    _grid_lines(scene, geo)
 
-    # digits
-    fill: tuple[int, ...] = ()
-    if solution is not None:
-        fill = tuple(solution.cells if hasattr(solution, "cells") else solution)
-        if len(fill) != n * n:
-            raise RenderError(f"the solution has {len(fill)} cells; the board has {n * n}")
-    for cell in range(n * n):
-        x, y = cell % n + 0.5, cell // n + 0.5
-        if givens[cell]:
-            shapes.append(Text(x, y, 0.62, digit_char(givens[cell]), INK, "given", bold=True))
-        elif entries[cell]:
-            shapes.append(Text(x, y, 0.62, digit_char(entries[cell]), ENTRY, "entry"))
-        elif fill and fill[cell]:
-            shapes.append(Text(x, y, 0.62, digit_char(fill[cell]), SOLUTION, "solution"))
-
-    show_marks = candidates is not False or step is not None
-    masks: tuple[int, ...] = ()
-    if show_marks:
-        if isinstance(candidates, bool):
-            masks = tuple(marks) if marks is not None else simple_candidates(geo, values)
-        else:
-            masks = tuple(candidates)
-            if len(masks) != n * n:
-                raise RenderError(f"{len(masks)} candidate sets given; the board has {n * n} cells")
+def _marks(scene: Scene, n: int, masks: Sequence[int], open_cells: Sequence[int], step: Any) -> None:
+    """The pencil marks of the open cells, a step's eliminations struck and placements ringed."""
+    shapes = scene.shapes
     struck = {(c, d) for c, d in getattr(step, "eliminations", ())} if step is not None else set()
     placed = {(c, d) for c, d in getattr(step, "placements", ())} if step is not None else set()
-    if masks:
-        k = math.isqrt(n - 1) + 1
-        for cell in range(n * n):
-            if values[cell] or (fill and fill[cell]):
-                continue
-            mask = masks[cell]
-            for c, d in struck | placed:
-                if c == cell:
-                    mask |= 1 << (d - 1)
-            for d in range(1, n + 1):
-                if not mask >> (d - 1) & 1:
-                    continue
-                x, y = candidate_spot(cell, d, n)
-                if (cell, d) in placed:
-                    shapes.append(Circle(x, y, 0.45 / k, PLACED, "placement"))
-                    shapes.append(Text(x, y, 0.7 / k, digit_char(d), PLACED, "candidate", bold=True))
-                elif (cell, d) in struck:
-                    shapes.append(Text(x, y, 0.7 / k, digit_char(d), STRUCK, "candidate"))
-                    r = 0.35 / k
-                    shapes.append(Line(x - r, y + r, x + r, y - r, 0.04, STRUCK, "struck"))
-                else:
-                    shapes.append(Text(x, y, 0.7 / k, digit_char(d), CANDIDATE, "candidate"))
-    elif step is not None:
+    if not masks:
         for cell, d in placed:
             shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, digit_char(d), PLACED, "placement"))
-
-    structure = getattr(step, "structure", None) if step is not None else None
-    if structure is not None:
-        _links(scene, structure, n, bool(masks))
-    for i, note in enumerate(notes):
-        shapes.append(Text(n / 2, n + 0.3 + 0.5 * i, 0.36, note, INK, "rule"))
-    return scene
+        return
+    k = math.isqrt(n - 1) + 1
+    for cell in open_cells:
+        mask = masks[cell]
+        for c, d in struck | placed:
+            if c == cell:
+                mask |= 1 << (d - 1)
+        for d in range(1, n + 1):
+            if not mask >> (d - 1) & 1:
+                continue
+            x, y = candidate_spot(cell, d, n)
+            if (cell, d) in placed:
+                shapes.append(Circle(x, y, 0.45 / k, PLACED, "placement"))
+                shapes.append(Text(x, y, 0.7 / k, digit_char(d), PLACED, "candidate", bold=True))
+            elif (cell, d) in struck:
+                shapes.append(Text(x, y, 0.7 / k, digit_char(d), STRUCK, "candidate"))
+                r = 0.35 / k
+                shapes.append(Line(x - r, y + r, x + r, y - r, 0.04, STRUCK, "struck"))
+            else:
+                shapes.append(Text(x, y, 0.7 / k, digit_char(d), CANDIDATE, "candidate"))
 
 
 def _rule_notes(geo: Geometry) -> list[str]:
@@ -272,9 +281,9 @@ def _rule_notes(geo: Geometry) -> list[str]:
         return []
     return [
         " and ".join(rules)
-        + ": equal digits may not be a "
-        + " or ".join(("knight's move" if r == "anti-knight" else "king's move") for r in rules)
-        + " apart"
+        + ": no equal digits a "
+        + " or ".join(("knight's" if r == "anti-knight" else "king's") for r in rules)
+        + " move apart"
     ]
 
 
