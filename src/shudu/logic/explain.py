@@ -70,7 +70,12 @@ class Explanation:
 
     def __str__(self) -> str:
         width = len(str(len(self.steps)))
-        lines = [f"{i:>{width}}. {step.explanation}" for i, step in enumerate(self.steps, start=1)]
+        # a net's branches follow its step's line, under the step's text
+        under = "\n" + " " * (width + 2)
+        lines = [
+            f"{i:>{width}}. {step.explanation.replace(chr(10), under)}"
+            for i, step in enumerate(self.steps, start=1)
+        ]
         lines.append(self.summary())
         return "\n".join(lines)
 

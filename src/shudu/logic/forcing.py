@@ -30,7 +30,7 @@ from .propagate import (
     settle,
     value_planes,
 )
-from .step import Candidate, Step, make_step
+from .step import Candidate, Step, describe_outcome, make_step
 
 
 @remembered_steps
@@ -219,7 +219,7 @@ def _verity_step(
     return make_step(
         grid,
         name,
-        f"{label}, the consequences agree: {net.text(grid.size)}",
+        f"{label}, the consequences agree",
         structure=net,
         placements=placements,
         eliminations=eliminations,
@@ -242,20 +242,22 @@ def contradiction_step(
     *,
     how: str = "",
 ) -> Step:
-    """The step "``digit`` goes from ``cell``": its branch from the assumption to the contradiction
-    (``how`` says how the assumption was followed, where that differs from the branch's rules)."""
+    """The step "``cell`` cannot be ``digit``": its branch from the assumption to the
+    contradiction (``how`` says how the assumption was followed, where that differs from the
+    branch's rules), shown a line per deduction."""
     branch = contradiction_branch(grid, rules, cell, digit)
     where = f"if {grid.name(cell)} were {digit_char(digit)}{how}"
     if branch is None:  # the slow trace stalled where the fast one broke the grid: say what is known
         branch = Branch(())
         reason = f"{where}, {steps} deductions later the grid breaks"
     else:
-        reason = f"{where}: {branch.text(grid.size)}"
+        reason = f"{where}, the grid would break"
+    net = Net((branch,), outcome=_outcome(grid, [], [(cell, digit)]) if branch.lines else "")
     return make_step(
         grid,
         technique,
         reason,
-        structure=Net((branch,)),
+        structure=net,
         eliminations=[(cell, digit)],
         cells=[cell],
         digits=[digit],
@@ -280,7 +282,12 @@ def _verity_net(
         else:
             branch = conclusion_branch(grid, rules, cell, d + 1, placements, eliminations)
         branches.append(branch if branch is not None else Branch(()))
-    return Net(tuple(branches))
+    return Net(tuple(branches), outcome=_outcome(grid, placements, eliminations))
+
+
+def _outcome(grid: CandidateGrid, placements: list[Candidate], eliminations: list[Candidate]) -> str:
+    """What a net proves, in words (``r4c4 cannot be 2``)."""
+    return describe_outcome(grid.size, placements, eliminations)
 
 
 def _agreement(grid: CandidateGrid, live: list[Outcome]) -> Agreement:
@@ -334,12 +341,13 @@ def find_nested_forcing_net(grid: CandidateGrid) -> Step | None:
                 where = f"if {grid.name(cell)} were {digit_char(d + 1)}"
                 count = f"{inner} of the {steps} deductions by a forcing net inside"
                 branch = contradiction_branch(grid, (*NET_RULES, forcing_net_inside), cell, d + 1)
-                shown = f": {branch.text(grid.size)}" if branch else ", the grid breaks"
+                shown = ", the grid would break" if branch else ", the grid breaks"
+                outcome = _outcome(grid, [], [(cell, d + 1)]) if branch else ""
                 return make_step(
                     grid,
                     "Nested Forcing Net",
                     f"{where} ({count}){shown}",
-                    structure=Net((branch or Branch(()),)),
+                    structure=Net((branch or Branch(()),), outcome=outcome),
                     eliminations=[(cell, d + 1)],
                     cells=[cell],
                     digits=[d + 1],

@@ -140,7 +140,7 @@ class Trace:
             c_spent(settles, stopped=code == C_STOPPED)
         geometry, names = base.geometry, self._names()
         self.lines = [
-            Implication(c, d, on, causes, _line_rule(geometry, names, kind, rule, house, cells, d))
+            Implication(c, d, on, causes, _line_rule(geometry, names, kind, rule, house, cells, d, c))
             for c, d, on, causes, kind, rule, house, cells in lines
         ]
         if broken is not None:
@@ -299,14 +299,15 @@ class Trace:
                     if union.bit_count() == 2 and not digits & ~union and not cells & (pair | ~hbits):
                         # naked pair: the two cells' other candidates are gone
                         others = [(c, e + 1) for c in (a, b) for e in bits(base.cands[c] & ~union)]
-                        return self._causes(others), _line_rule(grid.geometry, names, PAIR, r, -1, pair, 0)
+                        text = _line_rule(grid.geometry, names, PAIR, r, -1, pair, 0, elims[0][0])
+                        return self._causes(others), text
                     if not cells & ~pair:
                         kept = grid.cands[a] & grid.cands[b] & ~digits
                         ds = [d for d in bits(kept) if not grid.where[d] & hbits & ~pair]
                         if len(ds) >= 2:
                             # hidden pair: the two digits' other places in the house are gone
                             others = [(c, d + 1) for d in ds[:2] for c in bits(base.where[d] & hbits & ~pair)]
-                            text = _line_rule(grid.geometry, names, PAIR, r, -1, pair, 0)
+                            text = _line_rule(grid.geometry, names, PAIR, r, -1, pair, 0, elims[0][0])
                             return self._causes(others), text
         return list(range(len(self.lines))), names[r]
 
@@ -362,10 +363,21 @@ ASSUMPTION, NAKED, HIDDEN, SEES, LOCKED, PAIR, RULE = range(7)
 
 
 def _line_rule(
-    geometry: Geometry, names: tuple[str, ...], kind: int, rule: int, house: int, cells: int, digit: int
+    geometry: Geometry,
+    names: tuple[str, ...],
+    kind: int,
+    rule: int,
+    house: int,
+    cells: int,
+    digit: int,
+    cell: int = -1,
 ) -> str:
     """A line's rule text: ``rule`` (an index into ``names``) with its pattern for a basic
-    technique's elimination (pointing or claiming: the digit of ``house``; a pair: its ``cells``)."""
+    technique's elimination (pointing or claiming: the digit of ``house``; a pair: its ``cells``).
+
+    A pair is named by the pattern the line's causes make, whichever rule removed the candidate
+    from ``cell``: a candidate of the pair's own cells goes by a hidden pair, one outside by a
+    naked pair (a naked pair's eliminations can read as a hidden pair of other cells)."""
     if kind == SEES:
         return _sees(geometry, cells)
     if kind == HIDDEN:
@@ -375,7 +387,8 @@ def _line_rule(
     if kind == LOCKED:
         return f"{names[rule]}: {digit_char(digit)} of {geometry.houses[house].name}"
     if kind == PAIR:
-        return f"{names[rule]} {and_list([geometry.cell_name(c) for c in bits(cells)])}"
+        name = ("hidden pair" if cells >> cell & 1 else "naked pair") if cell >= 0 else names[rule]
+        return f"{name} {and_list([geometry.cell_name(c) for c in bits(cells)])}"
     return "assumption" if kind == ASSUMPTION else names[rule]
 
 

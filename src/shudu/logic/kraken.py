@@ -27,7 +27,7 @@ from .complex_fish import SIZE_NAMES
 from .grid import CandidateGrid, CellSet, bits
 from .implications import conclusion_branch, contradiction_branch
 from .propagate import settle
-from .step import Step, make_step
+from .step import Step, describe_outcome, make_step
 
 #: At most this many fins (each needs its own chain to the target).
 MAX_FINS = 4
@@ -181,11 +181,11 @@ def _step(
     else:
         reason = f"the {fish} holds unless {fin_text} holds {x}, and {x} in each fin removes it too"
     branches = tuple(_branch(grid, cell, digit, elims) for cell in bits(starts))
-    net = Net(branches)
+    net = Net(branches, outcome=describe_outcome(grid.size, [], elims))
     return make_step(
         grid,
         name,
-        f"{reason}: {net.text(grid.size)}",
+        reason,
         structure=net,
         eliminations=elims,
         cells=list(bits(base_cells)),

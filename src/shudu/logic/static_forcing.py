@@ -28,7 +28,7 @@ from .chain import Branch, Implication, Net
 from .grid import CandidateGrid, bits
 from .memo import remembered_steps
 from .propagate import c_core, c_tables, is_quiet, settle
-from .step import Step, make_step
+from .step import Step, describe_outcome, make_step
 
 Node = tuple[int, int, bool]  # (cell, digit 0-based, on)
 
@@ -345,6 +345,9 @@ def _choice(grid: CandidateGrid, key: ChoiceKey) -> tuple[list[tuple[int, int]],
 
 
 def _branch(grid: CandidateGrid, chain: list[Node]) -> Branch:
+    """A chain as a branch, each node citing the one before it by the rule of its direct link: a
+    naked single (the cell had two candidates), a hidden single (the house had two places for the
+    digit), a peer holding the digit, or the cell holding another."""
     lines = []
     for i, (cell, d, on) in enumerate(chain):
         if i == 0:
@@ -352,13 +355,22 @@ def _branch(grid: CandidateGrid, chain: list[Node]) -> Branch:
         else:
             before = chain[i - 1]
             if on and before[0] == cell:
-                rule = "only candidate left"
+                rule = "naked single"
             elif on:
-                rule = f"only place left for {digit_char(d + 1)}"
-            else:
+                rule = f"hidden single in {_pair_house(grid, before[0], cell, d)}"
+            elif before[0] == cell:
                 rule = f"{grid.name(before[0])} holds {digit_char(before[1] + 1)}"
+            else:
+                rule = f"sees {grid.name(before[0])}"
         lines.append(Implication(cell, d + 1, on, (i - 1,) if i else (), rule))
     return Branch(tuple(lines))
+
+
+def _pair_house(grid: CandidateGrid, a: int, b: int, d: int) -> str:
+    """The name of a house whose only places for digit index ``d`` are cells ``a`` and ``b``."""
+    pair = (1 << a) | (1 << b)
+    houses = grid.geometry.houses
+    return next(houses[h].name for h, hbits in enumerate(grid.t.house_bits) if grid.where[d] & hbits == pair)
 
 
 def _step(
@@ -370,7 +382,8 @@ def _step(
     house: str | None,
 ) -> Step:
     cell, d, on = node
-    net = Net(tuple(_branch(grid, links.chain(c, e, node)) for c, e in options))
+    outcome = describe_outcome(grid.size, [(cell, d + 1)] if on else [], [] if on else [(cell, d + 1)])
+    net = Net(tuple(_branch(grid, links.chain(c, e, node)) for c, e in options), outcome=outcome)
     if house is None:
         label = f"whichever digit {grid.name(options[0][0])} holds"
     else:
@@ -378,7 +391,7 @@ def _step(
     return make_step(
         grid,
         FORMS[0] if house is None else FORMS[1],
-        f"{label}, the direct links agree: {net.text(grid.size)}",
+        f"{label}, the direct links agree",
         structure=net,
         placements=[(cell, d + 1)] if on else [],
         eliminations=[] if on else [(cell, d + 1)],

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from ..notation import Cell, cell_name, digit_char
 from .catalog import Technique, resolve
-from .chain import Chain, Net
+from .chain import Chain, Net, cannot_be
 from .grid import CandidateGrid, Digit, and_list
 
 Candidate = tuple[Cell, Digit]
@@ -49,7 +49,9 @@ class Step:
         known = self.__dict__
         if attr != "explanation" or "reason" not in known:
             raise AttributeError(attr)
-        text = explanation(self.name, self.reason, self.size, self.placements, self.eliminations)
+        text = explanation(
+            self.name, self.reason, self.size, self.placements, self.eliminations, self.structure
+        )
         known["explanation"] = text
         return text
 
@@ -75,6 +77,9 @@ class Step:
         }
         if self.structure is not None:
             out["structure"] = self.structure.to_json(self.size)
+        if isinstance(self.structure, Net):
+            # the net branch by branch, as a person reads it (docs/logic.md, "How nets read")
+            out["branches"] = self.structure.readable(self.size)
         return out
 
     def _name(self, cell: Cell) -> str:
@@ -147,22 +152,36 @@ _set_dict = object.__setattr__
 
 
 def explanation(
-    name: str, reason: str, size: int, placements: Sequence[Candidate], eliminations: Sequence[Candidate]
+    name: str,
+    reason: str,
+    size: int,
+    placements: Sequence[Candidate],
+    eliminations: Sequence[Candidate],
+    structure: Chain | Net | None = None,
 ) -> str:
-    """``"<name>: <reason>, so <outcome>"``, the explanation of a step :func:`make_step` built."""
+    """``"<name>: <reason>, so <outcome>"``, the explanation of a step :func:`make_step` built;
+    a net with an outcome follows, branch by branch, a line per deduction (:meth:`Net.text`)."""
     outcome = describe_outcome(size, placements, eliminations)
-    return f"{name}: {reason}" + (f", so {outcome}" if outcome else "")
+    text = f"{name}: {reason}" + (f", so {outcome}" if outcome else "")
+    if isinstance(structure, Net) and structure.outcome:
+        text += "\n" + structure.text(size)
+    return text
 
 
 def describe_outcome(size: int, placements: Sequence[Candidate], eliminations: Sequence[Candidate]) -> str:
-    """``r1c2 = 5`` / ``7 goes from r1c3 and r4c3``: what a step does, in words."""
+    """``r1c2 = 5`` / ``r1c3 and r4c3 cannot be 7`` / ``r2c9 cannot be 1 or 5``: what a step
+    does, in words (the digits with the same cells said together)."""
     parts = [f"{cell_name(c, size)} = {digit_char(d)}" for c, d in placements]
     by_digit: dict[Digit, list[Cell]] = {}
     for cell, digit in eliminations:
         by_digit.setdefault(digit, []).append(cell)
+    by_cells: dict[tuple[Cell, ...], list[Digit]] = {}
     for digit, cells in sorted(by_digit.items()):
-        parts.append(f"{digit_char(digit)} goes from {and_list([cell_name(c, size) for c in sorted(cells)])}")
-    return and_list(parts) if len(parts) <= 2 else "; ".join(parts)
+        by_cells.setdefault(tuple(sorted(cells)), []).append(digit)
+    for group, digits in by_cells.items():
+        parts.append(cannot_be([cell_name(c, size) for c in group], digits))
+    # "r1c6 and r1c8 cannot be 4; r1c8 cannot be 6": groups of eliminations apart
+    return and_list(parts) if len(parts) <= 2 and len(by_cells) <= 1 else "; ".join(parts)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
