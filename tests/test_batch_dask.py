@@ -12,6 +12,9 @@ import pytest
 from shudu.batch import Job, Spec, read_items, run_job
 from test_batch import RATED, relabel
 
+# the slow tier: .ci/run runs it with 'pytest -m slow' (README.md, "Tests")
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed", reason="the Dask tests need dask[distributed]")
 
 OPTIONS = {"timeout": 60.0, "node_limit": None, "box": None, "variant": None, "allow_multiple": False}

@@ -42,6 +42,9 @@ sync_api = pytest.importorskip(
 import shudu  # noqa: E402
 from shudu.web.app import features  # noqa: E402
 
+# the slow tier: .ci/run runs it with 'pytest -m slow' (README.md, "Tests")
+pytestmark = pytest.mark.slow
+
 Page = sync_api.Page
 
 

@@ -21,6 +21,9 @@ httpx = pytest.importorskip("httpx2", reason="httpx2 is not installed (pip insta
 from shudu.generator.grids import grow_layout  # noqa: E402
 from shudu.web import create_app  # noqa: E402
 
+# the slow tier: .ci/run runs it with 'pytest -m slow' (README.md, "Tests")
+pytestmark = pytest.mark.slow
+
 REQUESTS = 10_000
 WARM = 1_000
 #: Growth allowed after the warm-up, in MiB: an unbounded cache of 6,000 shapes would take far more.
