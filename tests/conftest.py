@@ -63,3 +63,21 @@ def shared_lines(name: str, count: int, *, step: int = 1) -> list[str]:
     with path.open() as stream:
         lines = [line.strip() for line in stream if line.strip()]
     return lines[::step][:count]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One place that lists the tests skipped for want of the shared benchmark data
+    (../shared/data), with the reason, grouped by test file."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    wanting: dict[str, list[str]] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        if "shared" in reason and ("absent" in reason or "not present" in reason):
+            wanting.setdefault(report.nodeid.split("::")[0], []).append(reason)
+    if not wanting:
+        return
+    total = sum(map(len, wanting.values()))
+    terminalreporter.section(f"{total} tests skipped: the shared data is absent ({DATA})")
+    for path, reasons in sorted(wanting.items()):
+        terminalreporter.write_line(f"{path}: {len(reasons)} ({sorted(set(reasons))[0]})")
