@@ -555,3 +555,20 @@ def test_an_f_puzzles_field_of_the_wrong_json_type_is_a_parse_error(
     data = {"size": 4, "grid": [[{}] * 4] * 4, **extra}
     with pytest.raises(ParseError, match=message):
         read_document(json.dumps(data), "fpuzzles")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"timeout": "x"}, OptionError, "timeout must be a number of seconds"),
+        ({"timeout": 0}, OptionError, "timeout must be a number of seconds"),
+        ({"seed": "x"}, TypeError, "seed must be a whole number"),
+        ({"seed": -1}, OptionError, "seed must be 0 or more"),
+        ({"se": "nan-nan"}, ShuduError, r"e\.g\. 6\.6-7\.2"),
+    ],
+)
+def test_generate_names_its_bad_arguments(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        shudu.generate(**kwargs)  # type: ignore[arg-type]

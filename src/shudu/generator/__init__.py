@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import GeneratorError
+from ..errors import GeneratorError, OptionError, check_seconds
 from ..geometry import Box
 from ..notation import LEVELS
 from ..variants import VariantLike
@@ -115,8 +115,15 @@ def generate_many(
     """``count`` puzzles (None: without end), yielded as they are found; options as for
     :func:`generate`. ``timeout`` bounds the whole run; ``progress`` is called as the search
     goes (after each rated candidate and each puzzle found)."""
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+        raise TypeError(f"count must be a whole number or None, not {type(count).__name__}")
     if count is not None and count < 0:
         raise GeneratorError(f"cannot make {count} puzzles")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(f"seed must be a whole number or None, not {type(seed).__name__}")
+    if seed is not None and seed < 0:
+        raise OptionError(f"seed must be 0 or more, not {seed}", option="seed", value=seed)
+    timeout = check_seconds(timeout, "timeout")
     request = build(size, box, variant, layout, level, se, technique, symmetry, clues, minimal, rate)
     return _stream(request, count, seed, timeout, progress)
 

@@ -41,7 +41,8 @@ def parse_range(value: Any, what: str, kind: type = float) -> tuple[Any, Any] | 
     if isinstance(value, str):
         m = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*(?:[-–:]\s*(\d+(?:\.\d*)?)\s*)?", value)
         if not m:
-            raise GeneratorError(f"{what} {value!r} is not a number or a MIN-MAX range (e.g. 24-28)")
+            example = "24-28" if kind is int else "6.6-7.2"
+            raise GeneratorError(f"{what} {value!r} is not a number or a MIN-MAX range (e.g. {example})")
         try:
             low = kind(m[1])
             high = kind(m[2]) if m[2] is not None else low
