@@ -131,7 +131,9 @@ class _Processes(_Inline):
         return self._jobs
 
     def submit(self, spec: Spec, work: list[Any]) -> Any:
-        return self._executor.submit(run_chunk, spec, work)
+        # the pool starts its workers as work is submitted: they must not start hearing SIGINT
+        with _held_interrupts():
+            return self._executor.submit(run_chunk, spec, work)
 
     def finished(self, pending: set[Any]) -> set[Any]:
         done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -158,6 +160,22 @@ def _leave_with(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """SIGINT held back (blocked, not ignored) while worker processes may be started: a worker
+    inherits the block and drops a pending SIGINT when it starts ignoring them (see
+    :func:`_leave_with`), so Ctrl-C during its start-up prints nothing; this process gets the
+    signal as soon as the block is lifted."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 @contextlib.contextmanager
