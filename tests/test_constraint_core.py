@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import itertools
 import os
 import random
@@ -29,6 +30,7 @@ from shudu.errors import ShuduError, VariantError
 from shudu.geometry import Geometry
 from shudu.puzzle import Puzzle
 from shudu.rules import AllDifferent, LineCondition, OrderedChain, Relation, Rule, Shape, WeightedSum, lookup
+from shudu.rules import base as rules_base
 from shudu.solvers import constraints
 from shudu.solvers._conditions_py import make
 from shudu.solvers._propagators_py import IntersectionProp, Prop
@@ -45,9 +47,16 @@ CORPUS = DATA / "iss_constraint_puzzles.tsv"
 # --- one propagation -------------------------------------------------------------------------
 
 
-def _python_propagate(sources: list[constraints.Source], shape: Shape, dom: list[int]) -> list[int] | None:
+Houses = tuple[tuple[int, ...], ...]
+
+
+def _python_propagate(
+    sources: list[constraints.Source], shape: Shape, dom: list[int], houses: Houses = ()
+) -> list[int] | None:
     props: list[Prop] = [
-        IntersectionProp(s.first, s.second) if isinstance(s, constraints.Intersection) else make(s, shape)
+        IntersectionProp(s.first, s.second)
+        if isinstance(s, constraints.Intersection)
+        else make(s, shape, houses)
         for s in sources
     ]
     watch: list[list[int]] = [[] for _ in range(len(dom))]
@@ -60,9 +69,11 @@ def _python_propagate(sources: list[constraints.Source], shape: Shape, dom: list
     return dom if ok else None
 
 
-def _c_propagate(sources: list[constraints.Source], size: int, dom: list[int]) -> list[int] | None:
+def _c_propagate(
+    sources: list[constraints.Source], size: int, dom: list[int], houses: Houses = ()
+) -> list[int] | None:
     assert core is not None
-    records = constraints.encode_network(sources, size)
+    records = constraints.encode_network(sources, size, houses)
     assert records is not None
     out = core.constraint_propagate(size, records, array("I", dom))
     return None if out is None else list(out)
@@ -81,7 +92,7 @@ def _line(rng: random.Random, n: int) -> tuple[int, ...]:
 
 def _random_kind(rng: random.Random, n: int) -> list[constraints.Source]:
     full = (1 << n) - 1
-    pick = rng.randrange(14)
+    pick = rng.randrange(15)
     if pick == 0:  # a cage
         k = rng.randint(1, min(5, n))
         cells = _cells(rng, n, k)
@@ -126,6 +137,10 @@ def _random_kind(rng: random.Random, n: int) -> list[constraints.Source]:
     if pick == 11:
         masks = tuple(rng.randint(1, full) for _ in range(rng.randint(1, 3)))
         return [LineCondition("cover", _cells(rng, n, rng.randint(1, n)), masks)]
+    if pick == 13:  # a lunchbox: its digits differ (the rule's all-different group goes with it)
+        cells = _cells(rng, n, rng.randint(2, n))
+        total = rng.randint(0, n * (n + 1) // 2 - n - 1)
+        return [AllDifferent(cells), LineCondition("lunchbox", cells, (total,))]
     if pick == 12:
         return [LineCondition("allowed", _cells(rng, n, rng.randint(1, 3)), (rng.randint(1, full),))]
     return [AllDifferent(_cells(rng, n, rng.randint(2, n)))]
@@ -150,14 +165,16 @@ def test_propagation_matches_python(n: int) -> None:
     rng = random.Random(1000 + n)
     shape = Shape(n, tuple(0 for _ in range(n * n)))
     _, houses = constraints.network_sources(Geometry(n))
+    cells_of: Houses = tuple(tuple(h) for h in Geometry(n).house_cells)
     outcomes = {"fixed point": 0, "contradiction": 0}
     for trial in range(1500):
         sources: list[constraints.Source] = list(houses) if rng.random() < 0.7 else []
         for _ in range(rng.randint(1, 6)):
             sources.extend(_random_kind(rng, n))
         dom = _random_dom(rng, n)
-        want = _python_propagate(sources, shape, dom)
-        got = _c_propagate(sources, n, dom)
+        given = cells_of if trial % 2 else ()  # sums bound by the houses' cells, or not
+        want = _python_propagate(sources, shape, dom, given)
+        got = _c_propagate(sources, n, dom, given)
         assert got == want, (trial, sources, dom)
         outcomes["fixed point" if want is not None else "contradiction"] += 1
     assert min(outcomes.values()) > 40, outcomes  # both outcomes were tried
@@ -168,10 +185,12 @@ def test_each_condition_narrows_alone() -> None:
     n = 6
     rng = random.Random(7)
     shape = Shape(n, tuple(0 for _ in range(n * n)))
+    houses: Houses = tuple(tuple(h) for h in Geometry(n).house_cells)
     for _ in range(3000):
         sources = _random_kind(rng, n)
         dom = _random_dom(rng, n)
-        assert _c_propagate(sources, n, dom) == _python_propagate(sources, shape, dom), (sources, dom)
+        want = _python_propagate(sources, shape, dom, houses)
+        assert _c_propagate(sources, n, dom, houses) == want, (sources, dom)
 
 
 # --- searches --------------------------------------------------------------------------------
@@ -217,7 +236,7 @@ def _random_rule(rng: random.Random, n: int) -> Rule:
     kind = rng.choice(
         ["cage", "thermo", "slow-thermo", "arrow", "white-dot", "black-dot", "x", "v", "whisper", "renban",
          "between", "sandwich", "x-sum", "skyscraper", "sum-line", "quad", "odd", "even", "greater",
-         "palindrome", "little-killer", "modular", "entropic", "zipper", "region-sum-line"]
+         "palindrome", "little-killer", "modular", "entropic", "zipper", "region-sum-line", "lunchbox"]
     )  # fmt: skip
     if kind in ("sandwich", "x-sum", "skyscraper"):
         total = rng.randint(1, n) if kind == "skyscraper" else rng.randint(0, n * (n + 1) // 2 - n - 1)
@@ -229,6 +248,8 @@ def _random_rule(rng: random.Random, n: int) -> Rule:
         return Rule(kind, cells, tuple(sorted(rng.randint(1, n) for _ in range(rng.randint(1, 3)))))
     if kind == "cage":
         return Rule(kind, cells, (rng.randint(len(cells), len(cells) * n),))
+    if kind == "lunchbox":
+        return Rule(kind, cells, (rng.randint(0, (len(cells) - 2) * n),))
     if kind == "little-killer":
         return Rule(kind, cells, (rng.randint(len(cells), len(cells) * n),))
     if kind == "whisper":
@@ -372,8 +393,14 @@ def test_solutions_are_lazy_and_counted() -> None:
     )  # 288 grids, 2 of the 12 digit pairs in the cage
 
 
-def test_generic_condition_falls_back_to_python() -> None:
-    """A lunchbox that is not a whole row compiles to the condition "rule": no C network."""
+def test_generic_condition_falls_back_to_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule compiled to the condition "rule" (its own check, tried on its digits): no C
+    network, the Python engine searches. No rule compiles to it now; a lunchbox is made to."""
+    lunchbox = lookup("lunchbox")
+    generic = dataclasses.replace(
+        lunchbox, compile=lambda r, s: [AllDifferent(r.cells), LineCondition("rule", r.cells, r.params, r)]
+    )
+    monkeypatch.setitem(rules_base._TYPES, "lunchbox", generic)
     rule = Rule("lunchbox", (0, 1, 2, 3), (0,))
     puzzle = Puzzle([0] * 36, variant=Variant(rules=(rule,)))
     shape, sources = constraints.network_sources(puzzle.geometry)
@@ -381,13 +408,24 @@ def test_generic_condition_falls_back_to_python() -> None:
     assert constraints.encode_network(sources, 6) is None
     assert constraints._c_search(puzzle) is None
     grid = next(constraints.ConstraintSolver().solutions(puzzle))
-    assert lookup("lunchbox").check(rule, grid, shape)
+    assert lunchbox.check(rule, grid, shape)
+
+
+def test_lunchbox_runs_in_c() -> None:
+    rule = Rule("lunchbox", (0, 1, 2, 3), (5,))
+    puzzle = Puzzle([0] * 36, variant=Variant(rules=(rule,)))
+    shape, sources = constraints.network_sources(puzzle.geometry)
+    assert constraints.encode_network(sources, 6) is not None
+    (py_out, py_sols, py_stats), (c_out, c_sols, c_stats) = _both(puzzle, 5, 2000)
+    assert (c_out, c_sols, c_stats.nodes) == (py_out, py_sols, py_stats.nodes)
+    assert len(c_sols) == 5 and all(lookup("lunchbox").check(rule, g, shape) for g in c_sols)
 
 
 def test_bad_records_are_refused() -> None:
     assert core is not None
     dom = array("I", [15] * 16)
-    for records in ([99, 0, 0], [0, 1, 1, 16, 1], [0, 2], [3, 2, 1, 0, 1, 5], [11, 2, 2, 0, 1, 0, 0]):
+    sums = ([3, 2, 4, 0, 1, 5, 2, 1, 1], [3, 2, 6, 0, 1, 5, 2, 1, 1, 1, 0], [3, 2, 4, 0, 1, 5, 9, 1, 1])
+    for records in ([99, 0, 0], [0, 1, 1, 16, 1], [0, 2], [3, 2, 1, 0, 1, 5], [11, 2, 2, 0, 1, 0, 0], *sums):
         with pytest.raises(ValueError):
             core.constraint_propagate(4, array("i", records), dom)
     with pytest.raises(ValueError):

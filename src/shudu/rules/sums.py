@@ -233,7 +233,7 @@ def _sandwich_validate(rule: Rule, size: int) -> None:
 
 
 def _lunchbox_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return [AllDifferent(rule.cells), LineCondition("rule", rule.cells, rule.params, rule)]
+    return [AllDifferent(rule.cells), LineCondition("lunchbox", rule.cells, rule.params[:1])]
 
 
 def _lunchbox_validate(rule: Rule, size: int) -> None:

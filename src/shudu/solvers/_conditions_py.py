@@ -191,6 +191,61 @@ def _skyscraper(kind: LineCondition, shape: Shape) -> ConditionRun:
     return run
 
 
+def _lunchbox(kind: LineCondition, shape: Shape) -> ConditionRun:
+    """Distinct digits whose smallest and largest enclose cells adding up to the total: each
+    place ``i`` of the smallest digit ``lo`` and ``j`` of the largest ``hi`` supports ``lo``,
+    ``hi`` and the digits strictly between them that the other cells can take, when there are
+    enough such digits for those cells, and the cells between ``i`` and ``j`` can reach the
+    total with them (by :func:`sum_filter`, within the bounds of distinct digits)."""
+    cells, total, n = kind.cells, kind.params[0], shape.size
+    k = len(cells)
+
+    def run(dom: list[int]) -> Changed:
+        doms = [dom[c] for c in cells]
+        fixed = 0
+        for d in doms:  # two cells fixed to one digit: the digits do not differ
+            if not d & (d - 1):
+                if fixed & d:
+                    return None
+                fixed |= d
+        seen = [0] * k
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    _lunchbox_pair(doms, i, j, total, n, seen)
+        return _commit(dom, cells, seen)
+
+    return run
+
+
+def _lunchbox_pair(doms: list[int], i: int, j: int, total: int, n: int, seen: list[int]) -> None:
+    """What the smallest digit at place ``i`` and the largest at ``j`` support, added to seen."""
+    k = len(doms)
+    a, b = min(i, j), max(i, j)
+    m = b - a - 1
+    for lo in bits(doms[i]):
+        for hi in bits(doms[j] & ~(lo | (lo - 1))):
+            inside = (hi - 1) & ~(lo | (lo - 1))  # the digits strictly between
+            if inside.bit_count() < k - 2:
+                continue
+            low, high = lo.bit_length(), hi.bit_length()
+            if not m * low + m * (m + 1) // 2 <= total <= m * high - m * (m + 1) // 2:
+                continue
+            fits = [d & inside for d in doms]
+            if not all(fits[x] for x in range(k) if x != i and x != j):
+                continue
+            filling = sum_filter(fits[a + 1 : b], (1,) * m, total, n)
+            if filling is None:
+                continue
+            seen[i] |= lo
+            seen[j] |= hi
+            for x in range(k):
+                if a < x < b:
+                    seen[x] |= filling[x - a - 1]
+                elif x != i and x != j:
+                    seen[x] |= fits[x]
+
+
 def _split_filter(doms: Sequence[int], total: int) -> list[int] | None:
     """The digits of a line that splits into stretches each adding up to ``total``: states are
     the sum of the open stretch (0 … total - 1), forward and back."""
@@ -286,6 +341,7 @@ _CONDITIONS: dict[str, Callable[[LineCondition, Shape], ConditionRun]] = {
     "renban": _renban,
     "between": _between,
     "sandwich": _sandwich,
+    "lunchbox": _lunchbox,
     "x-sum": _xsum,
     "skyscraper": _skyscraper,
     "sum-line": _sum_line,
@@ -295,15 +351,16 @@ _CONDITIONS: dict[str, Callable[[LineCondition, Shape], ConditionRun]] = {
 }
 
 
-def make(kind: Kind, shape: Shape) -> Prop:
-    """The propagator of one compiled kind."""
+def make(kind: Kind, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> Prop:
+    """The propagator of one compiled kind; a sum's cells that share one of ``houses`` (the
+    geometry's, when the network is built) differ, which bounds it more tightly."""
     size = shape.size
     if isinstance(kind, AllDifferent):
         return AllDifferentProp(kind.cells, size)
     if isinstance(kind, Relation):
         return RelationProp(kind, size)
     if isinstance(kind, WeightedSum):
-        return SumProp(kind, size)
+        return SumProp(kind, size, houses)
     if isinstance(kind, OrderedChain):
         return ChainProp(kind, size)
     assert isinstance(kind, LineCondition)

@@ -24,6 +24,7 @@ __all__ = [
     "Prop",
     "RelationProp",
     "SumProp",
+    "house_groups",
 ]
 
 Changed = list[int] | None
@@ -191,13 +192,62 @@ def sum_filter(doms: Sequence[int], coeffs: Sequence[int], total: int, size: int
     return new
 
 
+def house_groups(
+    cells: Sequence[int], coeffs: Sequence[int], houses: Sequence[Sequence[int]]
+) -> tuple[int, ...] | None:
+    """The places of a sum split into groups whose cells must differ: each group the cells of
+    one house with one coefficient (the house with the most cells still ungrouped first, the
+    first such house and coefficient on a tie), the rest alone. Each place's group number (in
+    order of first place), or None when no group has two cells."""
+    once = {c for c in cells if cells.count(c) == 1}
+    left = [i for i, c in enumerate(cells) if c in once]
+    chosen: list[list[int]] = []
+    while True:
+        best: list[int] = []
+        for house in houses:
+            inside = set(house)
+            for coeff in dict.fromkeys(coeffs[i] for i in left if cells[i] in inside):
+                group = [i for i in left if cells[i] in inside and coeffs[i] == coeff]
+                if len(group) > len(best):
+                    best = group
+        if len(best) < 2:
+            break
+        chosen.append(best)
+        taken = set(best)
+        left = [i for i in left if i not in taken]
+    if not chosen:
+        return None
+    key = [-1] * len(cells)
+    for group in chosen:
+        for i in group:
+            key[i] = group[0]
+    number: dict[int, int] = {}
+    return tuple(number.setdefault(i if k < 0 else k, len(number)) for i, k in enumerate(key))
+
+
+def _extreme_digits(mask: int, m: int, highest: bool) -> int:
+    """The sum of the ``m`` lowest (or highest) digits of ``mask`` (which holds at least m)."""
+    total = 0
+    for low in (bits(mask)[::-1] if highest else bits(mask))[:m]:
+        total += low.bit_length()
+    return total
+
+
+def _span(coeff: int, mask: int, m: int) -> tuple[int, int]:
+    """The least and the most that ``m`` different digits of ``mask`` weigh, times ``coeff``."""
+    a, b = coeff * _extreme_digits(mask, m, False), coeff * _extreme_digits(mask, m, True)
+    return (a, b) if a <= b else (b, a)
+
+
 class SumProp(Prop):
-    def __init__(self, kind: WeightedSum, size: int) -> None:
+    def __init__(self, kind: WeightedSum, size: int, houses: Sequence[Sequence[int]] = ()) -> None:
         self.cells, self.coeffs, self.total, self.size = kind.cells, kind.coeffs, kind.total, size
         k = len(kind.cells)
         self.combos: tuple[int, ...] | None = None
         if kind.distinct and set(kind.coeffs) == {1} and math.comb(size, k) <= MAX_COMBINATIONS:
             self.combos = combinations(size, k, kind.total)
+        #: Each place's group of cells that share a house (see :func:`house_groups`), or None.
+        self.group = house_groups(kind.cells, kind.coeffs, houses) if houses else None
 
     def run(self, dom: list[int]) -> Changed:
         changed: list[int] = []
@@ -210,7 +260,50 @@ class SumProp(Prop):
         if new is None:
             return None
         more = _commit(dom, self.cells, new)
-        return None if more is None else changed + more
+        if more is None:
+            return None
+        changed += more
+        if self.group is not None:
+            more = self._house_bounds(dom)
+            if more is None:
+                return None
+            changed += more
+        return changed
+
+    def _house_bounds(self, dom: list[int]) -> Changed:
+        """Bounds of the sum where cells of a group differ: each group weighs at least (most)
+        its fewest (greatest) different digits; a digit goes when, with it, the least the
+        whole sum can weigh is above the total or the most below it."""
+        cells, coeffs, group, total = self.cells, self.coeffs, self.group or (), self.total
+        union, count = [0] * (max(group) + 1), [0] * (max(group) + 1)
+        for i, c in enumerate(cells):
+            union[group[i]] |= dom[c]
+            count[group[i]] += 1
+        lo = hi = 0
+        firsts = [group.index(g) for g in range(len(union))]
+        for g, first in enumerate(firsts):
+            if union[g].bit_count() < count[g]:
+                return None
+            a, b = _span(coeffs[first], union[g], count[g])
+            lo, hi = lo + a, hi + b
+        if not lo <= total <= hi:
+            return None
+        new = []
+        for i, c in enumerate(cells):
+            g, rest = group[i], 0
+            for j, other in enumerate(cells):
+                if j != i and group[j] == g:
+                    rest |= dom[other]
+            a, b = _span(coeffs[i], union[g], count[g])
+            keep = 0
+            for low in bits(dom[c]):
+                if (rest & ~low).bit_count() >= count[g] - 1:
+                    x, y = _span(coeffs[i], rest & ~low, count[g] - 1)
+                    v = coeffs[i] * low.bit_length()
+                    if lo - a + x + v <= total <= hi - b + y + v:
+                        keep |= low
+            new.append(keep)
+        return _commit(dom, cells, new)
 
     def _combinations(self, dom: list[int]) -> Changed:
         doms = [dom[c] for c in self.cells]

@@ -14,9 +14,8 @@ same propagation, the same choices, so the same solutions in the same order and 
 statistics — some 50 times faster. :func:`encode_network` writes the network as the flat records
 the C engine reads. The C engine runs when the C core is built, unless
 ``SHUDU_IMPLEMENTATION=python`` forces the Python one (``IMPLEMENTATION`` says which is chosen).
-A network with the generic condition ``"rule"`` (a rule checked by trying its digits, such as a
-lunchbox that is not a whole row or column) cannot run in C: such a puzzle is searched by the
-Python engine.
+A network with the generic condition ``"rule"`` (a rule checked by trying its digits; no rule
+type compiles to it now) cannot run in C: such a puzzle is searched by the Python engine.
 """
 
 from __future__ import annotations
@@ -76,7 +75,8 @@ class _Network:
     props: list[Prop]
     watch: list[list[int]]
     shape: Shape
-    #: How often the propagators of each cell failed (plus one): the branching prefers such cells.
+    #: How often the propagators of each cell failed, and the branches on it (plus one): the
+    #: branching prefers such cells.
     weight: list[int]
 
 
@@ -91,7 +91,7 @@ def _network(geometry: Geometry) -> _Network:
                 props.append(IntersectionProp(first, second))
     for a, linked in enumerate(geometry.links):
         props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
-    props.extend(make(kind, shape) for kind in compile_rules(shape))
+    props.extend(make(kind, shape, houses) for kind in compile_rules(shape))
     watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
     for i, prop in enumerate(props):
         for cell in set(prop.cells):
@@ -173,6 +173,7 @@ class _Search:
                 self._tick()
                 dom[cell] = digit
                 if not self._propagate(dom, [cell]):
+                    self.net.weight[cell] += 1  # the branch failed: its cell weighs more too
                     continue
             pick = self._pick(dom, self.net.weight)
             if pick < 0:
@@ -234,7 +235,7 @@ _core, IMPLEMENTATION = _choose()
 RECORD_KINDS = {
     "all-different": 0, "intersection": 1, "relation": 2, "sum": 3, "chain": 4,
     "allowed": 5, "renban": 6, "between": 7, "sandwich": 8, "x-sum": 9, "skyscraper": 10,
-    "sum-line": 11, "quad": 12, "cover": 13,
+    "sum-line": 11, "quad": 12, "cover": 13, "lunchbox": 14,
 }  # fmt: skip
 
 
@@ -270,7 +271,7 @@ def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     name, params = kind.name, kind.params
     if name in ("renban", "between"):
         return ()
-    if name in ("allowed", "sandwich", "x-sum", "skyscraper"):
+    if name in ("allowed", "sandwich", "x-sum", "skyscraper", "lunchbox"):
         return params[:1]
     if name == "sum-line":
         return params[0], int(len(params) > 1 and params[1] == 1)
@@ -284,7 +285,9 @@ def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     return None
 
 
-def _record(source: Source, size: int) -> tuple[int, Sequence[int], Sequence[int]] | None:
+def _record(
+    source: Source, size: int, houses: Sequence[Sequence[int]]
+) -> tuple[int, Sequence[int], Sequence[int]] | None:
     """One propagator's record: its kind, cells and parameters (core/constraints.h)."""
     if isinstance(source, Intersection):
         prop = IntersectionProp(source.first, source.second)
@@ -295,8 +298,10 @@ def _record(source: Source, size: int) -> tuple[int, Sequence[int], Sequence[int
         rel = RelationProp(source, size)
         return RECORD_KINDS["relation"], rel.cells, (*rel.fwd, *rel.rev)
     if isinstance(source, WeightedSum):
-        combos = SumProp(source, size).combos
-        params = (source.total, int(combos is not None), *source.coeffs, *(combos or ()))
+        sums = SumProp(source, size, houses)
+        combos, group = sums.combos, sums.group
+        flags = int(combos is not None) | 2 * int(group is not None)
+        params = (source.total, flags, *source.coeffs, *(group or ()), *(combos or ()))
         return RECORD_KINDS["sum"], source.cells, params
     if isinstance(source, OrderedChain):
         return RECORD_KINDS["chain"], source.cells, (int(source.strict),)
@@ -304,14 +309,16 @@ def _record(source: Source, size: int) -> tuple[int, Sequence[int], Sequence[int
     return None if cond is None else (RECORD_KINDS[source.name], source.cells, cond)
 
 
-def encode_network(sources: Sequence[Source], size: int) -> array[int] | None:
+def encode_network(
+    sources: Sequence[Source], size: int, houses: Sequence[Sequence[int]] = ()
+) -> array[int] | None:
     """The network as the C engine reads it: per propagator, ``kind, ncells, nparams, cells,
     params`` (int32), or None when one cannot run in C (the condition ``"rule"``, or a number
-    beyond 32 bits)."""
+    beyond 32 bits). ``houses`` are the geometry's, whose cells differ (they bound sums)."""
     out = array("i")
     try:
         for source in sources:
-            rec = _record(source, size)
+            rec = _record(source, size, houses)
             if rec is None:
                 return None
             kind, cells, params = rec
@@ -327,7 +334,7 @@ def _c_search(puzzle: Puzzle) -> tuple[Any, Shape] | None:
     """A C search over the puzzle's network, or None when the network cannot run in C."""
     geometry = puzzle.geometry
     shape, sources = network_sources(geometry)
-    records = encode_network(sources, geometry.size)
+    records = encode_network(sources, geometry.size, geometry.house_cells)
     if _core is None or records is None:
         return None
     full = (1 << geometry.size) - 1

@@ -32,7 +32,15 @@ check_params(int n, const int32_t *hdr, const int32_t *cells, const int32_t *par
         if (k != 2 || np != 2 * n) { *why = "a relation takes two cells and 2n tables"; return -1; }
         return 0;
     case CK_SUM:
-        if (np < 2 + k) { *why = "a sum takes [total, combos?, coeffs...]"; return -1; }
+        if (np < 2 + k || par[1] < 0 || par[1] > 3 || ((par[1] & 2) && np < 2 + 2 * k)) {
+            *why = "a sum takes [total, flags, coeffs..., groups..., combos...]";
+            return -1;
+        }
+        for (int i = 0, groups = 0; (par[1] & 2) && i < k; i++) { /* numbered from 0 in order */
+            if (par[2 + k + i] < 0 || par[2 + k + i] > groups) { *why = "a sum's groups are out of order"; return -1; }
+            if (par[2 + k + i] == groups)
+                groups++;
+        }
         for (int i = 0; i < k; i++) {
             if (par[2 + i] < -100000 || par[2 + i] > 100000) { *why = "a coefficient is too large"; return -1; }
             abs_sum += llabs((long long)par[2 + i]);
@@ -43,7 +51,7 @@ check_params(int n, const int32_t *hdr, const int32_t *cells, const int32_t *par
     case CK_RENBAN: case CK_BETWEEN:
         if (np != 0 || (kind == CK_BETWEEN && k < 2)) { *why = "wrong parameters or cells"; return -1; }
         return 0;
-    case CK_SANDWICH: case CK_XSUM: case CK_SKYSCRAPER:
+    case CK_SANDWICH: case CK_XSUM: case CK_SKYSCRAPER: case CK_LUNCHBOX:
         if (np != 1) { *why = "takes one parameter"; return -1; }
         *bits = 2LL * k * n + 1;
         return 0;
@@ -342,8 +350,10 @@ csearch_next(csearch_t *s, uint8_t *out, budget_t *b)
         if (!(opts ^ low))
             s->depth--;
         s->dom[cell] = low;
-        if (!cnet_propagate(&s->net, s->dom, cell))
+        if (!cnet_propagate(&s->net, s->dom, cell)) {
+            s->net.weight[cell]++; /* the branch failed: its cell weighs more too */
             continue;
+        }
         if (branch(s, out) == RUN_SOLUTION)
             return RUN_SOLUTION;
     }

@@ -24,7 +24,9 @@
  *   ALLDIFF     [house]                        (house: the cells are a whole house)
  *   INTERSECT   [nshared, nfirst]              cells: shared, first's rest, second's rest
  *   RELATION    [fwd[n], rev[n]]               cells: a, b
- *   SUM         [total, combos?, coeffs[ncells], combos...]   (combos? 0: none listed)
+ *   SUM         [total, flags, coeffs[ncells], groups[ncells]?, combos...]
+ *               (flags bit 0: combos listed; bit 1: groups listed, each place's group of
+ *               cells sharing a house, numbered from 0 in order of first place)
  *   CHAIN       [step]                         (1: strictly rising)
  *   ALLOWED     [mask]
  *   RENBAN      []
@@ -34,10 +36,12 @@
  *   SKYSCRAPER  [count]
  *   SUMLINE     [total, loop]
  *   QUAD        [mask, count, mask, count, ...]   (in the order of the Python dict)
- *   COVER       [mask, ...]                                                            */
+ *   COVER       [mask, ...]
+ *   LUNCHBOX    [total]                                                                */
 enum {
     CK_ALLDIFF = 0, CK_INTERSECT, CK_RELATION, CK_SUM, CK_CHAIN, CK_ALLOWED, CK_RENBAN,
-    CK_BETWEEN, CK_SANDWICH, CK_XSUM, CK_SKYSCRAPER, CK_SUMLINE, CK_QUAD, CK_COVER, CK_NKINDS
+    CK_BETWEEN, CK_SANDWICH, CK_XSUM, CK_SKYSCRAPER, CK_SUMLINE, CK_QUAD, CK_COVER,
+    CK_LUNCHBOX, CK_NKINDS
 };
 
 typedef struct {

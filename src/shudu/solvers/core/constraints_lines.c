@@ -1,7 +1,7 @@
 /*
  * The constraint engine's line conditions in C, each the twin of its function in
  * shudu/solvers/_conditions_py.py: allowed, renban, between, sandwich, x-sum, skyscraper,
- * sum-line, quad and cover.  (The generic condition "rule" stays in Python: a network with
+ * sum-line, quad, cover and lunchbox.  (The generic condition "rule" stays in Python: a network with
  * one is searched by the Python engine.)  Scratch arrays live in net->u32 and net->u64.
  */
 #include <stdlib.h>
@@ -142,6 +142,64 @@ sandwich(cnet_t *net, mask_t *dom, const cprop_t *p)
             for (int j = 0; j < k; j++)
                 if ((doms[j] & top) && i != j)
                     sandwich_pair(net, doms, k, i, j, p->params[0], seen);
+    return cn_commit(net, dom, p->cells, seen, k);
+}
+
+/* The smallest digit at place i and the largest at j: what they support, added to seen
+ * (_lunchbox_pair). */
+static void
+lunchbox_pair(cnet_t *net, const mask_t *doms, int k, int i, int j, long total, mask_t *seen)
+{
+    mask_t *fits = AUX(net, 0), *filling = AUX(net, 1);
+    int a = i < j ? i : j, b = i < j ? j : i;
+    long m = b - a - 1;
+    for (mask_t rl = doms[i]; rl; rl &= rl - 1) {
+        mask_t lo = rl & (~rl + 1u);
+        for (mask_t rh = doms[j] & ~(lo | (lo - 1)); rh; rh &= rh - 1) {
+            mask_t hi = rh & (~rh + 1u), inside = (hi - 1) & ~(lo | (lo - 1));
+            if (POPCOUNT(inside) < k - 2)
+                continue;
+            long low = CTZ(lo) + 1, high = CTZ(hi) + 1;
+            if (total < m * low + m * (m + 1) / 2 || total > m * high - m * (m + 1) / 2)
+                continue;
+            int all = 1;
+            for (int x = 0; x < k; x++) {
+                fits[x] = doms[x] & inside;
+                if (x != i && x != j && !fits[x])
+                    all = 0;
+            }
+            if (!all || !cn_sum_filter(net, fits + a + 1, NULL, (int)m, total, filling))
+                continue;
+            seen[i] |= lo;
+            seen[j] |= hi;
+            for (int x = 0; x < k; x++) {
+                if (a < x && x < b)
+                    seen[x] |= filling[x - a - 1];
+                else if (x != i && x != j)
+                    seen[x] |= fits[x];
+            }
+        }
+    }
+}
+
+static int
+lunchbox(cnet_t *net, mask_t *dom, const cprop_t *p)
+{
+    int k = p->ncells;
+    mask_t *doms = DOMS(net), *seen = SEEN(net), fixed = 0;
+    read_doms(dom, p, doms);
+    for (int x = 0; x < k; x++) { /* two cells fixed to one digit: the digits do not differ */
+        if (!(doms[x] & (doms[x] - 1))) {
+            if (fixed & doms[x])
+                return 0;
+            fixed |= doms[x];
+        }
+        seen[x] = 0;
+    }
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < k; j++)
+            if (i != j)
+                lunchbox_pair(net, doms, k, i, j, p->params[0], seen);
     return cn_commit(net, dom, p->cells, seen, k);
 }
 
@@ -355,6 +413,7 @@ cline_run(cnet_t *net, mask_t *dom, const cprop_t *p)
     case CK_SUMLINE: return sum_line(net, dom, p);
     case CK_QUAD: return quad(net, dom, p);
     case CK_COVER: return cover(net, dom, p);
+    case CK_LUNCHBOX: return lunchbox(net, dom, p);
     default: return 0;
     }
 }

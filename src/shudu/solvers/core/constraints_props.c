@@ -240,8 +240,9 @@ static int
 sum_combinations(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
     int k = p->ncells;
-    const int32_t *combos = p->params + 2 + k;
-    int ncombos = p->nparams - 2 - k;
+    int skip = 2 + k + ((p->params[1] & 2) ? k : 0); /* total, flags, coeffs, groups */
+    const int32_t *combos = p->params + skip;
+    int ncombos = p->nparams - skip;
     mask_t uni = 0, allowed = 0, required = ~(mask_t)0;
     for (int i = 0; i < k; i++)
         uni |= dom[p->cells[i]];
@@ -281,18 +282,91 @@ sum_combinations(cnet_t *net, mask_t *dom, const cprop_t *p)
     return 1;
 }
 
+/* The sum of the m lowest (highest) digits of mask, which holds at least m (_extreme_digits). */
+static long
+extreme_digits(mask_t mask, int m, int highest)
+{
+    long total = 0;
+    for (; m > 0 && mask; m--) {
+        int d = highest ? cn_bitlen(mask) - 1 : CTZ(mask);
+        total += d + 1;
+        mask &= ~(1u << d);
+    }
+    return total;
+}
+
+/* The least and the most that m different digits of mask weigh, times coeff (_span). */
+static void
+span(long coeff, mask_t mask, int m, long *lo, long *hi)
+{
+    long a = coeff * extreme_digits(mask, m, 0), b = coeff * extreme_digits(mask, m, 1);
+    *lo = a <= b ? a : b;
+    *hi = a <= b ? b : a;
+}
+
+/* Bounds of the sum where the cells of a group (sharing a house) differ
+ * (SumProp._house_bounds); group[i] numbers each place's group from 0 in order. */
+static int
+house_bounds(cnet_t *net, mask_t *dom, const cprop_t *p, const int32_t *group)
+{
+    int k = p->ncells, G = 0;
+    const int32_t *coeffs = p->params + 2;
+    long total = p->params[0], lo = 0, hi = 0, a, b, x, y;
+    mask_t *doms = net->u32, *keep = doms + k, *uni = keep + k, *count = uni + k;
+    int32_t *first = (int32_t *)(count + k);
+    for (int i = 0; i < k; i++) {
+        doms[i] = dom[p->cells[i]];
+        if (group[i] >= G) { /* numbered in order: a new group */
+            uni[G] = count[G] = 0;
+            first[G++] = i;
+        }
+        uni[group[i]] |= doms[i];
+        count[group[i]]++;
+    }
+    for (int g = 0; g < G; g++) {
+        if (POPCOUNT(uni[g]) < (int)count[g])
+            return 0;
+        span(coeffs[first[g]], uni[g], (int)count[g], &a, &b);
+        lo += a;
+        hi += b;
+    }
+    if (total < lo || total > hi)
+        return 0;
+    for (int i = 0; i < k; i++) {
+        int g = group[i], m = (int)count[g] - 1;
+        mask_t rest = 0;
+        for (int j = 0; j < k; j++)
+            if (j != i && group[j] == g)
+                rest |= doms[j];
+        span(coeffs[i], uni[g], (int)count[g], &a, &b);
+        keep[i] = 0;
+        for (mask_t r = doms[i]; r; r &= r - 1) {
+            mask_t low = r & (~r + 1u);
+            if (POPCOUNT(rest & ~low) < m)
+                continue;
+            span(coeffs[i], rest & ~low, m, &x, &y);
+            long v = (long)coeffs[i] * (CTZ(low) + 1);
+            if (lo - a + x + v <= total && total <= hi - b + y + v)
+                keep[i] |= low;
+        }
+    }
+    return cn_commit(net, dom, p->cells, keep, k);
+}
+
 static int
 weighted_sum(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
     int k = p->ncells;
-    if (p->params[1] && !sum_combinations(net, dom, p))
+    if ((p->params[1] & 1) && !sum_combinations(net, dom, p))
         return 0;
     mask_t *doms = net->u32, *keep = doms + k;
     for (int i = 0; i < k; i++)
         doms[i] = dom[p->cells[i]];
     if (!cn_sum_filter(net, doms, p->params + 2, k, p->params[0], keep))
         return 0;
-    return cn_commit(net, dom, p->cells, keep, k);
+    if (!cn_commit(net, dom, p->cells, keep, k))
+        return 0;
+    return (p->params[1] & 2) ? house_bounds(net, dom, p, p->params + 2 + k) : 1;
 }
 
 static int
