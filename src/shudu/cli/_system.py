@@ -216,6 +216,10 @@ def guarded(command: Callable[[Stream, Stream], int], out: TextIO | None, err: T
         say(f"cannot write to standard output: {exc.reason}")
         return Exit.INVALID
     except KeyboardInterrupt:
+        if real and threading.current_thread() is threading.main_thread():
+            # the command is over: a second Ctrl-C while the process winds down (a cluster
+            # closing, say) must not turn the exit status into a death by signal
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         say("interrupted")
         return Exit.INTERRUPTED
     except Terminated:
