@@ -351,6 +351,7 @@ def test_net_branches_follow_line_by_line(case: dict[str, Any]) -> None:
             assert branch.contradiction
 
 
+@pytest.mark.slow
 def test_forcing_verities_carry_one_branch_per_option() -> None:
     """Cell and house verities: every option's branch ends in a contradiction or in the conclusion."""
     checked = 0

@@ -323,6 +323,7 @@ def _corpus() -> list[tuple[str, Puzzle, str]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.exists(), reason=f"the corpus {CORPUS} is absent (../shared/data)")
 def test_corpus_matches_python() -> None:
     """Each core puzzle that parses and runs in C: the same outcome, solutions and counts

@@ -36,6 +36,7 @@ def _digits(text: str) -> tuple[int, ...]:
     return tuple(int(c) for c in text)
 
 
+@pytest.mark.slow
 def test_the_core_puzzles_that_shudu_reads_solve_to_their_published_solutions() -> None:
     read = solved = 0
     refused: list[str] = []

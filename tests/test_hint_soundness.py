@@ -279,6 +279,7 @@ def test_the_puzzles_with_several_solutions_cover_sizes() -> None:
     assert len(SEVERAL) >= 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["step", "vague"])
 def test_on_several_solutions_a_hint_holds_in_every_solution_that_fits_the_board(level: HintLevel) -> None:
     rng = random.Random({"step": 4, "vague": 5}[level])
