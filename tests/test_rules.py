@@ -237,7 +237,10 @@ def _random_puzzle(n: int, rng: random.Random, kinds: list[str], givens: int) ->
     return Puzzle(cells, variant=Variant().with_rules(rules, n))
 
 
-@pytest.mark.parametrize("n, givens, rounds", [(4, 0, 1500), (4, 3, 3000), (6, 14, 600)])
+@pytest.mark.parametrize(
+    "n, givens, rounds",
+    [pytest.param(4, 0, 1500, marks=pytest.mark.slow), (4, 3, 3000), (6, 14, 600)],
+)
 def test_engine_finds_exactly_the_grids_that_keep_every_rule(n: int, givens: int, rounds: int) -> None:
     rng = random.Random(f"engine {n} {givens}")
     checked = 0
