@@ -42,29 +42,6 @@ def _check_depth(raw: bytes) -> None:
             raise BadRequest(f"the body is nested more than {MAX_DEPTH} lists or objects deep")
 
 
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BadRequest(
-            f"a number in the body has {len(text.lstrip('-'))} digits; at most {MAX_DIGITS} are read"
-        )
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    if len(text) > 2 * MAX_DIGITS:
-        raise BadRequest(
-            f"a number in the body is {len(text)} characters long; at most {2 * MAX_DIGITS} are read"
-        )
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise BadRequest(f"the number {text[:20]} in the body is too large")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise BadRequest(f"{name} is not a JSON number")
-
-
 async def read_body(request: Request, model: type[models.Model]) -> dict[str, Any]:
     """The request body, a JSON object checked against ``model``."""
     body = await read_json(request)
