@@ -259,6 +259,45 @@ def test_engine_finds_exactly_the_grids_that_keep_every_rule(n: int, givens: int
     assert checked >= rounds // 2
 
 
+def test_solve_many_answers_puzzles_with_rules_like_brute_force() -> None:
+    """One geometry with rules, many givens: each line's status and first solution agree with
+    the grids of the bare shape that keep every rule; bad lines are invalid, the others answered."""
+    rng = random.Random("solve_many rules")
+    checked = 0
+    for _ in range(200):
+        puzzle = _random_puzzle(4, rng, rng.sample(KINDS, rng.randint(1, 3)), 0)
+        if puzzle is None:
+            continue
+        geometry, shape = puzzle.geometry, shape_of(puzzle.geometry)
+        grids = [g for g in _bare_solutions(puzzle) if check_grid(g, shape) is None]
+        lines = []
+        for _ in range(4):
+            source = rng.choice(grids) if grids and rng.random() < 0.8 else _bare_solutions(puzzle)[0]
+            keep = set(rng.sample(range(16), rng.randint(0, 10)))
+            lines.append("".join(str(d) if c in keep else "." for c, d in enumerate(source)))
+        lines.insert(rng.randrange(len(lines) + 1), "12" + "." * 13)  # too short: invalid
+        result = shudu.solve_many(lines, limit=2, geometry=geometry)
+        for line, status, solution, error in zip(
+            lines, result.statuses, result.solutions, result.errors, strict=True
+        ):
+            if len(line) != 16:
+                assert status == "invalid" and error is not None and error.line == lines.index(line) + 1
+                continue
+            fits = [g for g in grids if all(ch == "." or int(ch) == d for ch, d in zip(line, g, strict=True))]
+            assert status == ("none", "unique", "multiple")[min(len(fits), 2)], (geometry.variant.rules, line)
+            if fits:
+                assert solution is not None and tuple(int(ch) for ch in solution) in fits
+            checked += 1
+    assert checked >= 300
+
+
+def test_solve_many_with_rules_honours_its_budget() -> None:
+    puzzle = shudu.parse_puzzle(".Cage~15~R1C1~R1C2~R2C1")
+    result = shudu.solve_many(["." * 81] * 3, limit=2, geometry=puzzle.geometry, node_limit=5)
+    assert result.statuses == ["timeout"] * 3
+    assert shudu.solve_many(["." * 81], limit=2, geometry=puzzle.geometry).statuses == ["multiple"]
+
+
 def test_auto_uses_the_constraint_engine_and_others_refuse_rules() -> None:
     puzzle = Puzzle([0] * 16, variant=Variant().with_rules([Rule("cage", (0, 1), (3,))], 4))
     assert shudu.count(puzzle, limit=1000) == 48  # 288 grids, 1 ordered pair in 6 of {1,2}

@@ -327,7 +327,9 @@ def solve_many(
     the size of the first puzzle). ``limit=1`` finds a first solution, ``limit=2`` also
     tells whether it is unique. ``node_limit`` caps each puzzle's search, ``timeout``
     (seconds) the whole call: puzzles not finished in time get status ``timeout``.
-    ``threads`` > 1 searches on that many threads inside the C core (0: one per CPU).
+    ``threads`` > 1 searches on that many threads inside the C core (0: one per CPU). A
+    ``geometry`` with rules (killer cages, thermometers …) holds for every line: each line is
+    then answered on solver ``constraints``, one after another (``threads`` is not used).
 
     A puzzle that cannot be read (a wrong length, a character that is no digit, bytes that
     are not UTF-8) or that has two equal givens in a house gets status ``invalid`` and its
@@ -345,7 +347,8 @@ def solve_many(
     batch = _checked_puzzles(puzzles)
     if geometry is None:
         geometry = Geometry(_batch_size(batch))
-    geometry.variant.refuse_rules("solve_many")
+    if geometry.variant.rules:
+        return _solve_many_rules(_split(batch), geometry, limit, node_limit, timeout)
     engine = engine or _engine
     shape = _shape(geometry, engine)
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -379,6 +382,68 @@ def solve_many(
         arrays.append(values)
     counts, nodes, guesses, settled = arrays
     return BatchResult(geometry.size, bytes(status), raw[1], counts, nodes, guesses, settled, tuple(errors))
+
+
+def _solve_many_rules(
+    lines: Sequence[str | bytes],
+    geometry: Geometry,
+    limit: int,
+    node_limit: int | None,
+    timeout: float | None,
+) -> BatchResult:
+    """:func:`solve_many` for a geometry with rules: each puzzle on solver ``constraints``, one
+    after another (the rules' engine has no batch call), within the one deadline."""
+    from .constraints import ConstraintSolver  # the rules' engine, loaded only for rules
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    solver = ConstraintSolver()
+    total, nc = len(lines), geometry.ncells
+    status = bytearray([INVALID_CODE]) * total
+    text = bytearray(b"." * (nc * total))
+    counts, nodes, guesses, settled = (array("Q", bytes(8 * total)) for _ in range(4))
+    errors: list[ShuduError | None] = [None] * total
+    for index, line in enumerate(lines):
+        errors[index] = error = _line_error(line, geometry, index + 1)
+        if error is not None:
+            continue
+        chars = line.decode("utf-8") if isinstance(line, _BYTES) else str(line)
+        try:
+            puzzle = Puzzle([char_digit(char, geometry.size) or 0 for char in chars], geometry=geometry)
+        except ShuduError as exc:
+            errors[index] = exc.at_line(index + 1)
+            continue
+        stats = Stats()
+        found: list[tuple[int, ...]] = []
+        code = BatchCode.TIMEOUT
+        if deadline is None or time.monotonic() < deadline:
+            try:
+                for grid in solver.solutions(puzzle, budget=Budget(node_limit, deadline), stats=stats):
+                    found.append(grid)
+                    if len(found) >= limit:
+                        break
+                code = _batch_code(len(found), limit)
+            except SearchTimeout:
+                code = BatchCode.TIMEOUT
+        status[index] = code
+        counts[index], nodes[index], guesses[index], settled[index] = (
+            len(found),
+            stats.nodes,
+            stats.guesses,
+            stats.settled,
+        )
+        if found:
+            text[index * nc : (index + 1) * nc] = Puzzle.trusted(found[0], geometry).to_string().encode()
+    result = (bytes(status), bytes(text), counts, nodes, guesses, settled)
+    return BatchResult(geometry.size, *result, tuple(errors))
+
+
+def _batch_code(found: int, limit: int) -> BatchCode:
+    """The batch code of a search that ended having found ``found`` of at most ``limit`` solutions."""
+    if found == 0:
+        return BatchCode.NONE
+    if found >= 2:
+        return BatchCode.MULTIPLE
+    return BatchCode.SOLVED if limit == 1 else BatchCode.UNIQUE
 
 
 def _required(value: object, option: str, minimum: int, maximum: int) -> int:
