@@ -194,6 +194,25 @@ def test_variants_are_sound(variant: str) -> None:
         check_path(parse_puzzle(line, variant=variant))
 
 
+@pytest.mark.parametrize("variant", ["x", "windoku"])
+def test_the_logic_calls_take_the_puzzle_as_solve_does(variant: str) -> None:
+    """rate, explain, hint and find_steps read text with ``variant=`` as solve does: the same
+    answer as for the Puzzle parsed with it, and not the answer for the bare grid."""
+    for line in _puzzles(f"variant_{variant}.txt", 1, 3):
+        puzzle = parse_puzzle(line, variant=variant)
+        assert shudu.solve(line, variant=variant).status == "unique"
+        rating = shudu.rate(line, variant=variant)
+        assert (rating.status, rating.score) == (shudu.rate(puzzle).status, shudu.rate(puzzle).score)
+        assert str(shudu.explain(line, variant=variant)) == str(shudu.explain(puzzle))
+        assert shudu.hint(line, variant=variant) == shudu.hint(puzzle)
+        steps = shudu.find_steps(line, "Hidden single", variant=variant)
+        assert [str(s) for s in steps] == [str(s) for s in shudu.find_steps(puzzle, "Hidden single")]
+        if shudu.solve(line).status != "unique":  # the bare grid is another puzzle
+            assert shudu.hint(line).status != "unique"
+    with pytest.raises(TypeError, match="variant must be"):
+        shudu.hint("." * 81, variant=3)  # type: ignore[arg-type]
+
+
 def test_sixteen_and_jigsaw() -> None:
     for line in _puzzles("size16_owhy.txt", 2, 13):
         check_path(parse_puzzle(line))

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import ShuduError, check_count, check_seconds
+from ..geometry import BoxLike
+from ..variants import VariantLike
 from .budget import LogicTimeout, checkpoint, limits
 from .catalog import Technique, lookup
 from .grid import CandidateGrid
@@ -156,6 +158,8 @@ def find_steps(
     timeout: float | None = None,
     node_limit: int | None = None,
     uniqueness: bool | None = None,
+    box: BoxLike = None,
+    variant: VariantLike = None,
 ) -> StepList:
     """Every step available on ``board`` (HoDoKu's "all steps" view), or those of one technique.
 
@@ -164,7 +168,8 @@ def find_steps(
     HoDoKu library line). ``technique`` is shudu's name, HoDoKu's name or HoDoKu's code (``0300``).
     Uniqueness techniques run when the puzzle's givens have one solution (or when ``uniqueness``
     says so). Past ``timeout`` seconds or ``node_limit`` units of work the steps found so far come
-    back with status ``timeout``.
+    back with status ``timeout``. ``box`` and ``variant`` give the shape of a plain puzzle's text as
+    for :func:`shudu.solve`.
     """
     from .board import Board, parse_board
 
@@ -175,7 +180,7 @@ def find_steps(
     if isinstance(board, CandidateGrid):
         grid = board
     else:
-        parsed = board if isinstance(board, Board) else parse_board(board)
+        parsed = board if isinstance(board, Board) else parse_board(board, box=box, variant=variant)
         grid = parsed.grid()
     found: list[Step] = []
     try:

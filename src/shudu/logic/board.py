@@ -23,10 +23,12 @@ from typing import Any
 from .. import solvers
 from ..errors import ParseError, VariantError
 from ..formats import as_puzzle, load_json, parse_hodoku, parse_json, parse_pm
+from ..formats.cells import checked_options
+from ..geometry import BoxLike
 from ..notation import char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
-from ..variants import parse_cell
+from ..variants import VariantLike, parse_cell
 from .budget import LogicTimeout, remaining_seconds
 from .grid import CandidateGrid, bits
 
@@ -79,17 +81,20 @@ class Board:
         return self.solution_status == "unique"
 
 
-def parse_board(board: Any) -> Board:
+def parse_board(board: Any, *, box: BoxLike = None, variant: VariantLike = None) -> Board:
     """A :class:`Board` from a JSON board, a candidate grid, a HoDoKu library line or a puzzle.
 
+    ``box`` and ``variant`` give the shape of a plain puzzle's text or of a candidate grid, as
+    for :func:`shudu.solve` (a JSON board, a library line, a Board or a Puzzle carries its own).
     Raises :class:`~shudu.errors.ParseError` (naming the cell or field) on anything else.
     """
-    parsed = _parse_board(board)
+    box = checked_options(box, variant)
+    parsed = _parse_board(board, box, variant)
     parsed.puzzle.geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
     return parsed
 
 
-def _parse_board(board: Any) -> Board:
+def _parse_board(board: Any, box: BoxLike, variant: VariantLike) -> Board:
     if isinstance(board, Board):
         return board
     if isinstance(board, Puzzle):
@@ -101,13 +106,15 @@ def _parse_board(board: Any) -> Board:
         if not text.startswith("{"):
             grid = _candidate_tokens(text)
             if grid is not None:
-                return parse_candidate_grid(grid)
+                return parse_candidate_grid(grid, box=box, variant=variant)
     elif not isinstance(board, Mapping):
         raise ParseError(f"a board must be text or a mapping, not {type(board).__name__}")
-    return _parse_json_board(board)
+    return _parse_json_board(board, box, variant)
 
 
-def _parse_json_board(board: str | Mapping[str, Any]) -> Board:
+def _parse_json_board(
+    board: str | Mapping[str, Any], box: BoxLike = None, variant: VariantLike = None
+) -> Board:
     """A board from its JSON form (text or a mapping) or from a plain puzzle in any format."""
     data: Any = board
     if isinstance(board, str) and board.strip().startswith("{"):
@@ -116,7 +123,7 @@ def _parse_json_board(board: str | Mapping[str, Any]) -> Board:
         except json.JSONDecodeError as exc:
             raise ParseError(f"invalid JSON: {exc.msg} at column {exc.colno}", column=exc.colno) from None
     if not isinstance(data, Mapping):
-        puzzle = as_puzzle(data)
+        puzzle = as_puzzle(data, box=box, variant=variant)
         return Board(puzzle, (0,) * len(puzzle.cells))
     fields = dict(data)
     entries_raw = fields.pop("entries", None)
@@ -202,16 +209,21 @@ def _candidate_tokens(text: str) -> list[str] | None:
     return tokens
 
 
-def parse_candidate_grid(tokens: list[str] | str) -> Board:
+def parse_candidate_grid(
+    tokens: list[str] | str, *, box: BoxLike = None, variant: VariantLike = None
+) -> Board:
     """A board from n·n cells of candidate digits (one digit: a given), read by
-    :func:`shudu.formats.parse_pm`."""
+    :func:`shudu.formats.parse_pm`, on the shape ``box`` and ``variant`` give (default: standard)."""
     if isinstance(tokens, str):
         found = _candidate_tokens(tokens)
         if found is None:
             raise ParseError("a candidate grid needs n·n cells of digits (81 for 9x9), some with several")
         tokens = found
     doc = parse_pm(" ".join(tokens))
-    return _checked(Board(doc.puzzle, doc.entries, doc.candidates))
+    puzzle = doc.puzzle
+    if box is not None or variant is not None:
+        puzzle = Puzzle(puzzle.cells, box=box, variant=variant)
+    return _checked(Board(puzzle, doc.entries, doc.candidates))
 
 
 def parse_library_board(line: str) -> Board:

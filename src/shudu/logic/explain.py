@@ -14,8 +14,10 @@ from typing import Any
 
 from ..errors import ShuduError, check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
+from ..geometry import BoxLike
 from ..notation import HINT_LEVELS, HintLevel, Status, digit_char
 from ..puzzle import Puzzle
+from ..variants import VariantLike
 from .board import Board, parse_board
 from .budget import LogicTimeout, limits
 from .forcing import search
@@ -100,12 +102,14 @@ def explain(
     allow_multiple: bool = False,
     timeout: float | None = None,
     node_limit: int | None = None,
+    box: BoxLike = None,
+    variant: VariantLike = None,
 ) -> Explanation:
     """The numbered simplest-first path of a puzzle, with its rating: :func:`~shudu.logic.rate`
     with its steps kept (the same arguments, statuses and limits)."""
     return Explanation(
         analyse(
-            as_puzzle(puzzle),
+            as_puzzle(puzzle, box=box, variant=variant),
             keep_steps=True,
             uniqueness=uniqueness,
             allow_multiple=allow_multiple,
@@ -153,6 +157,8 @@ def hint(
     allow_multiple: bool = False,
     timeout: float | None = None,
     node_limit: int | None = None,
+    box: BoxLike = None,
+    variant: VariantLike = None,
 ) -> Hint:
     """The next step for a board: ``vague`` (where to look), ``technique`` (what to look for) or
     ``step`` (the whole deduction). A player's entry that contradicts the solution comes first.
@@ -162,13 +168,14 @@ def hint(
     in every solution that fits the board; the entries, then the marks, are checked against the
     solutions, and the first after which none fits is the mistake; where every open cell can
     still take more than one digit there is no step, and the hint says so.
-    ``timeout`` and ``node_limit`` bound the call as in :func:`~shudu.logic.rate`.
+    ``timeout`` and ``node_limit`` bound the call as in :func:`~shudu.logic.rate`; ``box`` and
+    ``variant`` give the shape of a plain puzzle's text as for :func:`shudu.solve`.
     """
     if level not in HINT_LEVELS:
         raise ShuduError(f"hint level {level!r} is not one of {', '.join(HINT_LEVELS)}")
     seconds = check_seconds(timeout, "timeout")
     nodes = check_count(node_limit, "node_limit", minimum=1)
-    parsed = parse_board(board)
+    parsed = parse_board(board, box=box, variant=variant)
     puzzle, entries = parsed.puzzle, list(parsed.entries)
     pencil = {} if parsed.candidates is None else dict(enumerate(parsed.candidates))
     with limits(seconds, nodes), memo_scope():

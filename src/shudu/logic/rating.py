@@ -20,9 +20,11 @@ from typing import Any, NamedTuple
 from .. import solvers
 from ..errors import ShuduError, check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
+from ..geometry import BoxLike
 from ..notation import Status
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
+from ..variants import VariantLike
 from . import intersections, nishio, propagate, singles, static_forcing, subsets
 from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
 from .catalog import BY_NAME as CATALOG
@@ -86,8 +88,8 @@ def rate(
     allow_multiple: bool = False,
     timeout: float | None = None,
     node_limit: int | None = None,
-    box: Any = None,
-    variant: Any = None,
+    box: BoxLike = None,
+    variant: VariantLike = None,
 ) -> Rating:
     """Rate a puzzle on both scales.
 
