@@ -23,6 +23,7 @@ import shudu
 from shudu.errors import (
     OptionError,
     ParseError,
+    SearchTimeout,
     ShapeError,
     ShuduError,
     SizeError,
@@ -237,6 +238,18 @@ def test_solve_many_answers_the_other_lines(bad: Any, _: str) -> None:
     result = shudu.solve_many([P4, bad, GRID4], limit=2, node_limit=10_000)
     assert result.statuses[0] == "multiple" and result.statuses[2] == "unique"
     assert result.statuses[1] == "invalid" and result.errors[1] is not None and result.errors[1].line == 2
+
+
+def test_solutions_checks_its_input_at_the_call_and_keeps_to_its_budget() -> None:
+    with pytest.raises(ParseError):
+        shudu.solutions("12")  # raised here, not at the first next()
+    with pytest.raises(OptionError, match="node_limit"):
+        shudu.solutions(P4, node_limit=0)
+    found = shudu.solutions("." * 81, node_limit=500)
+    with pytest.raises(SearchTimeout):
+        for _ in found:
+            pass
+    assert len(list(shudu.solutions("." * 16))) == 288
 
 
 @pytest.mark.parametrize("lines", [P4, P4.encode(), 123, None, 1.5])

@@ -98,11 +98,23 @@ def solutions(
     puzzle: PuzzleLike,
     *,
     algorithm: str = "auto",
+    node_limit: int | None = None,
+    timeout: float | None = None,
     box: BoxLike = None,
     variant: VariantLike = None,
 ) -> Iterator[Grid]:
-    """Every solution, lazily, as Grids."""
+    """Every solution, lazily, as Grids.
+
+    The arguments are checked at the call, before the first solution is asked for: bad input
+    raises there as in :func:`solve`. ``node_limit`` and ``timeout`` (seconds from the call) bound
+    the whole iteration: past them the next step raises :class:`~shudu.errors.SearchTimeout`.
+    """
+    budget = _budget(node_limit, timeout)
     puzzle = as_puzzle(puzzle, box=box, variant=variant)
     solver = _solver(algorithm, puzzle)
-    for cells in solver.solutions(puzzle):
+    return _grids(solver, puzzle, budget)
+
+
+def _grids(solver: solvers.Solver, puzzle: Puzzle, budget: Budget) -> Iterator[Grid]:
+    for cells in solver.solutions(puzzle, budget=budget):
         yield Grid(cells, geometry=puzzle.geometry)
