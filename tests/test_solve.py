@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -194,3 +195,28 @@ def test_the_pure_python_fallback_is_announced_once() -> None:
     forced = _python_without_c_core(code, SHUDU_IMPLEMENTATION="python")
     assert forced.returncode == 0 and "Warning" not in forced.stderr
     assert "(pure-Python core: forced by SHUDU_IMPLEMENTATION=python)" in forced.stdout
+
+
+@pytest.mark.parametrize(
+    "text", ["." * 81, "1" + "." * 14 + "2", "1234" + "." * 12, ".Cage~10~R1C1~R1C2~R1C3~R1C4.Shape~4x4"]
+)
+def test_a_solve_result_writes_itself_as_the_cli_prints_it(text: str) -> None:
+    result = shudu.solve(text)
+    data = json.loads(json.dumps(result.to_json()))
+    assert data["status"] == result.status and data["algorithm"] == result.algorithm
+    assert data["stats"] == {
+        "nodes": result.stats.nodes,
+        "guesses": result.stats.guesses,
+        "settled": result.stats.settled,
+    }
+    if result.solution is None:
+        assert data["solution"] is None
+    else:
+        assert parse_puzzle(data["solution"]).cells == result.solution.cells
+    shown = subprocess.run(
+        [sys.executable, "-m", "shudu", "solve", "--format", "json", text], capture_output=True, text=True
+    )
+    printed = json.loads(shown.stdout)
+    assert {key: printed[key] for key in data if key != "stats"} == {
+        k: v for k, v in data.items() if k != "stats"
+    }

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import solvers
 from .errors import check_count, check_seconds
@@ -33,6 +35,17 @@ class SolveResult:
 
     def __bool__(self) -> bool:
         return self.solution is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON data: ``puzzle`` and ``solution`` as one-line text (the solution
+        None when there is none), ``status``, ``algorithm`` and the search ``stats``."""
+        return {
+            "puzzle": self.puzzle.to_string(),
+            "status": self.status,
+            "solution": self.solution.to_string() if self.solution is not None else None,
+            "algorithm": self.algorithm,
+            "stats": dataclasses.asdict(self.stats),
+        }
 
 
 def _budget(node_limit: object, timeout: object) -> Budget:

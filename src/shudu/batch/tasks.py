@@ -82,8 +82,8 @@ def _solve(spec: Spec, item: Item) -> Record:
         node_limit=options.get("node_limit"),
         timeout=options.get("timeout"),
     )
-    solution = result.solution.to_string() if result.solution is not None else None
-    return {**head(item), "status": result.status, "solution": solution, "error": None}
+    answer = result.to_json()
+    return {**head(item), "status": answer["status"], "solution": answer["solution"], "error": None}
 
 
 def _count(spec: Spec, item: Item) -> Record:

@@ -45,12 +45,11 @@ def _print_solve(args: argparse.Namespace, out: Output, entry: Entry, result: ap
             "line": entry.line,
             "puzzle": entry.puzzle.to_string() if entry.puzzle else entry.text,
             "status": status,
-            "solution": solution.to_string() if solution else None,
+            "solution": None,
             "error": entry.error.message if entry.error else None,
         }
         if result is not None:
-            record["algorithm"] = result.algorithm
-            record["stats"] = vars(result.stats)
+            record.update(result.to_json())
         out.answer(json.dumps(record, ensure_ascii=False))
     elif args.format == "grid":
         out.answer(f"# line {entry.line}: {status}")
