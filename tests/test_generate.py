@@ -540,3 +540,23 @@ def test_large_kinds_are_made_unique_at_the_raters_level(size: int, variant: str
     assert made.level == level == shudu.rate(made.puzzle).level
     assert made.se == shudu.rate(made.puzzle).se
     assert shudu.count(made.puzzle, 2) == 1
+
+
+def test_a_request_object_asks_what_its_keywords_ask() -> None:
+    from shudu.generator import Request, check_request
+
+    asked = Request(size=6, symmetry="rot180", level="easy")
+    made = generate(asked, seed=5)
+    assert made.puzzle == generate(6, symmetry="rot180", level="easy", seed=5).puzzle
+    assert (
+        check_request(asked)
+        == check_request(6, symmetry="rot180", level="easy")
+        == "easy 6x6 standard puzzle, rot180"
+    )
+    assert check_request(asked, level="medium").startswith("medium 6x6")  # a keyword replaces a field
+    many = list(generate_many(2, asked, seed=5))
+    assert many[0].puzzle == made.puzzle and len(many) == 2
+    with pytest.raises(TypeError, match="size is given twice"):
+        generate(6, size=6)
+    with pytest.raises(TypeError, match="request must be a Request"):
+        list(generate_many(1, "easy"))  # type: ignore[arg-type]

@@ -9,16 +9,15 @@ found. docs/generator.md describes the method.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Unpack
 
 from ..errors import GeneratorError, OptionError, check_seconds
-from ..geometry import Box
 from ..notation import LEVELS
-from ..variants import VariantLike
-from .request import Request, build
+from .request import Plan, Request, RequestFields, build
 from .search import Generated, Progress, Search
 from .symmetry import SYMMETRIES, is_symmetric
 from .uniqueness import OutOfTime
@@ -30,6 +29,7 @@ __all__ = [
     "GeneratorError",
     "GeneratorTimeout",
     "Progress",
+    "Request",
     "check_request",
     "generate",
     "generate_many",
@@ -42,22 +42,16 @@ class GeneratorTimeout(GeneratorError):
 
 
 def generate(
-    size: int | None = None,
+    request: Request | int | None = None,
     *,
-    box: Box | str | None = None,
-    variant: VariantLike = None,
-    layout: Any = None,
-    level: str | None = None,
-    se: float | str | tuple[float, float] | None = None,
-    technique: str | None = None,
-    symmetry: str = "none",
-    clues: int | str | tuple[int, int] | None = None,
-    minimal: bool = False,
     seed: int | None = None,
     timeout: float | None = None,
-    rate: bool | None = None,
+    **fields: Unpack[RequestFields],
 ) -> Generated:
     """One random puzzle with exactly one solution.
+
+    What to make is a :class:`Request`, or its fields as keywords (the first argument may be
+    the size; keywords given beside a Request replace its fields):
 
     - ``size`` (default 9), ``box`` (``"2x3"``), ``variant`` (a name such as ``"x"``,
       ``"windoku"``, ``"pyramid"``, ``"jigsaw"`` — a random layout unless ``layout`` gives
@@ -68,53 +62,33 @@ def generate(
     - ``symmetry`` of the givens (none, rot180, rot90, mirror, flip, diagonal, antidiagonal,
       biaxial, bidiagonal, dihedral), ``clues`` (a count or ``"24-28"``), ``minimal`` (no
       given can be taken away);
-    - ``seed`` makes the result reproducible (the result's ``seed`` remakes it), ``timeout``
-      (seconds) bounds the search, ``rate`` rates the result even when no difficulty is asked.
+    - ``rate`` rates the result even when no difficulty is asked.
+
+    ``seed`` makes the result reproducible (the result's ``seed`` remakes it) and ``timeout``
+    (seconds) bounds the search.
 
     >>> generate(level="easy", seed=1).level
     'easy'
+    >>> generate(Request(size=4, symmetry="rot180"), seed=1).puzzle.size
+    4
     """
-    for result in generate_many(
-        1,
-        size=size,
-        box=box,
-        variant=variant,
-        layout=layout,
-        level=level,
-        se=se,
-        technique=technique,
-        symmetry=symmetry,
-        clues=clues,
-        minimal=minimal,
-        seed=seed,
-        timeout=timeout,
-        rate=rate,
-    ):
+    for result in generate_many(1, Request.of(request, fields), seed=seed, timeout=timeout):
         return result
     raise AssertionError("generate_many stopped without a puzzle or an error")  # pragma: no cover
 
 
 def generate_many(
     count: int | None,
+    request: Request | None = None,
     *,
-    size: int | None = None,
-    box: Box | str | None = None,
-    variant: VariantLike = None,
-    layout: Any = None,
-    level: str | None = None,
-    se: float | str | tuple[float, float] | None = None,
-    technique: str | None = None,
-    symmetry: str = "none",
-    clues: int | str | tuple[int, int] | None = None,
-    minimal: bool = False,
     seed: int | None = None,
     timeout: float | None = None,
-    rate: bool | None = None,
     progress: Callable[[Progress], None] | None = None,
+    **fields: Unpack[RequestFields],
 ) -> Iterator[Generated]:
-    """``count`` puzzles (None: without end), yielded as they are found; options as for
-    :func:`generate`. ``timeout`` bounds the whole run; ``progress`` is called as the search
-    goes (after each rated candidate and each puzzle found)."""
+    """``count`` puzzles (None: without end), yielded as they are found; the request and
+    options as for :func:`generate`. ``timeout`` bounds the whole run; ``progress`` is called as
+    the search goes (after each rated candidate and each puzzle found)."""
     if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
         raise TypeError(f"count must be a whole number or None, not {type(count).__name__}")
     if count is not None and count < 0:
@@ -123,36 +97,27 @@ def generate_many(
         raise TypeError(f"seed must be a whole number or None, not {type(seed).__name__}")
     if seed is not None and seed < 0:
         raise OptionError(f"seed must be 0 or more, not {seed}", option="seed", value=seed)
+    if request is not None and not isinstance(request, Request):
+        raise TypeError(f"request must be a Request or None, not {type(request).__name__}")
     timeout = check_seconds(timeout, "timeout")
-    request = build(size, box, variant, layout, level, se, technique, symmetry, clues, minimal, rate)
-    return _stream(request, count, seed, timeout, progress)
+    plan = build(Request.of(request, fields))
+    return _stream(plan, count, seed, timeout, progress)
 
 
-def check_request(
-    size: int | None = None,
-    *,
-    box: Box | str | None = None,
-    variant: VariantLike = None,
-    layout: Any = None,
-    level: str | None = None,
-    se: float | str | tuple[float, float] | None = None,
-    technique: str | None = None,
-    symmetry: str = "none",
-    clues: int | str | tuple[int, int] | None = None,
-    minimal: bool = False,
-) -> str:
-    """Check :func:`generate`'s options as it would, without searching: the request in words,
+def check_request(request: Request | int | None = None, **fields: Unpack[RequestFields]) -> str:
+    """Check :func:`generate`'s request as it would, without searching: the request in words,
     or the error :func:`generate` would raise at once (``jigsaw`` with no ``layout`` is a random
-    layout here too).
+    layout here too; ``rate`` is not checked).
 
     >>> check_request(16, variant="jigsaw", level="hard")
     'hard 16x16 jigsaw puzzle'
     """
-    return build(size, box, variant, layout, level, se, technique, symmetry, clues, minimal, None).describe()
+    asked = Request.of(request, fields)
+    return build(dataclasses.replace(asked, rate=None)).describe()
 
 
 def _stream(
-    request: Request,
+    request: Plan,
     count: int | None,
     seed: int | None,
     timeout: float | None,
@@ -182,7 +147,7 @@ def _stream(
 
 
 def _timeout_message(
-    request: Request, count: int | None, made: list[Generated], state: Progress, timeout: float | None
+    request: Plan, count: int | None, made: list[Generated], state: Progress, timeout: float | None
 ) -> str:
     what = request.describe()
     if made:

@@ -1,5 +1,8 @@
 """A generator request, checked up front: what can never be made fails at once, with a reason.
 
+:class:`Request` is what a caller asks for, as given; :func:`build` checks it and resolves it
+into a :class:`Plan`, what the search works from.
+
 The bounds used here are proven facts, never guesses, so a request they let through may still
 be hard to meet (the search then runs until its timeout):
 
@@ -13,9 +16,10 @@ be hard to meet (the search then runs until its timeout):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import GeneratorError, check_size
 from ..geometry import Box, BoxLike, Geometry, check_variant, default_box, resolve_box, resolve_rules
@@ -33,9 +37,52 @@ KNOWN_MIN_CLUES: dict[tuple[int, Box], int] = {
 }
 
 
+class RequestFields(TypedDict, total=False):
+    """The fields of a :class:`Request` as keywords of :func:`~shudu.generate` and its kin."""
+
+    size: int | None
+    box: BoxLike
+    variant: VariantLike
+    layout: Any
+    level: str | None
+    se: float | str | tuple[float, float] | None
+    technique: str | None
+    symmetry: str
+    clues: int | str | tuple[int, int] | None
+    minimal: bool
+    rate: bool | None
+
+
 @dataclass(frozen=True)
 class Request:
-    """Everything one call of the generator asks for."""
+    """What the generator is asked for, as given (checked by :func:`build`); the fields are the
+    keywords of :func:`~shudu.generate`, which describes them."""
+
+    size: int | None = None
+    box: BoxLike = None
+    variant: VariantLike = None
+    layout: Any = None
+    level: str | None = None
+    se: float | str | tuple[float, float] | None = None
+    technique: str | None = None
+    symmetry: str = "none"
+    clues: int | str | tuple[int, int] | None = None
+    minimal: bool = False
+    rate: bool | None = None
+
+    @classmethod
+    def of(cls, request: Request | int | None, fields: RequestFields) -> Request:
+        """The request of a call: a Request (keywords replace its fields), or a size and keywords."""
+        if isinstance(request, Request):
+            return dataclasses.replace(request, **fields)
+        if request is not None and "size" in fields:
+            raise TypeError("the size is given twice: as the first argument and as size=")
+        return dataclasses.replace(cls(size=request), **fields)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A request checked and resolved: everything one run of the generator works from."""
 
     size: int
     box: Box | None
@@ -72,23 +119,19 @@ class Request:
         return text
 
 
-def build(
-    size: int | None,
-    box: BoxLike,
-    variant: VariantLike,
-    layout: Any,
-    level: str | None,
-    se: Any,
-    technique: str | None,
-    symmetry: str,
-    clues: Any,
-    minimal: bool,
-    rate: bool | None,
-) -> Request:
+def build(request: Request) -> Plan:
     """Check every option and combination that can be checked before searching.
 
     The arguments themselves first: a wrong type is a :class:`TypeError`, a size outside 4 to 25
     a :class:`~shudu.errors.SizeError`, a bad box or variant their own error."""
+    size, box, variant, layout = request.size, request.box, request.variant, request.layout
+    level, technique, symmetry, minimal, rate = (
+        request.level,
+        request.technique,
+        request.symmetry,
+        request.minimal,
+        request.rate,
+    )
     _check_types(level=level, technique=technique, symmetry=symmetry, minimal=minimal, rate=rate)
     if size is None and isinstance(variant, Variant) and variant.size is not None:
         size = variant.size
@@ -109,21 +152,21 @@ def build(
         box = None
     elif box is None:
         box = default_box(size)
-    request = Request(
+    plan = Plan(
         size=size,
         box=box,
         variant=resolved,
         random_layout=random_layout,
-        target=Target.of(level, se, technique),
+        target=Target.of(level, request.se, technique),
         symmetry=check_symmetry(symmetry),
-        clues=parse_range(clues, "clues", int),
+        clues=parse_range(request.clues, "clues", int),
         minimal=minimal,
         rate=bool(rate) if rate is not None else False,
     )
     if not random_layout:
-        request.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
-    _check_feasible(request)
-    return request
+        plan.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
+    _check_feasible(plan)
+    return plan
 
 
 def _check_types(**options: object) -> None:
@@ -155,7 +198,7 @@ def _without_random_jigsaw(variant: VariantLike, layout: Any) -> tuple[VariantLi
     return (fields if isinstance(variant, Mapping) else fields["variant"]), True
 
 
-def _check_feasible(request: Request) -> None:
+def _check_feasible(request: Plan) -> None:
     n, cells = request.size, request.size * request.size
     standard = request.variant.is_standard and not request.random_layout
     if request.clues is not None:

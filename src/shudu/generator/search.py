@@ -32,7 +32,7 @@ from ..variants import get as get_variant
 from .dig import Path, dig, removable
 from .grading import Grade, RatingOutOfTime, full_rating, grade
 from .grids import SEEDED_SIZE, GridFailed, grow_around, grow_layout, random_grid, start_layout
-from .request import Request
+from .request import Plan
 from .symmetry import orbits
 from .uniqueness import DIGIT_BYTES, EMPTY, Checker, OutOfTime, text_cells
 
@@ -115,7 +115,7 @@ class Progress:
 class Search:
     """Makes puzzles for one request; :meth:`one` makes one from a seed."""
 
-    def __init__(self, request: Request, progress: Progress | None = None) -> None:
+    def __init__(self, request: Plan, progress: Progress | None = None) -> None:
         self.request = request
         self.orbits = orbits(request.symmetry, request.size)
         self.progress = progress or Progress()
