@@ -337,7 +337,7 @@ def test_bad_records_are_reported_by_line_and_the_rest_imported(tmp_path: Path) 
         "line 3: not a JSON object",
         "line 4: not UTF-8",
         "line 5: the puzzle has 3 cells",
-        "line 6: the puzzle has more than one solution",
+        "line 6: the puzzle has several solutions",
         "line 7: level 'legendary' is not one of easy, medium, hard, unfair, extreme",
         "line 8: se must be a number, not 'high'",
         "line 9: no level",

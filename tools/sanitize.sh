@@ -60,4 +60,5 @@ cd "$SCRATCH"
 "$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py tests/test_settle_core.py tests/test_trace_core.py tests/test_refine_core.py tests/test_constraint_core.py \
     -k "not tallies and not ratings_are_the_same and not loop_sweep"
 "$PY" "$ROOT/tools/fuzz_core.py" --rounds "$ROUNDS"
+"$PY" "$ROOT/tools/fuzz_constraints.py" --rounds "$((ROUNDS / 3))"
 echo "sanitizers: no report"

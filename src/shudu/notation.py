@@ -77,6 +77,14 @@ def parse_cell_name(text: str) -> tuple[int, int] | None:
 #: the budget ran out first, or the input was bad.
 Status = Literal["unique", "multiple", "none", "timeout", "invalid"]
 STATUSES: Final[tuple[Status, ...]] = ("unique", "multiple", "none", "timeout", "invalid")
+#: Each status in words, as every layer writes it to a person ("the puzzle has ...").
+STATUS_WORDS: Final[dict[Status, str]] = {
+    "unique": "one solution",
+    "multiple": "several solutions",
+    "none": "no solution",
+    "timeout": "no answer in time",
+    "invalid": "an error",
+}
 
 
 class BatchCode(IntEnum):

@@ -25,7 +25,7 @@ import shudu
 from ..errors import OptionError, ShuduError
 from ..formats import parse_json, parse_puzzle, to_json
 from ..geometry import Box
-from ..notation import LEVELS
+from ..notation import LEVELS, STATUS_WORDS
 from ..store import BankEntry, Store
 from ..variants import VariantLike
 from .output import check_output, form_of, write_output
@@ -313,9 +313,7 @@ def entry_of_record(
     puzzle = _puzzle(record, box, variant)
     result = shudu.solve(puzzle)
     if result.status != "unique" or result.solution is None:
-        found = {"none": "no solution", "multiple": "more than one solution"}.get(
-            result.status, result.status
-        )
+        found = STATUS_WORDS[result.status]
         raise ShuduError(f"the puzzle has {found}; the bank keeps puzzles with one solution")
     solution = result.solution.to_string()
     given = record.get("solution")

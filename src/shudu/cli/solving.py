@@ -10,6 +10,7 @@ from .. import api, rules, solvers
 from .. import variants as variant_registry
 from ..errors import SearchTimeout, ShuduError
 from ..formats import Entry, format_grid
+from ..notation import STATUS_WORDS
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
 from ._common import count as count_option
 
@@ -58,7 +59,7 @@ def _print_solve(args: argparse.Namespace, out: Output, entry: Entry, result: ap
         else:
             out.answer("")
     else:
-        out.answer(solution.to_string() if solution else {"none": "no solution"}.get(status, status))
+        out.answer(solution.to_string() if solution else STATUS_WORDS["none"] if status == "none" else status)
 
 
 def cmd_count(args: argparse.Namespace, out: Output) -> None:

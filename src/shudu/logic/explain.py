@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import ShuduError, check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
-from ..notation import HINT_LEVELS, HintLevel, Status, digit_char
+from ..notation import HINT_LEVELS, STATUS_WORDS, HintLevel, Status, digit_char
 from ..puzzle import Puzzle
 from ..variants import VariantLike
 from .board import Board, parse_board
@@ -52,7 +52,7 @@ class Explanation:
         r = self.rating
         counts = ", ".join(f"{name} {n}" for name, n in self.by_technique().items())
         if r.status == "none":
-            return "the puzzle has no solution"
+            return f"the puzzle has {STATUS_WORDS['none']}"
         if not r.complete and r.status == "multiple":
             return "the puzzle has several solutions (ask for the logical part with --allow-multiple)"
         if not r.complete:
@@ -67,7 +67,7 @@ class Explanation:
             # the path stops where no digit is forced: the cells it left open can take two or more
             left = r.puzzle.cells.count(0) - len({c for step in self.steps for c, _ in step.placements})
             open_note = f": {left} cells are left open, each of which can take more than one digit"
-            parts.append("the puzzle has several solutions" + (open_note if left else ""))
+            parts.append(f"the puzzle has {STATUS_WORDS['multiple']}" + (open_note if left else ""))
         return "; ".join(parts)
 
     def __str__(self) -> str:
@@ -191,9 +191,9 @@ def _hint(
     result = solve_within_limits(puzzle)
     status = result.status
     if result.solution is None:
-        return Hint("the puzzle has no solution", level, status="none")
+        return Hint(f"the puzzle has {STATUS_WORDS['none']}", level, status="none")
     if status == "multiple" and not allow_multiple:
-        return Hint("the puzzle has several solutions", level, status="multiple")
+        return Hint(f"the puzzle has {STATUS_WORDS['multiple']}", level, status="multiple")
     unique = status == "unique"
     solution = result.solution
     geo = puzzle.geometry
