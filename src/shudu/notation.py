@@ -77,6 +77,8 @@ def parse_cell_name(text: str) -> tuple[int, int] | None:
 #: the budget ran out first, or the input was bad.
 Status = Literal["unique", "multiple", "none", "timeout", "invalid"]
 STATUSES: Final[tuple[Status, ...]] = ("unique", "multiple", "none", "timeout", "invalid")
+#: The fields of a rating, in the order every record writes them (API, CLI, batch, bank).
+RATING_FIELDS: Final = ("level", "score", "se", "hardest")
 #: Each status in words, as every layer writes it to a person ("the puzzle has ...").
 STATUS_WORDS: Final[dict[Status, str]] = {
     "unique": "one solution",

@@ -25,7 +25,7 @@ import shudu
 from ..errors import OptionError, ShuduError
 from ..formats import parse_json, parse_puzzle, to_json
 from ..geometry import Box
-from ..notation import LEVELS, STATUS_WORDS
+from ..notation import LEVELS, RATING_FIELDS, STATUS_WORDS
 from ..store import BankEntry, Store
 from ..variants import VariantLike
 from .output import check_output, form_of, write_output
@@ -37,10 +37,7 @@ EXPORT_FIELDS = (
     "id",
     "size",
     "variant",
-    "level",
-    "score",
-    "se",
-    "hardest",
+    *RATING_FIELDS,
     "clues",
     "givens",
     "solution",

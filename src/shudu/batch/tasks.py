@@ -17,6 +17,7 @@ import shudu
 from ..errors import SearchTimeout, ShuduError
 from ..formats import parse_puzzle
 from ..generator import GeneratorTimeout
+from ..notation import RATING_FIELDS
 from ..puzzle import Puzzle, size_from_cells
 
 #: The commands of ``shudu batch``.
@@ -119,7 +120,7 @@ def _rate(spec: Spec, item: Item) -> Record:
     rating = shudu.rate(item.puzzle, **_logic_options(spec))
     found = rating.to_json()
     record = head(item)
-    for name in ("status", "level", "score", "se", "hardest"):
+    for name in ("status", *RATING_FIELDS):
         record[name] = found.get(name)
     record["error"] = None
     return record
@@ -129,7 +130,7 @@ def _explain(spec: Spec, item: Item) -> Record:
     assert item.puzzle is not None
     found = shudu.explain(item.puzzle, **_logic_options(spec)).to_json()
     record = head(item)
-    for name in ("status", "level", "score", "se", "hardest", "steps", "techniques"):
+    for name in ("status", *RATING_FIELDS, "steps", "techniques"):
         record[name] = found.get(name)
     record["error"] = None
     return record
@@ -147,19 +148,8 @@ _WORK: dict[str, Callable[[Spec, Item], Record]] = {
 FIELDS: dict[str, tuple[str, ...]] = {
     "solve": ("line", "puzzle", "status", "solution", "error"),
     "count": ("line", "puzzle", "status", "count", "capped", "error"),
-    "rate": ("line", "puzzle", "status", "level", "score", "se", "hardest", "error"),
-    "explain": (
-        "line",
-        "puzzle",
-        "status",
-        "level",
-        "score",
-        "se",
-        "hardest",
-        "steps",
-        "techniques",
-        "error",
-    ),
+    "rate": ("line", "puzzle", "status", *RATING_FIELDS, "error"),
+    "explain": ("line", "puzzle", "status", *RATING_FIELDS, "steps", "techniques", "error"),
     "generate": (
         "index",
         "seed",
@@ -171,10 +161,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "variant",
         "layout",
         "regions",
-        "level",
-        "score",
-        "se",
-        "hardest",
+        *RATING_FIELDS,
         "clues",
         "error",
     ),

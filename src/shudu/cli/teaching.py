@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import ShuduError, SolverError
 from ..formats import Entry
+from ..notation import RATING_FIELDS
 from ..puzzle import Puzzle
 from ._common import PUZZLE, Commands, Output, add_format, add_input, count, read_entries
 
@@ -39,9 +40,7 @@ def cmd_rate(args: argparse.Namespace, out: Output) -> None:
             if rating:
                 record.update(rating.to_json())
             else:
-                record.update(
-                    {"status": "invalid", "level": None, "score": None, "se": None, "hardest": None}
-                )
+                record.update({"status": "invalid", **dict.fromkeys(RATING_FIELDS)})
                 record["error"] = error.message if error else None
             out.answer(json.dumps(record, ensure_ascii=False))
         elif rating is None:

@@ -21,7 +21,7 @@ from .. import solvers
 from ..errors import ShuduError, check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
-from ..notation import Status
+from ..notation import RATING_FIELDS, Status
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
 from ..variants import VariantLike
@@ -70,14 +70,8 @@ class Rating:
 
     def to_json(self) -> dict[str, Any]:
         done = self.complete
-        return {
-            "puzzle": self.puzzle.to_string(),
-            "status": self.status,
-            "level": self.level if done else None,
-            "score": self.score if done else None,
-            "se": self.se if done else None,
-            "hardest": self.hardest if done else None,
-        }
+        fields = {name: getattr(self, name) if done else None for name in RATING_FIELDS}
+        return {"puzzle": self.puzzle.to_string(), "status": self.status, **fields}
 
 
 def rate(
