@@ -799,7 +799,8 @@ typedef struct {
     const shape_t *sh;
     uint8_t *givens;        /* count * ncells, when the puzzles came as a list */
     const char *text;       /* else the lines, read by the workers (see below) */
-    const Py_ssize_t *starts; /* where each line of text starts */
+    const Py_ssize_t *starts; /* where each line of text starts, or NULL: every `stride` bytes */
+    Py_ssize_t stride;
     int unread;             /* some line of text held a character that is no digit */
     Py_ssize_t count;
     uint64_t limit;
@@ -828,7 +829,7 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
     uint8_t line[MAX_CELLS]; /* a line of text read on this thread: no batch-wide buffer to fill */
     if (!bt->text) {
         search_reset(s, bt->givens + (size_t)i * nc);
-    } else if (scan_line(bt->text + bt->starts[i], bt->sh->n, line)) {
+    } else if (scan_line(bt->text + (bt->starts ? bt->starts[i] : i * bt->stride), bt->sh->n, line)) {
         search_reset(s, line);
     } else {
         bt->unread = 1; /* the calling thread reads the batch again, to raise the error */
@@ -1049,9 +1050,22 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             return NULL;
         held = 1;
         const char *p = view.buf, *end = p + view.len;
+        /* the usual batch: lines of nc characters, each ended by \n.  Where every
+         * (nc + 1)th byte is a line end, line i starts at i * (nc + 1): a line end inside a
+         * line is a character that is no digit, which the workers find, and the error
+         * comes from read_lines as below.  Else find where each line starts. */
+        Py_ssize_t stride = nc + 1, fixed = view.len % stride == 0;
+        for (Py_ssize_t at = nc; fixed && at < view.len; at += stride)
+            fixed = p[at] == '\n';
+        if (fixed) {
+            bt.text = view.buf;
+            bt.stride = stride;
+            count = view.len / stride;
+            goto read;
+        }
         Py_ssize_t lines = 0;
-        for (const char *q = p; q < end; q++)
-            lines += *q == '\n';
+        for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+            lines++;
         lines += view.len > 0 && end[-1] != '\n';
         starts = malloc((size_t)(lines ? lines : 1) * sizeof(Py_ssize_t));
         if (!starts) {
@@ -1091,6 +1105,7 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             }
         Py_DECREF(seq);
     }
+read:
     status = PyBytes_FromStringAndSize(NULL, count);
     sols = PyBytes_FromStringAndSize(NULL, count * nc);
     counts = PyBytes_FromStringAndSize(NULL, count * 8);
