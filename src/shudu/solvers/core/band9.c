@@ -170,9 +170,10 @@ S9_INLINE int
 s9_band(frame_t *st, int i, int d, int b, const extra_t *x)
 {
     uint32_t m = st->cand[i];
+    /* the triads that hold the digit, row r's of box k at bit 9 * r + 3 * k, folded onto
+     * bit 3 * k + r */
     uint32_t p = (m | m >> 1 | m >> 2) & TRIAD_BASES;
-    p |= p >> 2 | p >> 4;
-    uint32_t keep = BAND_KEEP[(p & 7u) | (p >> 6 & 0x38u) | (p >> 12 & 0x1C0u)];
+    uint32_t keep = BAND_KEEP_BY_BOX[(p | p >> 8 | p >> 16) & 0x1FFu];
     if (!keep)
         return 0;
     m &= keep;
