@@ -846,6 +846,8 @@ def main(argv: list[str] | None = None) -> None:
         peers.append(Batch("fsss2", args.fsss2, "fsss2_batch", (2,), 0))
     if args.schoku is not None:
         peers.append(Schoku(args.schoku, wall=args.clock == "wall"))
+    if args.isomorphs is not None and not peers:
+        parser.error("--isomorphs times the peers: give --tdoku, --fsss2 or --schoku too")
     if peers:
         print(
             f"shudu ({fast.IMPLEMENTATION}) against {', '.join(peer.name for peer in peers)}:"
