@@ -10,6 +10,10 @@ Run from the repository root::
     python benchmarks/solve.py --tdoku /tmp/libtdoku_batch.so --max 10000
                                                # side by side with tdoku, same run,
                                                # interleaved (build: tools/build_tdoku.sh)
+    python benchmarks/solve.py --tdoku /tmp/libtdoku_batch.so --fsss2 /tmp/libfsss2_batch.so \\
+        --schoku /tmp/schoku --isomorphs 1 --max 10000
+                                               # and with fsss2 and Schoku (tools/build_*.sh),
+                                               # on random isomorphs of the puzzles
     python benchmarks/solve.py --threads 1,2   # batch scaling over threads (wall clock)
     python benchmarks/solve.py --general       # the general engine: 16x16 and the 9x9
                                                # variant sets against the 17-clue set,
@@ -33,6 +37,7 @@ import importlib.util
 import os
 import platform
 import random
+import re
 import sys
 import time
 from array import array
@@ -86,9 +91,9 @@ def load_core(path: Path) -> ModuleType:
 
 
 def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -> None:
-    """Time this build's C core and another on the same puzzles, interleaved, best of
-    ``repeat``; both engines on 9x9 (the general one forced), the 9x9 variant sets and the
-    16x16 set."""
+    """Time this build's C core and another on the same puzzles (one bytes buffer of lines),
+    interleaved, best of ``repeat``; both engines on 9x9 (the general one forced), the 9x9
+    variant sets and the 16x16 set."""
     from shudu.solvers import _core_c  # type: ignore[attr-defined]
 
     cases: list[tuple[str, str, int, bool, str | None]]
@@ -105,6 +110,7 @@ def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -
         lines = path.read_text().split()
         random.Random(2026).shuffle(lines)
         lines = lines[: max_lines if size == 9 else max(1, max_lines // 75)]
+        batch = ("\n".join(lines) + "\n").encode()  # one buffer, as the batch API is fed most
         houses = fast.shape_houses(Geometry(size, variant=variant))
         shapes = {
             "this": _core_c.Shape(size, houses, None, general),
@@ -118,7 +124,7 @@ def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -
             for run in range(repeat):
                 for key in ("this", "other") if run % 2 == 0 else ("other", "this"):
                     started = CLOCK()
-                    answers[key] = shapes[key].solve_many(lines, limit)
+                    answers[key] = shapes[key].solve_many(batch, limit)
                     best[key] = min(best[key], CLOCK() - started)
             check_answers(answers["this"], answers["other"], filename, limit, first_found)
             this, that = (best[k] / len(lines) * 1e6 for k in ("this", "other"))
@@ -172,31 +178,124 @@ def read_set(path: Path, max_lines: int) -> list[str]:
     return lines[:max_lines] if max_lines else lines
 
 
-class Tdoku:
-    """A tdoku build with the batch entry point of tools/build_tdoku.sh, through ctypes."""
+def isomorph(puzzle: str, rng: random.Random) -> str:
+    """A random isomorph of an 81-cell puzzle: digits relabelled, rows permuted within bands
+    and bands among themselves, columns likewise, and the grid transposed half the time."""
 
-    def __init__(self, path: Path) -> None:
+    def axis() -> list[int]:
+        return [3 * band + line for band in rng.sample(range(3), 3) for line in rng.sample(range(3), 3)]
+
+    relabel = dict(zip("123456789", rng.sample("123456789", 9), strict=True))
+    rows, columns, transpose = axis(), axis(), rng.random() < 0.5
+    return "".join(
+        relabel.get(puzzle[9 * c + r] if transpose else puzzle[9 * r + c], ".") for r in rows for c in columns
+    )
+
+
+class Peer:
+    """Another solver timed side by side with shudu on a buffer of 82-byte lines."""
+
+    name = "peer"
+    modes: tuple[int, ...] = (1, 2)
+
+    def prepare(self, buffer: bytes, count: int) -> None:
+        """Called once per set, before any timing of it."""
+
+    def solve(self, buffer: bytes, count: int, limit: int) -> tuple[float, list[int] | None, bytes | None]:
+        """Solve the ``count`` lines of ``buffer``: (seconds, each puzzle's solution count up
+        to ``limit`` or None where the peer does not tell them, solution text or None)."""
+        raise NotImplementedError
+
+
+class Batch(Peer):
+    """A library with a batch entry point (tools/build_tdoku.sh, tools/build_fsss2.sh),
+    through ctypes: one call per pass, no Python per puzzle."""
+
+    def __init__(self, name: str, path: Path, symbol: str, modes: tuple[int, ...], configuration: int | None):
         import ctypes
 
-        self.ctypes = ctypes
+        self.ctypes, self.name, self.modes, self.configuration = ctypes, name, modes, configuration
         try:
-            lib = ctypes.CDLL(str(path))
-            self.batch = lib.tdoku_batch
+            self.batch = getattr(ctypes.CDLL(str(path)), symbol)
         except (OSError, AttributeError) as exc:
-            sys.exit(f"{path}: not a tdoku build from tools/build_tdoku.sh ({exc})")
+            sys.exit(f"{path}: not a {name} build from tools/build_{name}.sh ({exc})")
         u64 = ctypes.POINTER(ctypes.c_uint64)
         size = ctypes.c_size_t
-        self.batch.argtypes = [ctypes.c_char_p, size, size, size, ctypes.c_char_p, u64, u64]
+        extra = [] if configuration is None else [ctypes.c_uint32]
+        self.batch.argtypes = [ctypes.c_char_p, size, size, size, *extra, ctypes.c_char_p, u64, u64]
         self.batch.restype = None
 
-    def solve(self, data: bytes, count: int, limit: int) -> tuple[bytes, list[int], list[int]]:
-        """Solve ``count`` lines of 82 bytes: (solutions, counts, guesses)."""
+    def solve(self, buffer: bytes, count: int, limit: int) -> tuple[float, list[int] | None, bytes | None]:
         ctypes = self.ctypes
         solutions = ctypes.create_string_buffer(81 * count)
         counts = (ctypes.c_uint64 * count)()
         guesses = (ctypes.c_uint64 * count)()
-        self.batch(data, 82, count, limit, solutions, counts, guesses)
-        return solutions.raw, list(counts), list(guesses)
+        extra = [] if self.configuration is None else [self.configuration]
+        started = CLOCK()
+        self.batch(buffer, 82, count, limit, *extra, solutions, counts, guesses)
+        seconds = CLOCK() - started
+        self.guesses = sum(guesses) / max(1, count)
+        return seconds, list(counts), solutions.raw if self.name == "tdoku" else None
+
+
+class Schoku(Peer):
+    """The Schoku program (tools/build_schoku.sh) on a file of the set, one thread: ``-rO``
+    finds a first solution, ``-rM`` counts to two. On the wall clock the time is the solving
+    time it prints with ``-y`` (from opening the input file to the last answer); on the CPU
+    clock it is the CPU time of the process less that of a run on a one-puzzle file (the
+    start-up), the best of several."""
+
+    name = "Schoku"
+
+    def __init__(self, path: Path, wall: bool) -> None:
+        import tempfile
+
+        if not os.access(path, os.X_OK):
+            sys.exit(f"{path}: not a Schoku program (tools/build_schoku.sh)")
+        self.path, self.wall = path, wall
+        self.folder = tempfile.TemporaryDirectory(prefix="schoku-")
+        self.puzzles = Path(self.folder.name) / "puzzles.txt"
+        self.answers = Path(self.folder.name) / "solutions.txt"
+        self.start_up = 0.0
+
+    def prepare(self, buffer: bytes, count: int) -> None:
+        if not self.wall:
+            self.puzzles.write_bytes(buffer[:82])
+            self.start_up = min(self.run(1, 1)[1] for _ in range(7))
+        self.puzzles.write_bytes(buffer)
+
+    def run(self, count: int, limit: int) -> tuple[float, float, str]:
+        """One run: (its ``-y`` seconds, its CPU seconds, what it printed)."""
+        import resource
+        import subprocess
+
+        rules = "-rO" if limit == 1 else "-rM"
+        self.answers.unlink(missing_ok=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run = subprocess.run(
+            [str(self.path), "-t1", rules, "-y", str(self.puzzles), str(self.answers)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        found = re.search(r"([0-9.]+)(µs|ns)/puzzle", run.stdout)
+        if run.returncode or found is None:
+            sys.exit(f"{self.path} {rules} failed ({run.returncode}): {run.stdout} {run.stderr}")
+        return float(found[1]) * (1e-6 if found[2] == "µs" else 1e-9) * count, cpu, run.stdout
+
+    def solve(self, buffer: bytes, count: int, limit: int) -> tuple[float, list[int] | None, bytes | None]:
+        if len(buffer) != self.puzzles.stat().st_size:  # the warm-up's slice
+            self.puzzles.write_bytes(buffer)
+        wall, cpu, printed = self.run(count, limit)
+        several = re.search(r"(\d+)\s+puzzles had (?:more than one|multiple) solution", printed)
+        none = re.search(r"(\d+)\s+puzzles had no solution", printed)
+        self.several = int(several[1]) if several else 0
+        self.unsolved = int(none[1]) if none else 0
+        text = self.answers.read_bytes()
+        solutions = b"".join(text[164 * i + 82 : 164 * i + 163] for i in range(count))
+        return (wall if self.wall else max(cpu - self.start_up, 0.0)), None, solutions
 
 
 def median(values: list[float]) -> float:
@@ -205,64 +304,111 @@ def median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def compare_tdoku(tdoku: Tdoku, data: Path, max_lines: int, rounds: int, passes: int) -> None:
-    """shudu's batch API and tdoku's solver on the same puzzles, one thread each, in
-    ``rounds`` interleaved rounds of ``passes`` passes: best pass of each round, the ratio
-    per round, its median; answers and solution counts cross-checked."""
+def compare_peers(
+    peers: list[Peer], data: Path, max_lines: int, rounds: int, passes: int, seed: int | None
+) -> None:
+    """shudu's batch API and each peer on the same puzzles (the same isomorphs of them with
+    ``seed``), one thread each, in ``rounds`` interleaved rounds of ``passes`` passes: best
+    pass of each tool in each round; shudu's time over the fastest peer's in each round, its
+    median and range; answers and solution counts cross-checked."""
+    names = [peer.name for peer in peers]
     print(
-        "| set | puzzles | mode | tdoku µs | shudu µs | shudu ÷ tdoku (median, range) |"
-        " guesses tdoku / shudu | shudu nodes | load |"
+        "| set | puzzles | mode | "
+        + " | ".join(f"{name} µs" for name in names)
+        + " | shudu µs | shudu ÷ fastest (median, range) | fastest | guesses "
+        + " / ".join(name for name in names if name != "Schoku")
+        + " / shudu | load |"
     )
-    print("|---|---:|---|---:|---:|---|---|---:|---|")
+    print("|---|---:|---|" + "---:|" * (len(names) + 1) + "---|---|---|---|")
     for filename, label in SETS:
         path = data / filename
         if not path.exists():
-            print(f"| {label} | missing: {path} | | | | | | | |")
+            print(f"| {label} | missing: {path} |")
             continue
-        lines = read_set(path, max_lines)
+        lines = [line.replace("0", ".") for line in read_set(path, max_lines)]
         if any(len(line) != 81 for line in lines):
-            print(f"| {label} | not all lines are 9x9 puzzles | | | | | | | |")
+            print(f"| {label} | not all lines are 9x9 puzzles |")
             continue
-        buffer = ("\n".join(line.replace("0", ".") for line in lines) + "\n").encode()
+        if seed is not None:
+            rng = random.Random(f"{seed}:{filename}")
+            lines = [isomorph(line, rng) for line in lines]
+        buffer = ("\n".join(lines) + "\n").encode()
         count = len(lines)
+        multi = filename.startswith("serg")
+        for peer in peers:
+            peer.prepare(buffer, count)
         for limit in (1, 2):
+            tools = [peer for peer in peers if limit in peer.modes]
+            if not tools:
+                continue
             fast.solve_many(buffer[: 82 * 200], limit)  # warm-up
-            tdoku.solve(buffer, min(count, 200), limit)
-            best = {"tdoku": float("inf"), "shudu": float("inf")}
-            ratios = []
+            for peer in tools:
+                peer.solve(buffer[: 82 * min(count, 200)], min(count, 200), limit)
+            best = dict.fromkeys([peer.name for peer in tools] + ["shudu"], float("inf"))
+            ratios, fastest = [], Counter[str]()
+            theirs: dict[str, tuple[list[int] | None, bytes | None]] = {}
             for run in range(rounds):
-                round_best = {"tdoku": float("inf"), "shudu": float("inf")}
-                for tool in ("tdoku", "shudu") if run % 2 == 0 else ("shudu", "tdoku"):
+                round_best = dict.fromkeys(best, float("inf"))
+                order: list[Peer | None] = [*tools, None]
+                shift = run % len(order)
+                for tool in order[shift:] + order[:shift]:
                     for _ in range(passes):
-                        started = CLOCK()
-                        if tool == "tdoku":
-                            theirs = tdoku.solve(buffer, count, limit)
-                        else:
+                        if tool is None:
+                            started = CLOCK()
                             ours = fast.solve_many(buffer, limit)
-                        round_best[tool] = min(round_best[tool], CLOCK() - started)
-                ratios.append(round_best["shudu"] / round_best["tdoku"])
-                for tool in best:
-                    best[tool] = min(best[tool], round_best[tool])
-            solutions, counts, guesses = theirs
-            if list(ours.counts) != counts:
-                sys.exit(f"{filename}: shudu and tdoku count different solutions (limit {limit})")
-            if limit == 1:
-                mine = ours.solution_text
-                differ = [
-                    i
-                    for i in range(count)
-                    if counts[i] and mine[81 * i : 81 * i + 81] != solutions[81 * i : 81 * i + 81]
-                ]
-                if differ and not filename.startswith("serg"):
-                    sys.exit(f"{filename}: shudu and tdoku give different solutions ({len(differ)} puzzles)")
-            tdoku_us, shudu_us = (best[t] / count * 1e6 for t in ("tdoku", "shudu"))
+                            seconds, key = CLOCK() - started, "shudu"
+                        else:
+                            seconds, *answer = tool.solve(buffer, count, limit)
+                            key, theirs[tool.name] = tool.name, (answer[0], answer[1])
+                        round_best[key] = min(round_best[key], seconds)
+                peer_best = min(round_best[peer.name] for peer in tools)
+                ratios.append(round_best["shudu"] / peer_best)
+                fastest[min((round_best[peer.name], peer.name) for peer in tools)[1]] += 1
+                for key in best:
+                    best[key] = min(best[key], round_best[key])
+            cross_check(tools, theirs, ours, lines, filename, limit, multi)
             mode = "first" if limit == 1 else "count-2"
+            guesses = [
+                f"{peer.guesses:.1f}" if peer in tools else "–" for peer in peers if isinstance(peer, Batch)
+            ]
+            cells = [f"{best[name] / count * 1e6:.2f}" if name in best else "–" for name in names]
+            guesses.append(f"{sum(ours.guesses) / count:.1f}")
             print(
-                f"| {label} | {count:,} | {mode} | {tdoku_us:.2f} | {shudu_us:.2f} |"
+                f"| {label} | {count:,} | {mode} | {' | '.join(cells)} | {best['shudu'] / count * 1e6:.2f} |"
                 f" **{median(ratios):.2f}** ({min(ratios):.2f}–{max(ratios):.2f}) |"
-                f" {sum(guesses) / count:.1f} / {sum(ours.guesses) / count:.1f} |"
-                f" {sum(ours.nodes) / count:.1f} | {os.getloadavg()[0]:.1f} |"
+                f" {fastest.most_common(1)[0][0]} | {' / '.join(guesses)} |"
+                f" {os.getloadavg()[0]:.1f} |"
             )
+
+
+def cross_check(
+    peers: list[Peer],
+    theirs: dict[str, tuple[list[int] | None, bytes | None]],
+    ours: fast.BatchResult,
+    lines: list[str],
+    filename: str,
+    limit: int,
+    multi: bool,
+) -> None:
+    """Stop unless every peer agrees with shudu: the same solution counts where a peer tells
+    them, the same solution of every unique puzzle, a valid solution of every puzzle."""
+    count = len(lines)
+    mine = ours.solution_text
+    for peer in peers:
+        counts, solutions = theirs[peer.name]
+        if counts is not None and list(ours.counts) != counts:
+            sys.exit(f"{filename}: shudu and {peer.name} count different solutions (limit {limit})")
+        if isinstance(peer, Schoku):
+            several = sum(1 for n in ours.counts if n > 1)
+            unsolved = sum(1 for n in ours.counts if n == 0)
+            if (limit == 2 and peer.several != several) or peer.unsolved != unsolved:
+                sys.exit(f"{filename}: shudu and Schoku count different solutions (limit {limit})")
+        if solutions is None or limit != 1:
+            continue
+        if check(lines, [solutions[81 * i : 81 * i + 81].decode() for i in range(count)]):
+            sys.exit(f"{filename}: {peer.name} gives a wrong solution")
+        if not multi and solutions != mine:
+            sys.exit(f"{filename}: shudu and {peer.name} give different solutions")
 
 
 def other_cpu_seconds() -> float | None:
@@ -634,9 +780,28 @@ def main(argv: list[str] | None = None) -> None:
         "--tdoku",
         type=Path,
         metavar="SO",
-        help="only compare with tdoku, side by side (a build from tools/build_tdoku.sh)",
+        help="compare with tdoku, side by side (a build from tools/build_tdoku.sh)",
     )
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --tdoku")
+    parser.add_argument(
+        "--fsss2",
+        type=Path,
+        metavar="SO",
+        help="compare with fsss2 counting to two, side by side (a build from tools/build_fsss2.sh)",
+    )
+    parser.add_argument(
+        "--schoku",
+        type=Path,
+        metavar="PROGRAM",
+        help="compare with Schoku, side by side (a build from tools/build_schoku.sh; AVX2)",
+    )
+    parser.add_argument(
+        "--isomorphs",
+        type=int,
+        metavar="SEED",
+        help="with the peers: time a random isomorph of each puzzle (digits relabelled, rows,"
+        " columns, bands and stacks permuted, transposed), the same one for every tool",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds with the peers")
     parser.add_argument(
         "--plot",
         metavar="FILE",
@@ -674,16 +839,28 @@ def main(argv: list[str] | None = None) -> None:
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.quick:
         args.max, args.repeat = args.max or 2000, 2
+    peers: list[Peer] = []
     if args.tdoku is not None:
+        peers.append(Batch("tdoku", args.tdoku, "tdoku_batch", (1, 2), None))
+    if args.fsss2 is not None:
+        peers.append(Batch("fsss2", args.fsss2, "fsss2_batch", (2,), 0))
+    if args.schoku is not None:
+        peers.append(Schoku(args.schoku, wall=args.clock == "wall"))
+    if args.isomorphs is not None and not peers:
+        parser.error("--isomorphs times the peers: give --tdoku, --fsss2 or --schoku too")
+    if peers:
         print(
-            f"shudu ({fast.IMPLEMENTATION}) against tdoku {args.tdoku}: clock={args.clock}, one thread,"
-            f" {args.rounds} interleaved rounds of best of {args.repeat} passes"
+            f"shudu ({fast.IMPLEMENTATION}) against {', '.join(peer.name for peer in peers)}:"
+            f" clock={args.clock}, one thread, {args.rounds} interleaved rounds of best of"
+            f" {args.repeat} passes, "
+            + ("the puzzles as filed" if args.isomorphs is None else f"isomorphs (seed {args.isomorphs})")
         )
         print(
             f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs,"
             f" {load_average()}"
         )
-        compare_tdoku(Tdoku(args.tdoku), args.data, args.max, args.rounds, args.repeat)
+        compare_peers(peers, args.data, args.max, args.rounds, args.repeat, args.isomorphs)
+        print(f"at the end: {load_average()}")
         return
     if args.general:
         general_engine(args.data, args.max or 10000, args.repeat, args.peer_sample, args.peer_seconds)

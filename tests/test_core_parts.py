@@ -85,6 +85,13 @@ def test_header_is_what_the_generator_writes() -> None:
     assert HEADER.read_text() == gen.render()
 
 
+def test_band_keep_by_box_is_band_keep_with_its_triads_transposed() -> None:
+    keep, by_box = header_table("BAND_KEEP"), header_table("BAND_KEEP_BY_BOX")
+    for present in range(512):
+        transposed = sum(1 << (3 * (t % 3) + t // 3) for t in range(9) if present >> t & 1)
+        assert by_box[transposed] == keep[present], present
+
+
 @C_ONLY
 def test_compiled_tables_are_the_header() -> None:
     keep, triads, others = _core_c._band_tables()

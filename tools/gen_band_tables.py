@@ -11,6 +11,8 @@ of a 27-bit word.  Its nine (row, box) triads are the three cells of row r in bo
   matching of the three rows to the three boxes using only triads of ``present``; 0 when
   there is no such matching.  A digit must take one triad per row and per box of a band,
   so it can stay only in those cells.
+- BAND_KEEP_BY_BOX[present]: BAND_KEEP with the triads numbered box first (bit 3 * k + r),
+  the order in which the 9x9 engine folds a word's triads into nine bits most cheaply.
 - TRIAD_KEEP[present]: the same as a set of triads (bit 3 * r + k); the stack rule reads
   it with the bands of a stack as rows and its columns as boxes.
 - ROW_BOX_OTHERS[cell]: the other cells of the cell's row and box within the band.
@@ -50,6 +52,11 @@ def band_keep() -> list[int]:
     return [sum(triad_cells(t // 3, t % 3) for t in range(9) if keep >> t & 1) for keep in triad_keep()]
 
 
+def by_box(table: list[int]) -> list[int]:
+    """The table indexed by triads numbered box first (bit 3 * k + r)."""
+    return [table[sum(1 << (3 * (t % 3) + t // 3) for t in range(9) if x >> t & 1)] for x in range(512)]
+
+
 def row_box_others() -> list[int]:
     table = []
     for pos in range(27):
@@ -80,6 +87,8 @@ def render() -> str:
         " * the cells (bit 9 * row + column) of the triads that lie in some one-to-one matching\n"
         " * of rows to boxes within that set; 0 when there is none. */\n"
         + c_array("BAND_KEEP", band_keep())
+        + "\n/* BAND_KEEP with the triads numbered box first: bit 3 * box + row of the index. */\n"
+        + c_array("BAND_KEEP_BY_BOX", by_box(band_keep()))
         + "\n/* The triads (bit 3 * row + box) of the same matchings: TRIAD_KEEP[present] is\n"
         " * BAND_KEEP[present] as a set of triads. */\n"
         + c_array("TRIAD_KEEP", triad_keep(), per_line=8, digits=3)

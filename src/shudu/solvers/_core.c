@@ -484,17 +484,18 @@ line_at(const char *p, const char *end, Py_ssize_t *len)
     return eol ? eol + 1 : end;
 }
 
-/* Read every line of a batch buffer into givens, as read_line_bytes does: -1 with the error of
- * the first line that is no puzzle, else 0. */
+/* Read every line of a batch buffer, as read_line_bytes does: -1 with the error of the first
+ * line that is no puzzle, else 0. */
 static int
-read_lines(const Py_buffer *view, int n, uint8_t *givens)
+read_lines(const Py_buffer *view, int n)
 {
     const char *p = view->buf, *end = p + view->len;
     Py_ssize_t count = 0;
+    uint8_t givens[MAX_CELLS];
     while (p < end) {
         Py_ssize_t len;
         const char *next = line_at(p, end, &len);
-        if (read_line_bytes(p, len, count, n, givens + (size_t)count * n * n) < 0)
+        if (read_line_bytes(p, len, count, n, givens) < 0)
             return -1;
         count++;
         p = next;
@@ -796,9 +797,10 @@ static PyTypeObject SearchType = {
 
 typedef struct {
     const shape_t *sh;
-    uint8_t *givens;        /* count * ncells */
-    const char *text;       /* when set: the lines, read by the workers (see below) */
-    const Py_ssize_t *starts; /* where each line of text starts */
+    uint8_t *givens;        /* count * ncells, when the puzzles came as a list */
+    const char *text;       /* else the lines, read by the workers (see below) */
+    const Py_ssize_t *starts; /* where each line of text starts, or NULL: every `stride` bytes */
+    Py_ssize_t stride;
     int unread;             /* some line of text held a character that is no digit */
     Py_ssize_t count;
     uint64_t limit;
@@ -824,12 +826,16 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
     uint8_t *sol = bt->solutions + (size_t)i * nc;
     uint64_t found = 0;
     int rc = RUN_SOLUTION;
-    if (bt->text && !scan_line(bt->text + bt->starts[i], bt->sh->n, bt->givens + (size_t)i * nc)) {
+    uint8_t line[MAX_CELLS]; /* a line of text read on this thread: no batch-wide buffer to fill */
+    if (!bt->text) {
+        search_reset(s, bt->givens + (size_t)i * nc);
+    } else if (scan_line(bt->text + (bt->starts ? bt->starts[i] : i * bt->stride), bt->sh->n, line)) {
+        search_reset(s, line);
+    } else {
         bt->unread = 1; /* the calling thread reads the batch again, to raise the error */
         bt->status[i] = ST_NONE;
         return;
     }
-    search_reset(s, bt->givens + (size_t)i * nc);
     memset(sol, 0, (size_t)nc);
     while (found < bt->limit) {
         rc = search_next(s, found ? NULL : sol, b);
@@ -844,8 +850,14 @@ batch_one(batch_t *bt, search_t *s, budget_t *b, Py_ssize_t i)
                     : found >= 2                        ? ST_MULTIPLE
                     : rc == RUN_EXHAUSTED               ? ST_UNIQUE
                                                         : ST_SOLVED;
-    for (int j = 0; j < nc; j++) /* digit values to characters, here on the worker's thread */
-        sol[j] = (uint8_t)DIGIT_CHARS[sol[j]];
+    /* digit values to characters, here on the worker's thread (up to 9x9 without the table:
+     * the compiler turns that loop into a few vector instructions) */
+    if (nc <= 81)
+        for (int j = 0; j < nc; j++)
+            sol[j] = (uint8_t)(sol[j] ? sol[j] + '0' : '.');
+    else
+        for (int j = 0; j < nc; j++)
+            sol[j] = (uint8_t)DIGIT_CHARS[sol[j]];
     bt->counts[i] = found;
     bt->nodes[i] = s->p.nodes;
     bt->guesses[i] = s->p.guesses;
@@ -1038,13 +1050,25 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             return NULL;
         held = 1;
         const char *p = view.buf, *end = p + view.len;
+        /* the usual batch: lines of nc characters, each ended by \n.  Where every
+         * (nc + 1)th byte is a line end, line i starts at i * (nc + 1): a line end inside a
+         * line is a character that is no digit, which the workers find, and the error
+         * comes from read_lines as below.  Else find where each line starts. */
+        Py_ssize_t stride = nc + 1, fixed = view.len % stride == 0;
+        for (Py_ssize_t at = nc; fixed && at < view.len; at += stride)
+            fixed = p[at] == '\n';
+        if (fixed) {
+            bt.text = view.buf;
+            bt.stride = stride;
+            count = view.len / stride;
+            goto read;
+        }
         Py_ssize_t lines = 0;
-        for (const char *q = p; q < end; q++)
-            lines += *q == '\n';
+        for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+            lines++;
         lines += view.len > 0 && end[-1] != '\n';
-        givens = malloc((size_t)(lines ? lines : 1) * nc);
         starts = malloc((size_t)(lines ? lines : 1) * sizeof(Py_ssize_t));
-        if (!givens || !starts) {
+        if (!starts) {
             PyErr_NoMemory();
             goto fail;
         }
@@ -1057,7 +1081,7 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             p = next;
         }
         if (!even) {
-            read_lines(&view, n, givens); /* raises the first line's error */
+            read_lines(&view, n); /* raises the first line's error */
             goto fail;
         }
         bt.text = view.buf;
@@ -1081,6 +1105,7 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
             }
         Py_DECREF(seq);
     }
+read:
     status = PyBytes_FromStringAndSize(NULL, count);
     sols = PyBytes_FromStringAndSize(NULL, count * nc);
     counts = PyBytes_FromStringAndSize(NULL, count * 8);
@@ -1108,7 +1133,7 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     if (batch_threads(&bt, threads))
         goto fail; /* a signal handler raised (KeyboardInterrupt) */
     if (bt.unread) {
-        read_lines(&view, n, givens); /* raises the first line's error */
+        read_lines(&view, n); /* raises the first line's error */
         goto fail;
     }
     if (held)

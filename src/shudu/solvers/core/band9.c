@@ -170,9 +170,10 @@ S9_INLINE int
 s9_band(frame_t *st, int i, int d, int b, const extra_t *x)
 {
     uint32_t m = st->cand[i];
+    /* the triads that hold the digit, row r's of box k at bit 9 * r + 3 * k, folded onto
+     * bit 3 * k + r */
     uint32_t p = (m | m >> 1 | m >> 2) & TRIAD_BASES;
-    p |= p >> 2 | p >> 4;
-    uint32_t keep = BAND_KEEP[(p & 7u) | (p >> 6 & 0x38u) | (p >> 12 & 0x1C0u)];
+    uint32_t keep = BAND_KEEP_BY_BOX[(p | p >> 8 | p >> 16) & 0x1FFu];
     if (!keep)
         return 0;
     m &= keep;
@@ -647,16 +648,58 @@ solved(const frame_t *f)
     return !(f->unsolved[0] | f->unsolved[1] | f->unsolved[2]);
 }
 
+#if defined(__SSE2__)
+/* The 27 bits of m as bytes, 0xFF where the bit is set: bytes 0..15 in *lo, 16..31 in *hi. */
+static inline void
+s9_bits_to_bytes(uint32_t m, __m128i *lo, __m128i *hi)
+{
+    const __m128i select = _mm_set_epi8(-128, 64, 32, 16, 8, 4, 2, 1, -128, 64, 32, 16, 8, 4, 2, 1);
+    __m128i v = _mm_cvtsi32_si128((int)m);
+    v = _mm_unpacklo_epi8(v, v);   /* bytes m0 m0 m1 m1 m2 m2 m3 m3 */
+    v = _mm_unpacklo_epi16(v, v);  /* each byte of m four times */
+    __m128i a = _mm_unpacklo_epi32(v, v), b = _mm_unpackhi_epi32(v, v);  /* eight times */
+    *lo = _mm_cmpeq_epi8(_mm_and_si128(a, select), select);
+    *hi = _mm_cmpeq_epi8(_mm_and_si128(b, select), select);
+}
+#endif
+
+/* A solved frame holds each cell in exactly one digit's word: the digit values to out. */
 static inline void
 emit(const state_t *s, const frame_t *f, uint8_t *out)
 {
     (void)s;
     if (!out)
         return;
+#if defined(__SSE2__)
+    /* bit k of each cell's digit - 1, as four planes of cells per band, each plane spread to
+     * bytes and weighted; 32 bytes a band, then the 81 copied out */
+    uint8_t bands[96];
+    const uint32_t *c = f->cand;
+    for (int b = 0; b < 3; b++) {
+        uint32_t plane[4] = {
+            c[3 + b] | c[9 + b] | c[15 + b] | c[21 + b],
+            c[6 + b] | c[9 + b] | c[18 + b] | c[21 + b],
+            c[12 + b] | c[15 + b] | c[18 + b] | c[21 + b],
+            c[24 + b],
+        };
+        __m128i lo = _mm_set1_epi8(1), hi = lo;
+        for (int k = 0; k < 4; k++) {
+            __m128i l, h, w = _mm_set1_epi8((char)(1 << k));
+            s9_bits_to_bytes(plane[k], &l, &h);
+            lo = _mm_add_epi8(lo, _mm_and_si128(l, w));
+            hi = _mm_add_epi8(hi, _mm_and_si128(h, w));
+        }
+        _mm_storeu_si128((__m128i *)(bands + 32 * b), lo);
+        _mm_storeu_si128((__m128i *)(bands + 32 * b + 16), hi);
+    }
+    for (int b = 0; b < 3; b++)
+        memcpy(out + 27 * b, bands + 32 * b, 27);
+#else
     for (int d = 0; d < 9; d++)
         for (int b = 0; b < 3; b++)
             for (uint32_t m = f->cand[3 * d + b]; m; m &= m - 1)
                 out[27 * b + CTZ(m)] = (uint8_t)(d + 1);
+#endif
 }
 
 S9_INLINE void
