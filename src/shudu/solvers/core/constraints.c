@@ -246,11 +246,16 @@ csearch_init(csearch_t *s, cnet_t *net, const mask_t *init)
     s->dom = malloc(sizeof(mask_t) * nc);
     s->snap = malloc(sizeof(mask_t) * nc * (nc + 1));
     s->fcell = malloc(sizeof(int32_t) * (nc + 1));
-    s->fopts = malloc(sizeof(mask_t) * (nc + 1));
-    if (!s->init || !s->dom || !s->snap || !s->fcell || !s->fopts) {
+    s->fdigit = malloc(sizeof(mask_t) * (nc + 1));
+    s->fout = malloc(nc + 1);
+    s->houses = malloc(sizeof(int32_t) * (size_t)(net->nprops ? net->nprops : 1));
+    if (!s->init || !s->dom || !s->snap || !s->fcell || !s->fdigit || !s->fout || !s->houses) {
         csearch_free(s);
         return -1;
     }
+    for (int i = 0; i < net->nprops; i++) /* the all-different groups of n cells */
+        if (net->props[i].kind == CK_ALLDIFF && net->props[i].params[0])
+            s->houses[s->nhouses++] = i;
     memcpy(s->init, init, sizeof(mask_t) * (size_t)net->ncells);
     return 0;
 }
@@ -263,7 +268,9 @@ csearch_free(csearch_t *s)
     free(s->dom);
     free(s->snap);
     free(s->fcell);
-    free(s->fopts);
+    free(s->fdigit);
+    free(s->fout);
+    free(s->houses);
     memset(s, 0, sizeof(*s));
 }
 
@@ -287,6 +294,51 @@ pick(const cnet_t *net, const mask_t *dom)
     return best;
 }
 
+/* The digit to try in the chosen cell, which may move the choice to another cell: a digit
+ * with two places left in a house (in the order of the houses, lowest digit first) whose
+ * heavier place weighs more for its two options than the cell for its digits; that place
+ * then, else the cell's lowest digit. */
+static mask_t
+pick_digit(const csearch_t *s, int *cell)
+{
+    const cnet_t *net = &s->net;
+    const mask_t *dom = s->dom;
+    mask_t d = dom[*cell], digit = d & (~d + 1u);
+    int count = POPCOUNT(d);
+    if (count <= 2)
+        return digit;
+    double best = (double)net->weight[*cell] / (double)count;
+    for (int h = 0; h < s->nhouses; h++) {
+        const cprop_t *p = &net->props[s->houses[h]];
+        mask_t once = 0, twice = 0, more = 0;
+        for (int k = 0; k < p->ncells; k++) {
+            mask_t v = dom[p->cells[k]];
+            more |= twice & v;
+            twice |= once & v;
+            once |= v;
+        }
+        for (mask_t two = twice & ~more; two; two &= two - 1) {
+            mask_t v = two & (~two + 1u);
+            int a = -1, b = -1;
+            for (int k = 0; k < p->ncells && b < 0; k++)
+                if (dom[p->cells[k]] & v) {
+                    if (a < 0)
+                        a = p->cells[k];
+                    else
+                        b = p->cells[k];
+                }
+            int c = net->weight[b] > net->weight[a] ? b : a;
+            double score = (double)net->weight[c] / 2.0;
+            if (score > best) {
+                best = score;
+                *cell = c;
+                digit = v;
+            }
+        }
+    }
+    return digit;
+}
+
 static void
 write_grid(const csearch_t *s, uint8_t *out)
 {
@@ -308,8 +360,9 @@ branch(csearch_t *s, uint8_t *out)
     int nc = s->net.ncells;
     s->guesses++;
     memcpy(s->snap + (size_t)s->depth * nc, s->dom, sizeof(mask_t) * (size_t)nc);
+    s->fdigit[s->depth] = pick_digit(s, &cell);
     s->fcell[s->depth] = cell;
-    s->fopts[s->depth] = s->dom[cell];
+    s->fout[s->depth] = 0;
     s->depth++;
     return 0;
 }
@@ -343,13 +396,16 @@ csearch_next(csearch_t *s, uint8_t *out, budget_t *b)
                 s->nodes--;
             return RUN_BUDGET;
         }
-        mask_t opts = s->fopts[top], low = opts & (~opts + 1u);
         int cell = s->fcell[top];
+        mask_t digit = s->fdigit[top];
         memcpy(s->dom, s->snap + (size_t)top * nc, sizeof(mask_t) * (size_t)nc);
-        s->fopts[top] = opts ^ low;
-        if (!(opts ^ low))
-            s->depth--;
-        s->dom[cell] = low;
+        if (!s->fout[top]) { /* first the digit in its cell, then (on the way back) out of it */
+            s->fout[top] = 1;
+            s->dom[cell] = digit;
+        } else {
+            s->depth--; /* the frame is done: what follows chooses afresh */
+            s->dom[cell] &= ~digit;
+        }
         if (!cnet_propagate(&s->net, s->dom, cell)) {
             s->net.weight[cell]++; /* the branch failed: its cell weighs more too */
             continue;
