@@ -146,12 +146,19 @@ class IntersectionProp(Prop):
         return changed
 
 
+@functools.lru_cache(maxsize=256)
+def _reverse(allowed: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """A relation's table read the other way: for each digit of the second cell, the digits
+    of the first that allow it (relations of a puzzle share a few tables)."""
+    return tuple(sum(1 << i for i in range(size) if allowed[i] >> j & 1) for j in range(size))
+
+
 class RelationProp(Prop):
     def __init__(self, kind: Relation, size: int) -> None:
         self.cells = (kind.a, kind.b)
         self.a, self.b = kind.a, kind.b
         self.fwd = kind.allowed
-        self.rev = tuple(sum(1 << i for i in range(size) if kind.allowed[i] >> j & 1) for j in range(size))
+        self.rev = _reverse(kind.allowed, size)
 
     def run(self, dom: list[int]) -> Changed:
         da, db = dom[self.a], dom[self.b]

@@ -44,7 +44,7 @@ from ..rules import (
     compile_rules,
 )
 from . import register
-from ._conditions_py import make
+from ._conditions_py import make, renban_houses
 from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
 from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
 
@@ -329,7 +329,7 @@ def _geometry_records(
 def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     """The parameters of a line condition's record, or None when the C engine lacks it."""
     name, params = kind.name, kind.params
-    if name in ("renban", "between"):
+    if name == "between":
         return ()
     if name in ("allowed", "sandwich", "x-sum", "skyscraper", "lunchbox"):
         return params[:1]
@@ -365,6 +365,10 @@ def _record(
         return RECORD_KINDS["sum"], source.cells, params
     if isinstance(source, OrderedChain):
         return RECORD_KINDS["chain"], source.cells, (int(source.strict),)
+    if isinstance(source, LineCondition) and source.name == "renban":
+        near = renban_houses(source.cells, houses)
+        params = tuple(x for house in near for x in (len(house), *house))
+        return RECORD_KINDS["renban"], source.cells, params
     cond = _condition_params(source)
     return None if cond is None else (RECORD_KINDS[source.name], source.cells, cond)
 

@@ -12,7 +12,7 @@
 #define CN_MAX_BITS (1 << 22)
 
 static int
-check_params(int n, const int32_t *hdr, const int32_t *cells, const int32_t *par, long long *bits,
+check_params(int n, int ncells, const int32_t *hdr, const int32_t *cells, const int32_t *par, long long *bits,
              const char **why)
 {
     int kind = hdr[0], k = hdr[1], np = hdr[2];
@@ -48,8 +48,15 @@ check_params(int n, const int32_t *hdr, const int32_t *cells, const int32_t *par
         *bits = 2 * abs_sum * n + 1;
         (void)total;
         return 0;
-    case CK_RENBAN: case CK_BETWEEN:
-        if (np != 0 || (kind == CK_BETWEEN && k < 2)) { *why = "wrong parameters or cells"; return -1; }
+    case CK_RENBAN: /* the houses near the line: [length, cells...] each */
+        for (int i = 0; i < np; i += 1 + par[i]) {
+            if (par[i] < 1 || par[i] > np - i - 1) { *why = "a renban's houses are cut short"; return -1; }
+            for (int j = 1; j <= par[i]; j++)
+                if (par[i + j] < 0 || par[i + j] >= ncells) { *why = "a renban's house leaves the grid"; return -1; }
+        }
+        return 0;
+    case CK_BETWEEN:
+        if (np != 0 || k < 2) { *why = "wrong parameters or cells"; return -1; }
         return 0;
     case CK_SANDWICH: case CK_XSUM: case CK_SKYSCRAPER: case CK_LUNCHBOX:
         if (np != 1) { *why = "takes one parameter"; return -1; }
@@ -95,7 +102,7 @@ scan(cnet_t *net, const int32_t *rec, size_t nrec, size_t *pool, const char **wh
         for (int i = 0; i < hdr[1]; i++)
             if (cells[i] < 0 || cells[i] >= net->ncells) { *why = "a cell is outside the grid"; return -1; }
         long long bits;
-        if (check_params(net->n, hdr, cells, par, &bits, why) < 0)
+        if (check_params(net->n, net->ncells, hdr, cells, par, &bits, why) < 0)
             return -1;
         if (bits > CN_MAX_BITS) { *why = "a sum is too large"; return -1; }
         if (bits > maxbits)
