@@ -91,10 +91,17 @@ def _network(geometry: Geometry) -> _Network:
         props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
     props.extend(make(kind, shape, houses) for kind in compile_rules(shape))
     watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
+    # a cell starts weighing one, and one more for each rule on it: each propagator but a house
+    # (an all-different group of n cells), a pair of linked cells and an intersection
+    weight = [1] * geometry.ncells
     for i, prop in enumerate(props):
+        rule = not isinstance(prop, IntersectionProp) and not (
+            isinstance(prop, AllDifferentProp) and (prop.house or len(prop.cells) == 2)
+        )
         for cell in set(prop.cells):
             watch[cell].append(i)
-    return _Network(props, watch, shape, [1] * geometry.ncells)
+            weight[cell] += rule
+    return _Network(props, watch, shape, weight)
 
 
 def _settle(dom: list[int], net: _Network, queue: deque[int], queued: list[bool]) -> bool:

@@ -183,11 +183,19 @@ cnet_init(cnet_t *net, int n, int ncells, const int32_t *rec, size_t nrec, const
         put += len;
         at += 3 + len;
     }
-    for (int c = 0; c < ncells; c++)
-        net->weight[c] = 1;
     if (build_watch(net) < 0) {
         cnet_free(net);
         return -2;
+    }
+    /* a cell starts weighing one, and one more for each rule on it: each propagator but a
+     * house (an all-different group of n cells), a pair of linked cells and an intersection */
+    for (int c = 0; c < ncells; c++) {
+        net->weight[c] = 1;
+        for (int w = net->watch_start[c]; w < net->watch_start[c + 1]; w++) {
+            const cprop_t *p = &net->props[net->watch[w]];
+            net->weight[c] += p->kind != CK_INTERSECT
+                && !(p->kind == CK_ALLDIFF && (p->params[0] || p->ncells == 2));
+        }
     }
     return 0;
 }
