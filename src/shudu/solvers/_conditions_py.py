@@ -48,9 +48,7 @@ def renban_houses(cells: Sequence[int], houses: Sequence[Sequence[int]]) -> list
     return [house for house in houses if len(inside.intersection(house)) >= 2]
 
 
-def _renban(
-    kind: LineCondition, shape: Shape, houses: Sequence[Sequence[int]] = ()
-) -> ConditionRun:
+def _renban(kind: LineCondition, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> ConditionRun:
     """The line's digits are a run of ``k`` consecutive digits: keep the runs that every cell can
     take part in and whose every digit has a cell; a digit all such runs hold and one cell can
     take goes there; and when the cells that can take it lie in one of ``houses``, it leaves the

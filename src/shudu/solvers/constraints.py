@@ -3,9 +3,10 @@
 The puzzle's houses (rows, columns, boxes or jigsaw regions, extra regions), its variant links
 (anti-knight, anti-king) and its rules (killer cages, arrows, thermometers, dots, lines …,
 compiled by :mod:`shudu.rules`) become propagators over bit-mask domains. After each choice the
-propagators run until none changes a domain; the search branches on a cell with the fewest
-digits left, lowest digit first. Every full grid is checked against each rule's own definition
-before it is given as a solution.
+propagators run until none changes a domain; the search tries a digit in a cell with the fewest
+digits for its weight (or in one of a digit's two places in a house, where that weighs more),
+then takes it out and chooses afresh. Every full grid is checked against each rule's own
+definition before it is given as a solution.
 
 The search here is the pure-Python engine, the specification of the kinds' propagators
 (:mod:`shudu.solvers._propagators_py`, :mod:`shudu.solvers._conditions_py`). Its C twin
@@ -134,9 +135,7 @@ class _Search:
         self.net = _network(puzzle.geometry)
         self.nodes = 0
         #: The cells of the houses (all-different groups of n cells), in the network's order.
-        self.houses = [
-            p.cells for p in self.net.props if isinstance(p, AllDifferentProp) and p.house
-        ]
+        self.houses = [p.cells for p in self.net.props if isinstance(p, AllDifferentProp) and p.house]
 
     def _propagate(self, dom: list[int], seeds: list[int] | None) -> bool:
         net = self.net
@@ -304,10 +303,7 @@ def _house_pairs(houses: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], 
     """The pairs of houses (by number, in order) that share two cells or more."""
     sets = [set(house) for house in houses]
     return tuple(
-        (i, j)
-        for i in range(len(houses))
-        for j in range(i + 1, len(houses))
-        if len(sets[i] & sets[j]) >= 2
+        (i, j) for i in range(len(houses)) for j in range(i + 1, len(houses)) if len(sets[i] & sets[j]) >= 2
     )
 
 
