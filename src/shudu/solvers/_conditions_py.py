@@ -42,12 +42,20 @@ def _allowed(kind: LineCondition, shape: Shape) -> ConditionRun:
     return lambda dom: _commit(dom, cells, [mask] * len(cells))
 
 
-def _renban(kind: LineCondition, shape: Shape) -> ConditionRun:
+def renban_houses(cells: Sequence[int], houses: Sequence[Sequence[int]]) -> list[Sequence[int]]:
+    """The houses (in order) that hold two or more of a renban line's cells."""
+    inside = set(cells)
+    return [house for house in houses if len(inside.intersection(house)) >= 2]
+
+
+def _renban(kind: LineCondition, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> ConditionRun:
     """The line's digits are a run of ``k`` consecutive digits: keep the runs that every cell can
     take part in and whose every digit has a cell; a digit all such runs hold and one cell can
-    take goes there."""
+    take goes there; and when the cells that can take it lie in one of ``houses``, it leaves the
+    house's other cells (the line holds it once, in one of them)."""
     cells, k, n = kind.cells, len(kind.cells), shape.size
     runs = [((1 << k) - 1) << low for low in range(n - k + 1)]
+    near = renban_houses(cells, houses)
 
     def run(dom: list[int]) -> Changed:
         doms = [dom[c] for c in cells]
@@ -72,6 +80,18 @@ def _renban(kind: LineCondition, shape: Shape) -> ConditionRun:
             if len(owners) == 1 and dom[owners[0]] != low:
                 dom[owners[0]] = low
                 changed.append(owners[0])
+        for low in bits(required) if near else ():
+            owners = [c for c in cells if dom[c] & low]
+            if len(owners) < 2:
+                continue
+            for house in near:
+                if all(c in house for c in owners):
+                    for c in house:
+                        if dom[c] & low and c not in owners:
+                            dom[c] &= ~low
+                            if not dom[c]:
+                                return None
+                            changed.append(c)
         return changed
 
     return run
@@ -364,4 +384,6 @@ def make(kind: Kind, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> Prop
     if isinstance(kind, OrderedChain):
         return ChainProp(kind, size)
     assert isinstance(kind, LineCondition)
+    if kind.name == "renban":
+        return ConditionProp(kind.cells, _renban(kind, shape, houses))
     return ConditionProp(kind.cells, condition(kind, shape))

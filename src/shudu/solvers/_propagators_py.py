@@ -9,6 +9,7 @@ propagates them to a fixed point and branches finds exactly the solutions.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -145,12 +146,19 @@ class IntersectionProp(Prop):
         return changed
 
 
+@functools.lru_cache(maxsize=256)
+def _reverse(allowed: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """A relation's table read the other way: for each digit of the second cell, the digits
+    of the first that allow it (relations of a puzzle share a few tables)."""
+    return tuple(sum(1 << i for i in range(size) if allowed[i] >> j & 1) for j in range(size))
+
+
 class RelationProp(Prop):
     def __init__(self, kind: Relation, size: int) -> None:
         self.cells = (kind.a, kind.b)
         self.a, self.b = kind.a, kind.b
         self.fwd = kind.allowed
-        self.rev = tuple(sum(1 << i for i in range(size) if kind.allowed[i] >> j & 1) for j in range(size))
+        self.rev = _reverse(kind.allowed, size)
 
     def run(self, dom: list[int]) -> Changed:
         da, db = dom[self.a], dom[self.b]
@@ -192,6 +200,18 @@ def sum_filter(doms: Sequence[int], coeffs: Sequence[int], total: int, size: int
     return new
 
 
+@functools.lru_cache(maxsize=16)
+def _house_index(
+    houses: tuple[tuple[int, ...], ...],
+) -> tuple[list[frozenset[int]], dict[int, list[int]]]:
+    """Each house as a set, and the houses of each cell (in order)."""
+    houses_of: dict[int, list[int]] = {}
+    for h, house in enumerate(houses):
+        for cell in house:
+            houses_of.setdefault(cell, []).append(h)
+    return [frozenset(house) for house in houses], houses_of
+
+
 def house_groups(
     cells: Sequence[int], coeffs: Sequence[int], houses: Sequence[Sequence[int]]
 ) -> tuple[int, ...] | None:
@@ -201,11 +221,18 @@ def house_groups(
     order of first place), or None when no group has two cells."""
     once = {c for c in cells if cells.count(c) == 1}
     left = [i for i, c in enumerate(cells) if c in once]
+    sets, houses_of = _house_index(tuple(map(tuple, houses)))
+    # Only a house with two of the places can give a group (the places left only shrink).
+    count: dict[int, int] = {}
+    for i in left:
+        for h in houses_of.get(cells[i], ()):
+            count[h] = count.get(h, 0) + 1
+    candidates = sorted(h for h, k in count.items() if k >= 2)
     chosen: list[list[int]] = []
     while True:
         best: list[int] = []
-        for house in houses:
-            inside = set(house)
+        for h in candidates:
+            inside = sets[h]
             for coeff in dict.fromkeys(coeffs[i] for i in left if cells[i] in inside):
                 group = [i for i in left if cells[i] in inside and coeffs[i] == coeff]
                 if len(group) > len(best):

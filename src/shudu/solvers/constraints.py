@@ -3,9 +3,10 @@
 The puzzle's houses (rows, columns, boxes or jigsaw regions, extra regions), its variant links
 (anti-knight, anti-king) and its rules (killer cages, arrows, thermometers, dots, lines …,
 compiled by :mod:`shudu.rules`) become propagators over bit-mask domains. After each choice the
-propagators run until none changes a domain; the search branches on a cell with the fewest
-digits left, lowest digit first. Every full grid is checked against each rule's own definition
-before it is given as a solution.
+propagators run until none changes a domain; the search tries a digit in a cell with the fewest
+digits for its weight (or in one of a digit's two places in a house, where that weighs more),
+then takes it out and chooses afresh. Every full grid is checked against each rule's own
+definition before it is given as a solution.
 
 The search here is the pure-Python engine, the specification of the kinds' propagators
 (:mod:`shudu.solvers._propagators_py`, :mod:`shudu.solvers._conditions_py`). Its C twin
@@ -20,6 +21,7 @@ type compiles to it now) cannot run in C: such a puzzle is searched by the Pytho
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from array import array
@@ -43,7 +45,7 @@ from ..rules import (
     compile_rules,
 )
 from . import register
-from ._conditions_py import make
+from ._conditions_py import make, renban_houses
 from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
 from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
 
@@ -85,18 +87,22 @@ def _network(geometry: Geometry) -> _Network:
     shape = shape_of(geometry)
     props: list[Prop] = [AllDifferentProp(cells, n) for cells in geometry.house_cells]
     houses = geometry.house_cells
-    for i, first in enumerate(houses):
-        for second in houses[i + 1 :]:
-            if len(set(first) & set(second)) >= 2:
-                props.append(IntersectionProp(first, second))
+    props.extend(IntersectionProp(houses[i], houses[j]) for i, j in _house_pairs(houses))
     for a, linked in enumerate(geometry.links):
         props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
     props.extend(make(kind, shape, houses) for kind in compile_rules(shape))
     watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
+    # a cell starts weighing one, and one more for each rule on it: each propagator but a house
+    # (an all-different group of n cells), a pair of linked cells and an intersection
+    weight = [1] * geometry.ncells
     for i, prop in enumerate(props):
+        rule = not isinstance(prop, IntersectionProp) and not (
+            isinstance(prop, AllDifferentProp) and (prop.house or len(prop.cells) == 2)
+        )
         for cell in set(prop.cells):
             watch[cell].append(i)
-    return _Network(props, watch, shape, [1] * geometry.ncells)
+            weight[cell] += rule
+    return _Network(props, watch, shape, weight)
 
 
 def _settle(dom: list[int], net: _Network, queue: deque[int], queued: list[bool]) -> bool:
@@ -128,6 +134,8 @@ class _Search:
         self.puzzle, self.budget, self.stats = puzzle, budget, stats
         self.net = _network(puzzle.geometry)
         self.nodes = 0
+        #: The cells of the houses (all-different groups of n cells), in the network's order.
+        self.houses = [p.cells for p in self.net.props if isinstance(p, AllDifferentProp) and p.house]
 
     def _propagate(self, dom: list[int], seeds: list[int] | None) -> bool:
         net = self.net
@@ -166,12 +174,18 @@ class _Search:
         self.stats.settled += sum(
             1 for v, d in zip(self.puzzle.cells, dom, strict=True) if not v and not d & (d - 1)
         )
-        stack: list[tuple[list[int], int, int]] = [(dom, -1, 0)]
+        # A frame tries a digit in its cell, then (when that branch is done) takes the digit out
+        # of the cell and chooses afresh: a binary search tree, where a failure on the way
+        # moves the next choice to where the puzzle is tight.
+        stack: list[tuple[list[int], int, int, bool]] = [(dom, -1, 0, False)]
         while stack:
-            dom, cell, digit = stack.pop()
+            dom, cell, digit, out = stack.pop()
             if cell >= 0:
                 self._tick()
-                dom[cell] = digit
+                if out:
+                    dom[cell] &= ~digit
+                else:
+                    dom[cell] = digit
                 if not self._propagate(dom, [cell]):
                     self.net.weight[cell] += 1  # the branch failed: its cell weighs more too
                     continue
@@ -181,15 +195,39 @@ class _Search:
                 if check_grid(grid, self.net.shape) is None:
                     yield grid
                 continue
-            options = dom[pick]
             self.stats.guesses += 1
-            lows = []
-            while options:
-                low = options & -options
-                lows.append(low)
-                options ^= low
-            for low in reversed(lows):
-                stack.append((dom if low == lows[0] else dom[:], pick, low))
+            pick, digit = self._pick_digit(dom, pick)
+            stack.append((dom[:], pick, digit, True))
+            stack.append((dom, pick, digit, False))
+
+    def _pick_digit(self, dom: list[int], cell: int) -> tuple[int, int]:
+        """The digit to try in the chosen cell, which may move the choice to another cell: a
+        digit with two places left in a house (in the order of the houses, lowest digit first)
+        whose heavier place weighs more for its two options than the cell for its digits; that
+        place then, else the cell's lowest digit."""
+        weight = self.net.weight
+        d = dom[cell]
+        digit, count = d & -d, d.bit_count()
+        if count <= 2:
+            return cell, digit
+        best = weight[cell] / count
+        for cells in self.houses:
+            once = twice = more = 0
+            for c in cells:
+                v = dom[c]
+                more |= twice & v
+                twice |= once & v
+                once |= v
+            two = twice & ~more
+            while two:
+                v = two & -two
+                two ^= v
+                a, b = (c for c in cells if dom[c] & v)
+                c = b if weight[b] > weight[a] else a
+                score = weight[c] / 2
+                if score > best:
+                    best, cell, digit = score, c, v
+        return cell, digit
 
     @staticmethod
     def _pick(dom: list[int], weight: list[int]) -> int:
@@ -255,21 +293,46 @@ def network_sources(geometry: Geometry) -> tuple[Shape, list[Source]]:
     all-different group per house, the intersections, the links, the compiled rules."""
     shape = shape_of(geometry)
     houses = geometry.house_cells
-    sources: list[Source] = [AllDifferent(tuple(cells)) for cells in houses]
-    for i, first in enumerate(houses):
-        for second in houses[i + 1 :]:
-            if len(set(first) & set(second)) >= 2:
-                sources.append(Intersection(tuple(first), tuple(second)))
-    for a, linked in enumerate(geometry.links):
-        sources.extend(AllDifferent((a, b)) for b in linked if a < b)
+    sources: list[Source] = [*_geometry_sources(houses, geometry.links)]
     sources.extend(compile_rules(shape))
     return shape, sources
+
+
+@functools.lru_cache(maxsize=16)
+def _house_pairs(houses: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...]:
+    """The pairs of houses (by number, in order) that share two cells or more."""
+    sets = [set(house) for house in houses]
+    return tuple(
+        (i, j) for i in range(len(houses)) for j in range(i + 1, len(houses)) if len(sets[i] & sets[j]) >= 2
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _geometry_sources(
+    houses: tuple[tuple[int, ...], ...], links: tuple[tuple[int, ...], ...]
+) -> tuple[Source, ...]:
+    """The sources of a geometry without its rules: the houses, their intersections, the links."""
+    sources: list[Source] = [AllDifferent(tuple(cells)) for cells in houses]
+    sources.extend(Intersection(houses[i], houses[j]) for i, j in _house_pairs(houses))
+    for a, linked in enumerate(links):
+        sources.extend(AllDifferent((a, b)) for b in linked if a < b)
+    return tuple(sources)
+
+
+@functools.lru_cache(maxsize=16)
+def _geometry_records(
+    size: int, houses: tuple[tuple[int, ...], ...], links: tuple[tuple[int, ...], ...]
+) -> bytes:
+    """The records of :func:`_geometry_sources` (as :func:`encode_network` writes them)."""
+    records = encode_network(_geometry_sources(houses, links), size, houses)
+    assert records is not None
+    return records.tobytes()
 
 
 def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     """The parameters of a line condition's record, or None when the C engine lacks it."""
     name, params = kind.name, kind.params
-    if name in ("renban", "between"):
+    if name == "between":
         return ()
     if name in ("allowed", "sandwich", "x-sum", "skyscraper", "lunchbox"):
         return params[:1]
@@ -305,6 +368,10 @@ def _record(
         return RECORD_KINDS["sum"], source.cells, params
     if isinstance(source, OrderedChain):
         return RECORD_KINDS["chain"], source.cells, (int(source.strict),)
+    if isinstance(source, LineCondition) and source.name == "renban":
+        near = renban_houses(source.cells, houses)
+        params = tuple(x for house in near for x in (len(house), *house))
+        return RECORD_KINDS["renban"], source.cells, params
     cond = _condition_params(source)
     return None if cond is None else (RECORD_KINDS[source.name], source.cells, cond)
 
@@ -333,10 +400,14 @@ def encode_network(
 def _c_search(puzzle: Puzzle) -> tuple[Any, Shape] | None:
     """A C search over the puzzle's network, or None when the network cannot run in C."""
     geometry = puzzle.geometry
-    shape, sources = network_sources(geometry)
-    records = encode_network(sources, geometry.size, geometry.house_cells)
-    if _core is None or records is None:
+    shape = shape_of(geometry)
+    houses = geometry.house_cells
+    rules = encode_network(compile_rules(shape), geometry.size, houses)
+    if _core is None or rules is None:
         return None
+    # the same records as encode_network(network_sources(geometry)[1]), the geometry's cached
+    records = array("i", _geometry_records(geometry.size, houses, geometry.links))
+    records.extend(rules)
     full = (1 << geometry.size) - 1
     domains = array("I", [1 << (v - 1) if v else full for v in puzzle.cells])
     try:

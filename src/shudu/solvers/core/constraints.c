@@ -12,7 +12,7 @@
 #define CN_MAX_BITS (1 << 22)
 
 static int
-check_params(int n, const int32_t *hdr, const int32_t *cells, const int32_t *par, long long *bits,
+check_params(int n, int ncells, const int32_t *hdr, const int32_t *cells, const int32_t *par, long long *bits,
              const char **why)
 {
     int kind = hdr[0], k = hdr[1], np = hdr[2];
@@ -48,8 +48,15 @@ check_params(int n, const int32_t *hdr, const int32_t *cells, const int32_t *par
         *bits = 2 * abs_sum * n + 1;
         (void)total;
         return 0;
-    case CK_RENBAN: case CK_BETWEEN:
-        if (np != 0 || (kind == CK_BETWEEN && k < 2)) { *why = "wrong parameters or cells"; return -1; }
+    case CK_RENBAN: /* the houses near the line: [length, cells...] each */
+        for (int i = 0; i < np; i += 1 + par[i]) {
+            if (par[i] < 1 || par[i] > np - i - 1) { *why = "a renban's houses are cut short"; return -1; }
+            for (int j = 1; j <= par[i]; j++)
+                if (par[i + j] < 0 || par[i + j] >= ncells) { *why = "a renban's house leaves the grid"; return -1; }
+        }
+        return 0;
+    case CK_BETWEEN:
+        if (np != 0 || k < 2) { *why = "wrong parameters or cells"; return -1; }
         return 0;
     case CK_SANDWICH: case CK_XSUM: case CK_SKYSCRAPER: case CK_LUNCHBOX:
         if (np != 1) { *why = "takes one parameter"; return -1; }
@@ -95,7 +102,7 @@ scan(cnet_t *net, const int32_t *rec, size_t nrec, size_t *pool, const char **wh
         for (int i = 0; i < hdr[1]; i++)
             if (cells[i] < 0 || cells[i] >= net->ncells) { *why = "a cell is outside the grid"; return -1; }
         long long bits;
-        if (check_params(net->n, hdr, cells, par, &bits, why) < 0)
+        if (check_params(net->n, net->ncells, hdr, cells, par, &bits, why) < 0)
             return -1;
         if (bits > CN_MAX_BITS) { *why = "a sum is too large"; return -1; }
         if (bits > maxbits)
@@ -176,11 +183,19 @@ cnet_init(cnet_t *net, int n, int ncells, const int32_t *rec, size_t nrec, const
         put += len;
         at += 3 + len;
     }
-    for (int c = 0; c < ncells; c++)
-        net->weight[c] = 1;
     if (build_watch(net) < 0) {
         cnet_free(net);
         return -2;
+    }
+    /* a cell starts weighing one, and one more for each rule on it: each propagator but a
+     * house (an all-different group of n cells), a pair of linked cells and an intersection */
+    for (int c = 0; c < ncells; c++) {
+        net->weight[c] = 1;
+        for (int w = net->watch_start[c]; w < net->watch_start[c + 1]; w++) {
+            const cprop_t *p = &net->props[net->watch[w]];
+            net->weight[c] += p->kind != CK_INTERSECT
+                && !(p->kind == CK_ALLDIFF && (p->params[0] || p->ncells == 2));
+        }
     }
     return 0;
 }
@@ -246,11 +261,16 @@ csearch_init(csearch_t *s, cnet_t *net, const mask_t *init)
     s->dom = malloc(sizeof(mask_t) * nc);
     s->snap = malloc(sizeof(mask_t) * nc * (nc + 1));
     s->fcell = malloc(sizeof(int32_t) * (nc + 1));
-    s->fopts = malloc(sizeof(mask_t) * (nc + 1));
-    if (!s->init || !s->dom || !s->snap || !s->fcell || !s->fopts) {
+    s->fdigit = malloc(sizeof(mask_t) * (nc + 1));
+    s->fout = malloc(nc + 1);
+    s->houses = malloc(sizeof(int32_t) * (size_t)(net->nprops ? net->nprops : 1));
+    if (!s->init || !s->dom || !s->snap || !s->fcell || !s->fdigit || !s->fout || !s->houses) {
         csearch_free(s);
         return -1;
     }
+    for (int i = 0; i < net->nprops; i++) /* the all-different groups of n cells */
+        if (net->props[i].kind == CK_ALLDIFF && net->props[i].params[0])
+            s->houses[s->nhouses++] = i;
     memcpy(s->init, init, sizeof(mask_t) * (size_t)net->ncells);
     return 0;
 }
@@ -263,7 +283,9 @@ csearch_free(csearch_t *s)
     free(s->dom);
     free(s->snap);
     free(s->fcell);
-    free(s->fopts);
+    free(s->fdigit);
+    free(s->fout);
+    free(s->houses);
     memset(s, 0, sizeof(*s));
 }
 
@@ -287,6 +309,51 @@ pick(const cnet_t *net, const mask_t *dom)
     return best;
 }
 
+/* The digit to try in the chosen cell, which may move the choice to another cell: a digit
+ * with two places left in a house (in the order of the houses, lowest digit first) whose
+ * heavier place weighs more for its two options than the cell for its digits; that place
+ * then, else the cell's lowest digit. */
+static mask_t
+pick_digit(const csearch_t *s, int *cell)
+{
+    const cnet_t *net = &s->net;
+    const mask_t *dom = s->dom;
+    mask_t d = dom[*cell], digit = d & (~d + 1u);
+    int count = POPCOUNT(d);
+    if (count <= 2)
+        return digit;
+    double best = (double)net->weight[*cell] / (double)count;
+    for (int h = 0; h < s->nhouses; h++) {
+        const cprop_t *p = &net->props[s->houses[h]];
+        mask_t once = 0, twice = 0, more = 0;
+        for (int k = 0; k < p->ncells; k++) {
+            mask_t v = dom[p->cells[k]];
+            more |= twice & v;
+            twice |= once & v;
+            once |= v;
+        }
+        for (mask_t two = twice & ~more; two; two &= two - 1) {
+            mask_t v = two & (~two + 1u);
+            int a = -1, b = -1;
+            for (int k = 0; k < p->ncells && b < 0; k++)
+                if (dom[p->cells[k]] & v) {
+                    if (a < 0)
+                        a = p->cells[k];
+                    else
+                        b = p->cells[k];
+                }
+            int c = net->weight[b] > net->weight[a] ? b : a;
+            double score = (double)net->weight[c] / 2.0;
+            if (score > best) {
+                best = score;
+                *cell = c;
+                digit = v;
+            }
+        }
+    }
+    return digit;
+}
+
 static void
 write_grid(const csearch_t *s, uint8_t *out)
 {
@@ -308,8 +375,9 @@ branch(csearch_t *s, uint8_t *out)
     int nc = s->net.ncells;
     s->guesses++;
     memcpy(s->snap + (size_t)s->depth * nc, s->dom, sizeof(mask_t) * (size_t)nc);
+    s->fdigit[s->depth] = pick_digit(s, &cell);
     s->fcell[s->depth] = cell;
-    s->fopts[s->depth] = s->dom[cell];
+    s->fout[s->depth] = 0;
     s->depth++;
     return 0;
 }
@@ -343,13 +411,16 @@ csearch_next(csearch_t *s, uint8_t *out, budget_t *b)
                 s->nodes--;
             return RUN_BUDGET;
         }
-        mask_t opts = s->fopts[top], low = opts & (~opts + 1u);
         int cell = s->fcell[top];
+        mask_t digit = s->fdigit[top];
         memcpy(s->dom, s->snap + (size_t)top * nc, sizeof(mask_t) * (size_t)nc);
-        s->fopts[top] = opts ^ low;
-        if (!(opts ^ low))
-            s->depth--;
-        s->dom[cell] = low;
+        if (!s->fout[top]) { /* first the digit in its cell, then (on the way back) out of it */
+            s->fout[top] = 1;
+            s->dom[cell] = digit;
+        } else {
+            s->depth--; /* the frame is done: what follows chooses afresh */
+            s->dom[cell] &= ~digit;
+        }
         if (!cnet_propagate(&s->net, s->dom, cell)) {
             s->net.weight[cell]++; /* the branch failed: its cell weighs more too */
             continue;

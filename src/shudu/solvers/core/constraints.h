@@ -111,8 +111,11 @@ typedef struct {
     mask_t *init;     /* the domains it starts from */
     mask_t *dom;      /* the working domains */
     mask_t *snap;     /* a frame's domains, (ncells + 1) frames */
-    int32_t *fcell;
-    mask_t *fopts;    /* the digits of the frame's cell not tried yet */
+    int32_t *fcell;   /* the frame's cell */
+    mask_t *fdigit;   /* the digit the frame tries in its cell, then takes out of it */
+    uint8_t *fout;    /* whether the frame's digit is now taken out (its second branch) */
+    int32_t *houses;  /* the propagators that are houses (all-different groups of n cells) */
+    int nhouses;
     int depth, started, finished;
     uint64_t nodes, guesses, settled;
 } csearch_t;

@@ -71,6 +71,35 @@ renban(cnet_t *net, mask_t *dom, const cprop_t *p)
         if (!cn_narrow(net, dom, p->cells[i], allowed_))
             return 0;
     place_required(net, dom, p, required);
+    /* a required digit whose places on the line lie in one house near it leaves the house's
+     * other cells */
+    for (mask_t r = p->nparams ? required : 0; r; r &= r - 1) {
+        mask_t low = r & (~r + 1u);
+        int owners = 0;
+        for (int i = 0; i < k; i++)
+            owners += !!(dom[p->cells[i]] & low);
+        if (owners < 2)
+            continue;
+        for (int h = 0; h < p->nparams; h += 1 + p->params[h]) {
+            const int32_t *house = p->params + h + 1;
+            int len = p->params[h], inside = 0;
+            for (int i = 0; i < k; i++)
+                if (dom[p->cells[i]] & low)
+                    for (int j = 0; j < len; j++)
+                        if (house[j] == p->cells[i]) { inside++; break; }
+            if (inside < owners)
+                continue;
+            for (int j = 0; j < len; j++) {
+                int c = house[j], owner = 0;
+                if (!(dom[c] & low))
+                    continue;
+                for (int i = 0; i < k && !owner; i++)
+                    owner = p->cells[i] == c;
+                if (!owner && !cn_narrow(net, dom, c, ~low))
+                    return 0;
+            }
+        }
+    }
     return 1;
 }
 
