@@ -380,12 +380,13 @@ class Store:
 
     # --- saved games --------------------------------------------------------------------
 
-    def save_game(self, game: Game) -> Game:
+    def save_game(self, game: Game, *, bump: bool = True) -> Game:
         """Insert a new game (``id`` None) or update a saved one; return it with id, version and times set.
 
         An update is accepted only when ``game.version`` is the stored version (the save is based
         on the latest state): otherwise :class:`StaleGame`, and nothing changes. A game of another
-        player, or one deleted, is :class:`MissingGame`.
+        player, or one deleted, is :class:`MissingGame`. An update moves the version on, unless
+        ``bump`` is false (a change no other page need hear of: the time played).
         """
         game.check()
         now = time.time()
@@ -416,8 +417,8 @@ class Store:
                 cursor = conn.execute(
                     "UPDATE games SET puzzle = ?, size = ?, variant = ?, level = ?, entries = ?, corner = ?,"
                     " centre = ?, history = ?, elapsed_ms = ?, finished = ?, updated = ?,"
-                    " version = version + 1 WHERE id = ? AND player = ? AND version = ?",
-                    (*values, now, game.id, game.player, game.version),
+                    " version = version + ? WHERE id = ? AND player = ? AND version = ?",
+                    (*values, now, int(bump), game.id, game.player, game.version),
                 )
                 if cursor.rowcount == 0:
                     row = conn.execute(
@@ -430,7 +431,7 @@ class Store:
                         f" on {game.version}); reload it to go on",
                         version=int(row[0]),
                     )
-                game.version += 1
+                game.version += int(bump)
         game.updated = now
         return game
 

@@ -241,6 +241,7 @@ class Api:
         return ok(models.Traced, await self.heavy(jobs.trace, puzzle_json(puzzle), limit))
 
     async def generate(self, request: Request) -> Response:
+        self._feature("generate")
         return await self._generate(*_kind(await read_body(request, models.KindRequest)))
 
     async def _generate(self, size: int, variant: str, level: str | None) -> Response:
@@ -310,8 +311,6 @@ class Api:
         body = await read_body(request, models.NewGameRequest)
         puzzle = read_puzzle(body)
         level = field(body, "level", str)
-        if level is not None and level not in LEVELS:
-            raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
         found = await self.run(shudu.count, puzzle, 2, timeout=self.deadline)
         if found != 1:
             raise BadRequest(
@@ -330,18 +329,19 @@ class Api:
         return ok(models.SavedGame, self._game_json(game, shudu.parse_puzzle(json.dumps(game.puzzle))))
 
     async def save_game(self, request: Request) -> Response:
-        """Save a game's state, based on the ``version`` the page last loaded or saved (409 if stale)."""
+        """Save a game's state, based on the ``version`` the page last loaded or saved (409 if stale).
+
+        A save that changes nothing but the time played (an idle page's periodic save) keeps the
+        version, so two idle pages of one game never see each other as a change; the time played
+        is never wound back."""
         game_id = path_game_id(request)
         body = await read_body(request, models.SaveRequest)
         game = await anyio.to_thread.run_sync(self.store.game, game_id, _player(request), limiter=self.light)
         puzzle = shudu.parse_puzzle(json.dumps(game.puzzle))
-        version = field(body, "version", int)
-        if version is None:
-            raise BadRequest(
-                '"version" is missing: send the version of the game this save is based on', field="version"
-            )
+        version = int(body["version"])
         if version != game.version:
             return _stale(game.id, version, game.version)
+        before = _moves(game)
         if "entries" in body:
             game.entries = read_entries(body, puzzle)
             given = next(
@@ -353,10 +353,16 @@ class Api:
         game.corner = field(body, "corner", list, game.corner)
         game.centre = field(body, "centre", list, game.centre)
         game.history = read_history(body, puzzle) or game.history
-        game.elapsed_ms = field(body, "elapsed_ms", int, game.elapsed_ms)
         game.finished = field(body, "finished", bool, game.finished)
+        elapsed = max(game.elapsed_ms, field(body, "elapsed_ms", int, 0))
+        moved = _moves(game) != before
+        if not moved and elapsed == game.elapsed_ms:
+            return ok(models.Summary, game.summary())  # nothing to write
+        game.elapsed_ms = elapsed
         try:
-            await anyio.to_thread.run_sync(self.store.save_game, game, limiter=self.light)
+            await anyio.to_thread.run_sync(
+                functools.partial(self.store.save_game, game, bump=moved), limiter=self.light
+            )
         except StaleGame as exc:  # another save landed between the read and the write
             return _stale(game_id, version, exc.version)
         return ok(models.Summary, game.summary())
@@ -482,6 +488,11 @@ OPERATIONS = [
 ]
 
 
+def _moves(game: Game) -> tuple[Any, ...]:
+    """What a save changes besides the time played."""
+    return (game.entries, game.corner, game.centre, game.history, game.finished)
+
+
 def _player(request: Request) -> str:
     return str(request.state.player)
 
@@ -501,13 +512,11 @@ def _count_words(found: int) -> str:
 
 
 def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
+    """The size, variant and level of a :class:`models.KindRequest` (its model checked their types
+    and ranges)."""
     size = field(body, "size", int, 9)
     variant = field(body, "variant", str, "standard")
     level = field(body, "level", str)
-    if not 4 <= size <= 25:
-        raise BadRequest(f'"size" must be 4 to 25, not {size}', field="size")
-    if level is not None and level not in LEVELS:
-        raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
     # a precise error for an unknown or ill-fitting variant, or a level never met (jigsaw: a random layout)
     check_request(size, variant=variant, level=level)
     return size, variant, level
@@ -534,6 +543,25 @@ HANDLERS = {
 }
 
 
+def _routes(api: Api) -> list[Route]:
+    """One route per path, taking each method of its operations, so that a method the path lacks
+    is answered 405 with ``Allow`` naming all those it has."""
+    by_path: dict[str, dict[str, Handler]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, {})[op.method] = getattr(api, HANDLERS[op.path, op.method])
+
+    def route(path: str, handlers: dict[str, Handler]) -> Route:
+        if "GET" in handlers:
+            handlers = {**handlers, "HEAD": handlers["GET"]}
+
+        async def endpoint(request: Request) -> Response:
+            return await handlers[request.method](request)
+
+        return Route(path, endpoint, methods=list(handlers))
+
+    return [route(path, handlers) for path, handlers in by_path.items()]
+
+
 def create_app(
     db: str | Path | None = None,
     *,
@@ -557,10 +585,7 @@ def create_app(
     routes = [
         Route("/", lambda request: FileResponse(STATIC / "index.html"), methods=["GET"]),
         Route("/api/openapi.json", api.get_openapi, methods=["GET"]),
-        *(
-            Route(op.path, getattr(api, HANDLERS[op.path, op.method]), methods=[op.method])
-            for op in OPERATIONS
-        ),
+        *_routes(api),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
