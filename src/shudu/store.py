@@ -378,6 +378,12 @@ class Store:
         with self._write() as conn:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def first_meta(self, key: str, value: str) -> str:
+        """The value of ``key``, set to ``value`` first if it has none (the first writer wins)."""
+        with self._write() as conn:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            return str(conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+
     # --- saved games --------------------------------------------------------------------
 
     def save_game(self, game: Game, *, bump: bool = True) -> Game:
@@ -457,6 +463,13 @@ class Store:
         with self._write() as conn:
             if conn.execute("DELETE FROM games WHERE id = ? AND player = ?", (game_id, player)).rowcount == 0:
                 raise MissingGame(f"no saved game {game_id}")
+
+    def has_player(self, player: str) -> bool:
+        """Whether ``player`` has a saved game."""
+        with self._read() as conn:
+            return (
+                conn.execute("SELECT 1 FROM games WHERE player = ? LIMIT 1", (player,)).fetchone() is not None
+            )
 
     def claim_unowned(self, player: str) -> int:
         """Give the games saved without a player (before players existed) to ``player``; how many."""

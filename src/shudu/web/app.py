@@ -14,7 +14,7 @@ import contextlib
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +34,11 @@ from ..notation import LEVELS
 from ..store import Game, StaleGame, Store
 from . import jobs, models
 from .bodies import path_game_id, read_body
+from .guard import Guard, check_hosts
 from .making import Maker, TooMany
 from .models import MAX_TRACE
 from .openapi import Operation, document
-from .players import Players, check_token
+from .players import PlayerKeys, Players, check_token
 from .puzzles import (
     BadRequest,
     describe,
@@ -571,15 +572,20 @@ def create_app(
     grace: float = 1.0,
     store: Store | None = None,
     token: str | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The app, saving to the SQLite file ``db`` (default: under the user's data directory).
 
     Heavy requests run in ``workers`` processes under ``deadline`` seconds (a worker still busy
     ``grace`` seconds later is killed and replaced); when ``queue`` of them wait already, one more
-    gets 429. Each browser is a player with its own games (a cookie); with ``token`` set, every
-    request must carry it (``?token=`` once, then a cookie; or ``Authorization: Bearer``), else 401.
+    gets 429. Each browser is a player with its own games (a cookie the server signs); with
+    ``token`` set, every request must carry it (``?token=`` once, then a cookie; or
+    ``Authorization: Bearer``), else 401. With ``allowed_hosts``, a request naming another host
+    gets 400 (None: any host, for an app behind a proxy that checks; :func:`shudu.web.serve`
+    passes the loopback names by default). A write from a page of another origin gets 403.
     """
     check_token(token)
+    hosts = None if allowed_hosts is None else check_hosts(allowed_hosts)
     store = store or Store(db)
     api = Api(store, deadline=deadline, workers=workers, queue=queue, grace=grace)
     routes = [
@@ -600,7 +606,10 @@ def create_app(
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Players, token=token)],
+        middleware=[
+            Middleware(Guard, allowed_hosts=hosts),
+            Middleware(Players, keys=PlayerKeys.of_store(store), token=token),
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )
