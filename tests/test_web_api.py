@@ -604,10 +604,10 @@ def test_a_host_other_than_loopback_gets_a_warning(host: str, warned: bool) -> N
         (b'{"limit": NaN}', "NaN is not a JSON number"),
     ],
 )
-def test_hostile_bodies_get_a_400_not_a_500(client: TestClient, content: bytes, message: str) -> None:
+def test_hostile_bodies_get_a_4xx_not_a_500(client: TestClient, content: bytes, message: str) -> None:
     for path in ("/api/solve", "/api/count", "/api/games"):
         answer = client.post(path, content=content, headers={"content-type": "application/json"})
-        assert answer.status_code == 400 and message in answer.json()["error"], path
+        assert answer.status_code == 422 and message in answer.json()["error"], path
 
 
 def test_an_unforeseen_failure_answers_json(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

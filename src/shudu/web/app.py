@@ -11,6 +11,7 @@ have yet answer 501 and are listed as absent by ``/api/features``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -379,21 +380,25 @@ class Api:
         return {**game.to_json(), "puzzle": describe(puzzle)}
 
 
-_GAME_ERRORS = ("400", "401", "404", "413", "503")
+#: The errors of a read (400: a Host the server does not answer to), of a write with a body, and
+#: of a heavy write (see docs/web.md).
+_READ = ("400", "401")
+_WRITE = ("400", "401", "403", "408", "413", "415", "422", "503")
+_HEAVY = (*_WRITE, "429", "501")
 OPERATIONS = [
     Operation(
         "/api/features",
         "GET",
         "which optional parts of the library are present",
         answer=models.Features,
-        errors=("401",),
+        errors=_READ,
     ),
     Operation(
         "/api/bank",
         "GET",
         "how many new puzzles wait in the bank, by size, variant and level",
         answer=models.Bank,
-        errors=("401",),
+        errors=_READ,
     ),
     Operation(
         "/api/parse",
@@ -416,7 +421,7 @@ OPERATIONS = [
         "the next logical step from the player's entries (or the wrong entries)",
         models.HintRequest,
         models.Hinted,
-        errors=("400", "401", "413", "422", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/explain",
@@ -424,7 +429,7 @@ OPERATIONS = [
         "the whole solution, step by step",
         models.PuzzleRequest,
         models.Explained,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/rate",
@@ -432,7 +437,7 @@ OPERATIONS = [
         "the difficulty of a puzzle",
         models.PuzzleRequest,
         models.Rated,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/trace",
@@ -440,7 +445,7 @@ OPERATIONS = [
         "the enumeration solver's search, step by step, compact",
         models.TraceRequest,
         models.Traced,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/generate",
@@ -448,7 +453,7 @@ OPERATIONS = [
         "generate a new puzzle",
         models.KindRequest,
         models.NewPuzzle,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/new",
@@ -457,7 +462,7 @@ OPERATIONS = [
         " with the progress of its making in the background: ask again until it answers 200",
         models.KindRequest,
         models.NewPuzzle,
-        errors=("400", "401", "413", "429", "500", "501", "503"),
+        errors=(*_HEAVY, "500"),
         more=((202, models.Making),),
     ),
     Operation(
@@ -465,7 +470,7 @@ OPERATIONS = [
         "GET",
         "the player's saved games, most recent first",
         answer=models.Games,
-        errors=("401",),
+        errors=_READ,
     ),
     Operation(
         "/api/games",
@@ -474,18 +479,28 @@ OPERATIONS = [
         models.NewGameRequest,
         models.SavedGame,
         201,
-        errors=("400", "401", "413", "422", "503"),
+        errors=_WRITE,
+        links=tuple(
+            (name, handler, (("game_id", "$response.body#/id"),))
+            for name, handler in (("load", "get_game"), ("save", "save_game"), ("delete", "delete_game"))
+        ),
     ),
-    Operation("/api/games/{game_id}", "GET", "a saved game", answer=models.SavedGame, errors=("401", "404")),
+    Operation("/api/games/{game_id}", "GET", "a saved game", answer=models.SavedGame, errors=(*_READ, "404")),
     Operation(
         "/api/games/{game_id}",
         "PUT",
         "save the player's progress, based on a version",
         models.SaveRequest,
         models.Summary,
-        errors=(*_GAME_ERRORS, "409"),
+        errors=(*_WRITE, "404", "409"),
     ),
-    Operation("/api/games/{game_id}", "DELETE", "delete a saved game", status=204, errors=("401", "404")),
+    Operation(
+        "/api/games/{game_id}",
+        "DELETE",
+        "delete a saved game",
+        status=204,
+        errors=("400", "401", "403", "404"),
+    ),
 ]
 
 
@@ -561,6 +576,9 @@ def _routes(api: Api) -> list[Route]:
         return Route(path, endpoint, methods=list(handlers))
 
     return [route(path, handlers) for path, handlers in by_path.items()]
+
+
+OPERATIONS = [dataclasses.replace(op, name=HANDLERS[op.path, op.method]) for op in OPERATIONS]
 
 
 def create_app(

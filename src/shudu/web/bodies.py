@@ -1,7 +1,8 @@
 """Reading a request: the body as one JSON object within fixed limits and a deadline, checked
-against its model, and the game id of a path. A body that breaks its model or the limits is a
-:class:`BadRequest` naming what is wrong (400, 408, 413 or 415), never a parser's recursion or a
-huge number reaching the handlers; a client gone before its body arrived is :class:`Disconnected`."""
+against its model, and the game id of a path. A body that breaks its model is a 400, one beyond
+the reader's limits (nesting, numbers) a 422, one too slow 408, too large 413, not JSON 415: a
+:class:`BadRequest` naming what is wrong, never a parser's recursion or a huge number reaching
+the handlers. A client gone before its body arrived is :class:`Disconnected`."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def _check_depth(raw: bytes) -> None:
     for match in _BRACKET.finditer(_STRING.sub(b'""', raw)):
         depth += 1 if match.group() in b"[{" else -1
         if depth > MAX_DEPTH:
-            raise BadRequest(f"the body is nested more than {MAX_DEPTH} lists or objects deep", status=400)
+            raise BadRequest(f"the body is nested more than {MAX_DEPTH} lists or objects deep")
 
 
 async def read_body(request: Request, model: type[models.Model]) -> dict[str, Any]:
@@ -103,8 +104,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         raise BadRequest(
             f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", status=400
         ) from None
-    except ShuduError as exc:  # beyond the loader's limits: a number too long or too large
-        raise BadRequest(str(exc), status=400, kind=type(exc).__name__) from None
+    except ShuduError as exc:  # a number beyond the reader's limits: too long, too large, NaN
+        raise BadRequest(str(exc), kind=type(exc).__name__) from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object", status=400)
     return body

@@ -34,8 +34,22 @@ def _whole(value: Any) -> Any:
     return value
 
 
-#: A whole number as JSON Schema means it: ``7`` or ``7.0``, never ``7.5``, ``"7"`` or ``true``.
-Whole = Annotated[int, BeforeValidator(_whole)]
+# Whole numbers as JSON Schema means them: ``7`` or ``7.0``, never ``7.5``, ``"7"`` or ``true``;
+# each with its range, which the document shows (the range must come before the validator).
+_WHOLE = BeforeValidator(_whole)
+#: Any whole number the body reader takes (at most 30 digits).
+Whole = Annotated[int, Field(ge=-(10**30 - 1), le=10**30 - 1), _WHOLE]
+#: A digit of a cell, 0 for none.
+Digit = Annotated[int, Field(ge=0, le=25), _WHOLE]
+#: A pencil mark.
+Mark = Annotated[int, Field(ge=1, le=25), _WHOLE]
+#: A cell's index.
+Cell = Annotated[int, Field(ge=0, le=25 * 25 - 1), _WHOLE]
+Size = Annotated[int, Field(ge=4, le=25), _WHOLE]
+CountLimit = Annotated[int, Field(ge=1, le=1_000_000), _WHOLE]
+TraceLimit = Annotated[int, Field(ge=1, le=MAX_TRACE), _WHOLE]
+Version = Annotated[int, Field(ge=0, le=2**63 - 1), _WHOLE]
+Elapsed = Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS), _WHOLE]
 
 
 class Model(BaseModel):
@@ -65,7 +79,7 @@ class PuzzleRequest(Model):
     layout: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | list[Whole | Name] | None = Field(
         None, description="jigsaw layout: n*n region labels"
     )
-    regions: list[list[Whole]] | None = Field(None, description="custom extra regions, lists of cells")
+    regions: list[list[Cell]] | None = Field(None, description="custom extra regions, lists of cells")
 
 
 class SolveRequest(PuzzleRequest):
@@ -73,19 +87,19 @@ class SolveRequest(PuzzleRequest):
 
 
 class CountRequest(PuzzleRequest):
-    limit: Annotated[Whole, Field(ge=1, le=1_000_000)] = 1000
+    limit: CountLimit = 1000
 
 
 class HintRequest(PuzzleRequest):
-    entries: list[Whole] | None = Field(None, description="the player's n*n digits, 0 empty")
+    entries: list[Digit] | None = Field(None, description="the player's n*n digits, 0 empty")
     level: HintLevel = "step"
-    pencil: list[list[Whole]] | None = Field(
+    pencil: list[list[Mark]] | None = Field(
         None, description="the player's candidate marks: n*n lists of digits, [] for a cell without marks"
     )
 
 
 class TraceRequest(PuzzleRequest):
-    limit: Annotated[Whole, Field(ge=1, le=MAX_TRACE)] = MAX_TRACE
+    limit: TraceLimit = MAX_TRACE
 
 
 class KindRequest(Model):
@@ -100,7 +114,7 @@ class KindRequest(Model):
             "else": {"properties": {"size": {"enum": list(BOX_SIZES)}}},
         },
     )
-    size: Annotated[Whole, Field(ge=4, le=25)] = 9
+    size: Size = 9
     variant: Name = "standard"
     level: Level | None = None
 
@@ -125,16 +139,14 @@ class History(Model):
 class SaveRequest(Model):
     """A game's state, based on the ``version`` the page last loaded or saved."""
 
-    version: Annotated[Whole, Field(ge=0, le=2**63 - 1)] = Field(
+    version: Version = Field(
         description="the version of the game this save is based on; 409 if the game has moved on since"
     )
-    entries: list[Whole] | None = None
-    corner: list[list[Whole]] | None = None
-    centre: list[list[Whole]] | None = None
+    entries: list[Digit] | None = None
+    corner: list[list[Mark]] | None = None
+    centre: list[list[Mark]] | None = None
     history: History | None = None
-    elapsed_ms: Annotated[Whole, Field(ge=0, le=MAX_ELAPSED_MS)] | None = Field(
-        None, description="the time played; a save never winds it back"
-    )
+    elapsed_ms: Elapsed | None = Field(None, description="the time played; a save never winds it back")
     finished: bool | None = None
 
 
