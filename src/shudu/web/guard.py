@@ -140,7 +140,7 @@ class Guard:
         site = headers.get("sec-fetch-site")
         origin = headers.get("origin")
         if site is not None and site.lower() not in ("same-origin", "none"):
-            why = f"the browser says it comes from another site (Sec-Fetch-Site: {site[:40]})"
+            why = f"it comes from a page of another origin (Sec-Fetch-Site: {site[:40]})"
         elif origin is not None and not _same_origin(origin, host):
             why = f"it comes from the page of another origin ({origin[:100]})"
         else:
