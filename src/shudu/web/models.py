@@ -49,6 +49,8 @@ Size = Annotated[int, Field(ge=4, le=25), _WHOLE]
 CountLimit = Annotated[int, Field(ge=1, le=1_000_000), _WHOLE]
 TraceLimit = Annotated[int, Field(ge=1, le=MAX_TRACE), _WHOLE]
 Version = Annotated[int, Field(ge=0, le=2**63 - 1), _WHOLE]
+#: A saved game's id, in a path (SQLite's integer keys are 64-bit).
+GameId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Elapsed = Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS), _WHOLE]
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
-from .models import Error
+from .models import Error, GameId
 
 #: What every operation may answer besides success (see docs/web.md).
 ERRORS = {
@@ -72,7 +72,7 @@ def document(version: str, operations: list[Operation]) -> dict[str, Any]:
                     "name": "game_id",
                     "in": "path",
                     "required": True,
-                    "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                    "schema": TypeAdapter(GameId).json_schema(),
                 }
             ]
         responses: dict[str, Any] = {}
