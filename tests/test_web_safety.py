@@ -20,11 +20,15 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install 'shudu[web]')")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install 'shudu[web]')")
 
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from starlette.datastructures import Headers  # noqa: E402
+from starlette.responses import JSONResponse  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from shudu.web import bodies, create_app  # noqa: E402
-from shudu.web.guard import allowed_for, check_hosts, host_of  # noqa: E402
-from shudu.web.players import PLAYER_COOKIE  # noqa: E402
+from shudu.web.guard import Guard, allowed_for, check_hosts, host_of  # noqa: E402
+from shudu.web.players import PLAYER_COOKIE, PlayerKeys  # noqa: E402
 from shudu.web.server import TimedH11Protocol  # noqa: E402
 
 PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -173,6 +177,7 @@ def test_a_cross_origin_write_a_page_can_send_without_asking_is_refused(
         {"Origin": "http://127.0.0.1:9", "Content-Type": content_type},  # a browser without Sec-Fetch
         {"Sec-Fetch-Site": "cross-site", "Content-Type": content_type},
         {"Origin": "null", "Content-Type": content_type},  # a sandboxed frame or a file
+        {"Origin": "http://[::1", "Content-Type": content_type},  # not even a URL
     ):
         answer = player.request("POST", "/api/games", body, headers)
         assert answer.status == 403, (headers, answer.body)
@@ -226,6 +231,14 @@ def test_an_issued_key_is_kept_and_a_tampered_one_is_not(player: Server) -> None
     nonce, _, signature = key.partition(".")
     tampered = Server(player.port, cookies={PLAYER_COOKIE: f"{nonce}.{signature[::-1]}"})
     assert "set-cookie" in tampered.request("GET", "/api/games").headers
+
+
+def test_keys_are_checked_without_a_fault_whatever_they_hold() -> None:
+    keys = PlayerKeys(b"a secret")
+    key = keys.new()
+    assert keys.is_issued(key) and not PlayerKeys(b"another secret").is_issued(key)
+    for odd in ("", ".", "A" * 24 + ".é", "é" * 24 + "." + key.partition(".")[2], key + "x", "A" * 22):
+        assert not keys.is_issued(odd), odd
 
 
 def test_a_key_from_before_keys_were_signed_is_taken_while_it_owns_games(tmp_path: Path) -> None:
@@ -403,3 +416,14 @@ def test_a_method_a_path_lacks_gets_405_with_allow(player: Server) -> None:
         assert answer.status == 405, (method, path)
         assert {m.strip() for m in answer.headers["allow"].split(",")} == allowed
         assert f"{method} is not allowed here" in answer.json()["error"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(host=st.text(max_size=40), origin=st.text(max_size=40), site=st.text(max_size=20))
+def test_any_host_origin_or_fetch_site_gets_an_answer_never_a_fault(
+    host: str, origin: str, site: str
+) -> None:
+    app = Guard(lambda scope, receive, send: None, allowed_hosts=["localhost", "*.example.org"])  # type: ignore[arg-type,return-value]
+    assert isinstance(app._host_refusal(host), JSONResponse | None)
+    headers = Headers(raw=[(b"origin", origin.encode()), (b"sec-fetch-site", site.encode())])
+    assert isinstance(app._origin_refusal({"method": "POST"}, headers, host), JSONResponse | None)

@@ -158,7 +158,10 @@ def _same_origin(origin: str, host: str) -> bool:
     """Whether ``origin`` (an ``Origin`` header) is the server's own, as the ``Host`` names it.
     The scheme is not compared: behind a proxy that ends TLS the server sees http for an https
     page; the host and port are what tell one page's server from another's."""
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # "http://[::1": not a URL
+        return False
     if parts.scheme not in _DEFAULT_PORTS or not parts.netloc:
         return False  # "null" (a sandboxed or file page) or nonsense
     name, port = host_of(parts.netloc)

@@ -70,7 +70,9 @@ class PlayerKeys:
         """Whether ``key`` was made by this server (or owns games from before keys were signed)."""
         nonce, dot, signature = key.partition(".")
         if dot:
-            return bool(_PART.fullmatch(nonce)) and hmac.compare_digest(signature, self._sign(nonce))
+            return bool(_PART.fullmatch(nonce)) and hmac.compare_digest(
+                signature.encode(errors="replace"), self._sign(nonce).encode()
+            )
         return bool(_KEY.fullmatch(key)) and self.known is not None and self.known(key)
 
     def _sign(self, nonce: str) -> str:
