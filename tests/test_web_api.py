@@ -118,21 +118,24 @@ def test_parse_a_jigsaw_layout(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        ({"puzzle": PUZZLE[:-1] + "x"}, 400, "character 'x' at position 81 (r9c9) is not a digit"),
-        ({"puzzle": PUZZLE[:-1]}, 400, "the puzzle has 80 cells"),
-        ({"puzzle": "55" + "." * 79}, 400, "r1c1 and r1c2 both hold 5 in row 1"),
-        ({"puzzle": PUZZLE, "variant": "hexagonal"}, 400, "unknown variant 'hexagonal'"),
-        ({"puzzle": SIX, "variant": "pyramid"}, 400, "pyramid needs an odd square size"),
-        ({"puzzle": PUZZLE, "box": "2x2"}, 400, "boxes of 2x2 do not tile a 9x9 grid"),
+        # a body that breaks its model (the OpenAPI document): 400
         ({"puzzle": PUZZLE, "variant": 7}, 400, '"variant" must be a string, not 7'),
         ({"puzzle": 42}, 400, '"puzzle" must be a string or an object, not 42'),
-        ({"puzzle": "   "}, 400, "the puzzle is empty"),
         ({"puzzle": "." * 30_000}, 400, '"puzzle" is 30000 characters; at most 20000'),
-        ({"puzzle": {"size": 9}}, 400, 'JSON puzzle has no "givens"'),
         ({}, 400, 'the request has no "puzzle"'),
+        ({"puzzle": PUZZLE, "colour": "red"}, 400, "unknown field 'colour'; the fields are puzzle, variant"),
+        # a body that fits its model, with a puzzle that cannot be read: 422
+        ({"puzzle": PUZZLE[:-1] + "x"}, 422, "character 'x' at position 81 (r9c9) is not a digit"),
+        ({"puzzle": PUZZLE[:-1]}, 422, "the puzzle has 80 cells"),
+        ({"puzzle": "55" + "." * 79}, 422, "r1c1 and r1c2 both hold 5 in row 1"),
+        ({"puzzle": PUZZLE, "variant": "hexagonal"}, 422, "unknown variant 'hexagonal'"),
+        ({"puzzle": SIX, "variant": "pyramid"}, 422, "pyramid needs an odd square size"),
+        ({"puzzle": PUZZLE, "box": "2x2"}, 422, "boxes of 2x2 do not tile a 9x9 grid"),
+        ({"puzzle": "   "}, 422, "the puzzle is empty"),
+        ({"puzzle": {"size": 9}}, 422, 'JSON puzzle has no "givens"'),
     ],
 )
-def test_bad_puzzles_get_a_precise_400(client: TestClient, body: dict, status: int, message: str) -> None:
+def test_bad_puzzles_get_a_precise_4xx(client: TestClient, body: dict, status: int, message: str) -> None:
     answer = client.post("/api/parse", json=body)
     assert answer.status_code == status
     assert message in answer.json()["error"]
@@ -169,7 +172,7 @@ def test_solve_answers_status_and_solution(client: TestClient) -> None:
     assert several["status"] == "multiple"
     assert none["status"] == shudu.solve("12....3.........").status
     bad = client.post("/api/solve", json={"puzzle": PUZZLE, "algorithm": "magic"})
-    assert bad.status_code == 400 and "unknown algorithm 'magic'" in bad.json()["error"]
+    assert bad.status_code == 422 and "unknown algorithm 'magic'" in bad.json()["error"]
 
 
 def test_count_stops_at_the_limit(client: TestClient) -> None:
@@ -217,7 +220,7 @@ def test_a_hint_first_points_at_wrong_entries(client: TestClient) -> None:
     data = client.post("/api/hint", json={"puzzle": EASY, "entries": entries}).json()
     assert data["mistakes"] == [1] and data["step"] is None and "r1c2" in data["text"]
     bad = client.post("/api/hint", json={"puzzle": EASY, "entries": [0] * 80})
-    assert bad.status_code == 400 and '"entries" has 80 cells; a 9x9 puzzle needs 81' in bad.json()["error"]
+    assert bad.status_code == 422 and '"entries" has 80 cells; a 9x9 puzzle needs 81' in bad.json()["error"]
     level = client.post("/api/hint", json={"puzzle": EASY, "level": "everything"})
     assert level.status_code == 400 and "unknown hint level 'everything'" in level.json()["error"]
 
@@ -366,22 +369,25 @@ def test_generate_makes_a_puzzle_of_the_kind_asked(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "status", "message"),
     [
-        ({"size": 9, "level": "impossible"}, "unknown level 'impossible'"),
-        ({"size": 3}, '"size" must be 4 to 25, not 3'),
-        ({"size": 6, "variant": "pyramid"}, "pyramid needs an odd square size"),
-        ({"size": "9"}, '"size" must be a whole number'),
+        ({"size": 9, "level": "impossible"}, 400, "unknown level 'impossible'"),
+        ({"size": 3}, 400, '"size" must be 4 to 25, not 3'),
+        ({"size": "9"}, 400, '"size" must be a whole number'),
+        ({"size": 9.5}, 400, '"size" must be a whole number'),
+        ({"size": 19}, 400, "a 19x19 grid has no box shape"),  # the document's enum says so too
+        ({"size": 9, "colour": "red"}, 400, "unknown field 'colour'"),
+        ({"size": 6, "variant": "pyramid"}, 422, "pyramid needs an odd square size"),
     ],
 )
-def test_new_puzzle_requests_are_checked(client: TestClient, body: dict, message: str) -> None:
+def test_new_puzzle_requests_are_checked(client: TestClient, body: dict, status: int, message: str) -> None:
     answer = client.post("/api/new", json=body)
-    assert answer.status_code == 400 and message in answer.json()["error"]
+    assert answer.status_code == status and message in answer.json()["error"]
 
 
 def test_a_request_the_generator_can_never_meet_gets_its_message(client: TestClient) -> None:
     answer = client.post("/api/new", json={"size": 4, "level": "extreme"})
-    assert answer.status_code == 400 and answer.json()["kind"] == "GeneratorError"
+    assert answer.status_code == 422 and answer.json()["kind"] == "GeneratorError"
     assert "no 4x4 puzzle is extreme" in answer.json()["error"]
 
 
@@ -464,28 +470,33 @@ def test_a_game_is_created_saved_listed_and_survives_a_restart(client: TestClien
 
 
 @pytest.mark.parametrize(
-    ("body", "message"),
+    ("body", "status", "message"),
     [
-        ({"entries": [5] + [0] * 80}, '"entries": r1c1 is a given and cannot hold an entry'),
-        ({"entries": [0] * 80}, '"entries" has 80 cells'),
-        ({"entries": [0] * 80 + [10]}, '"entries": r9c9 holds 10; use 0 (empty) to 9'),
-        ({"corner": [[]] * 80}, "corner marks list 80 cells"),
-        ({"history": {"undo": []}}, '"history.redo" is missing'),
+        ({"entries": [5] + [0] * 80}, 422, '"entries": r1c1 is a given and cannot hold an entry'),
+        ({"entries": [0] * 80}, 422, '"entries" has 80 cells'),
+        ({"entries": [0] * 80 + [10]}, 422, '"entries": r9c9 holds 10; use 0 (empty) to 9'),
+        ({"corner": [[]] * 80}, 422, "corner marks list 80 cells"),
+        ({"history": {"undo": []}}, 400, '"history.redo" is missing'),
         (
             {"history": {"undo": [[{"cell": 81}]], "redo": []}},
+            422,
             "names cell 81; a 9x9 puzzle has cells 0 to 80",
         ),
-        ({"history": {"undo": [], "redo": ["r1c1"]}}, '"history.redo.0" must be a list'),
-        ({"elapsed_ms": 2**63}, '"elapsed_ms" must be 0 to 3153600000000'),
-        ({"elapsed_ms": "soon"}, '"elapsed_ms" must be a whole number'),
-        ({"finished": "yes"}, '"finished" must be true or false'),
-        ({"colour": "red"}, "unknown field 'colour'"),
+        ({"history": {"undo": [], "redo": ["r1c1"]}}, 400, '"history.redo.0" must be a list'),
+        ({"history": {"undo": [], "redo": [], "x": []}}, 400, "unknown field 'x' in \"history\""),
+        ({"elapsed_ms": 2**63}, 400, '"elapsed_ms" must be 0 to 3153600000000'),
+        ({"elapsed_ms": "soon"}, 400, '"elapsed_ms" must be a whole number'),
+        ({"elapsed_ms": 1.5}, 400, '"elapsed_ms" must be a whole number'),
+        ({"finished": "yes"}, 400, '"finished" must be true or false'),
+        ({"colour": "red"}, 400, "unknown field 'colour' in a saved game"),
     ],
 )
-def test_bad_saves_are_refused_and_change_nothing(client: TestClient, body: dict, message: str) -> None:
+def test_bad_saves_are_refused_and_change_nothing(
+    client: TestClient, body: dict, status: int, message: str
+) -> None:
     game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
     answer = client.put(f"/api/games/{game['id']}", json={"version": 1, **body})
-    assert answer.status_code == 400 and message in answer.json()["error"]
+    assert answer.status_code == status and message in answer.json()["error"]
     assert client.get(f"/api/games/{game['id']}").json()["entries"] == [0] * 81
 
 
@@ -504,7 +515,7 @@ def test_a_save_names_its_version_and_a_stale_one_is_refused_with_409(client: Te
     game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
     path = f"/api/games/{game['id']}"
     missing = client.put(path, json={"elapsed_ms": 5})
-    assert missing.status_code == 400 and '"version" is missing' in missing.json()["error"]
+    assert missing.status_code == 400 and 'the request has no "version"' in missing.json()["error"]
     entries = [0] * 81
     entries[1] = 1
     assert client.put(path, json={"version": 1, "entries": entries}).json()["version"] == 2
@@ -593,10 +604,10 @@ def test_a_host_other_than_loopback_gets_a_warning(host: str, warned: bool) -> N
         (b'{"limit": NaN}', "NaN is not a JSON number"),
     ],
 )
-def test_hostile_bodies_get_a_400_not_a_500(client: TestClient, content: bytes, message: str) -> None:
+def test_hostile_bodies_get_a_4xx_not_a_500(client: TestClient, content: bytes, message: str) -> None:
     for path in ("/api/solve", "/api/count", "/api/games"):
         answer = client.post(path, content=content, headers={"content-type": "application/json"})
-        assert answer.status_code == 400 and message in answer.json()["error"], path
+        assert answer.status_code == 422 and message in answer.json()["error"], path
 
 
 def test_an_unforeseen_failure_answers_json(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -389,6 +389,32 @@ def test_two_pages_of_one_game_lose_nothing_and_the_stale_one_is_told(browser: o
     assert first.errors == second.errors == []
 
 
+def test_two_idle_pages_of_one_game_never_warn(browser: object, server: str) -> None:
+    """Both pages' clocks run and both save the time every 15 s; only a move moves the version."""
+    first = open_game(browser, server)
+    game = current_game(first, server)
+    second = first.context.new_page()
+    second.errors = []
+    second.on("pageerror", lambda error: second.errors.append(str(error)))
+    for page in (first, second):
+        page.clock.install()
+        page.goto(f"{server}#game={game['id']}")
+        page.wait_for_selector("body[data-ready]")
+    for _ in range(3):  # 45 s of both pages' time, in turns
+        for page in (first, second):
+            page.clock.run_for(15_500)
+            page.wait_for_timeout(200)
+    saved = wait_for_saved(first, server, lambda g: g["elapsed_ms"] >= 40_000)
+    assert saved["version"] == game["version"]  # time alone: no other page need hear of it
+    assert first.locator("#save-problem").is_hidden() and second.locator("#save-problem").is_hidden()
+    a = empty_cells(game)[0]
+    cell(second, a).click()
+    second.keyboard.press("Shift+Digit2")  # a move from the second page is saved, not refused
+    saved = wait_for_saved(second, server, lambda g: g["corner"][a] == [2])
+    assert saved["version"] == game["version"] + 1 and second.locator("#save-problem").is_hidden()
+    assert first.errors == second.errors == []
+
+
 def test_a_deleted_games_page_says_its_moves_are_not_saved(browser: object, server: str) -> None:
     page = open_game(browser, server)
     game = current_game(page, server)
@@ -421,6 +447,56 @@ def test_each_browser_has_its_own_games(browser: object, server: str) -> None:
     assert refused.value.code == 404
     assert alice.request.get(f"{server}api/games/{game['id']}").ok
     assert alice.errors == bob.errors == []
+
+
+def test_a_page_on_another_port_cannot_write_into_a_players_games(browser: object, server: str) -> None:
+    """The attack of a page on another port of the same host: to the browser it is the same site,
+    so the player's SameSite cookie goes with its no-cors fetch and its text/plain form."""
+    import http.server
+    import threading
+
+    page = open_game(browser, server)
+    before = page.request.get(server + "api/games").json()["games"]
+    target = server + "api/games"
+    body = json.dumps({"puzzle": PUZZLE})
+    attack = f"""<!doctype html><title>waiting</title>
+<form id="form" method="POST" action="{target}" enctype="text/plain">
+<input name='{{"puzzle": "{PUZZLE}", "x": "' value='"}}'></form>
+<script>
+fetch({json.dumps(target)}, {{method: "POST", mode: "no-cors", credentials: "include", body: {json.dumps(body)}}})
+  .then(() => (document.title = "sent"), () => (document.title = "failed"));
+</script>"""
+
+    class Attacker(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            data = attack.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Attacker)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        other = page.context.new_page()  # the same browser: it holds the player's cookie
+        other.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
+        other.wait_for_function("document.title !== 'waiting'")
+        with other.expect_navigation():
+            other.evaluate("document.getElementById('form').submit()")
+        refused = json.loads(other.inner_text("body"))
+        assert refused["kind"] == "CrossOrigin" and "another origin" in refused["error"]
+    finally:
+        evil.shutdown()
+    assert page.request.get(server + "api/games").json()["games"] == before  # nothing was written
+    game = current_game(page, server)
+    cell(page, empty_cells(game)[0]).click()
+    page.keyboard.press("Shift+Digit3")  # the page's own writes still go through
+    wait_for_saved(page, server, lambda g: g["corner"][empty_cells(game)[0]] == [3])
+    assert page.errors == []
 
 
 # --- every size legible ------------------------------------------------------------------------------

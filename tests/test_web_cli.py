@@ -110,6 +110,8 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch: pytest.Mo
         (["--token", "has space in it"], "--token: the access token must be 8 to 200"),
         (["--workers", "0"], "--workers must be a whole number from 1 to 64"),
         (["--queue", "-1"], "--queue must be a whole number from 0 to 1000"),
+        (["--allowed-host", "example.org:8000"], "--allowed-host: 'example.org:8000' is not a host name"),
+        (["--allowed-host", ""], "--allowed-host: '' is not a host name"),
     ],
 )
 def test_serve_refuses_bad_options_before_it_starts(options: list[str], message: str) -> None:
@@ -138,3 +140,36 @@ def test_serve_passes_its_options_to_the_app_and_warns_off_loopback(
     assert started.pop()[1:] == ("0.0.0.0", 8123)
     status, _, err = run("serve", "--db", db, "--host", "::1")
     assert status == 0 and "warning" not in err
+
+
+def test_serve_answers_only_the_hosts_it_is_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install 'shudu[web]')")
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    from shudu.web.server import TimedH11Protocol
+
+    started: list[tuple[object, dict[str, object]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append((app, options)))
+    db = str(tmp_path / "games.sqlite3")
+
+    def answers(app: object, host: str) -> int:
+        return TestClient(app, base_url=f"http://{host}").get("/api/features").status_code  # type: ignore[arg-type]
+
+    assert run("serve", "--db", db)[0] == 0
+    app, options = started.pop()
+    assert options["http"] is TimedH11Protocol and options["timeout_keep_alive"] == 5  # slow clients cut off
+    assert [answers(app, h) for h in ("127.0.0.1:8000", "localhost:8000", "sudoku.example.org")] == [
+        200,
+        200,
+        400,
+    ]
+    status, _, _ = run("serve", "--db", db, "--allowed-host", "sudoku.example.org", "--allowed-host", "*.lan")
+    app, _ = started.pop()
+    assert status == 0 and [answers(app, h) for h in ("sudoku.example.org", "box.lan", "evil.org")] == [
+        200,
+        200,
+        400,
+    ]
+    assert run("serve", "--db", db, "--host", "0.0.0.0")[0] == 0
+    assert answers(started.pop()[0], "192.168.1.4:8000") == 200  # on every address, with no name given: any

@@ -378,14 +378,21 @@ class Store:
         with self._write() as conn:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def first_meta(self, key: str, value: str) -> str:
+        """The value of ``key``, set to ``value`` first if it has none (the first writer wins)."""
+        with self._write() as conn:
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            return str(conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+
     # --- saved games --------------------------------------------------------------------
 
-    def save_game(self, game: Game) -> Game:
+    def save_game(self, game: Game, *, bump: bool = True) -> Game:
         """Insert a new game (``id`` None) or update a saved one; return it with id, version and times set.
 
         An update is accepted only when ``game.version`` is the stored version (the save is based
         on the latest state): otherwise :class:`StaleGame`, and nothing changes. A game of another
-        player, or one deleted, is :class:`MissingGame`.
+        player, or one deleted, is :class:`MissingGame`. An update moves the version on, unless
+        ``bump`` is false (a change no other page need hear of: the time played).
         """
         game.check()
         now = time.time()
@@ -416,8 +423,8 @@ class Store:
                 cursor = conn.execute(
                     "UPDATE games SET puzzle = ?, size = ?, variant = ?, level = ?, entries = ?, corner = ?,"
                     " centre = ?, history = ?, elapsed_ms = ?, finished = ?, updated = ?,"
-                    " version = version + 1 WHERE id = ? AND player = ? AND version = ?",
-                    (*values, now, game.id, game.player, game.version),
+                    " version = version + ? WHERE id = ? AND player = ? AND version = ?",
+                    (*values, now, int(bump), game.id, game.player, game.version),
                 )
                 if cursor.rowcount == 0:
                     row = conn.execute(
@@ -430,7 +437,7 @@ class Store:
                         f" on {game.version}); reload it to go on",
                         version=int(row[0]),
                     )
-                game.version += 1
+                game.version += int(bump)
         game.updated = now
         return game
 
@@ -456,6 +463,13 @@ class Store:
         with self._write() as conn:
             if conn.execute("DELETE FROM games WHERE id = ? AND player = ?", (game_id, player)).rowcount == 0:
                 raise MissingGame(f"no saved game {game_id}")
+
+    def has_player(self, player: str) -> bool:
+        """Whether ``player`` has a saved game."""
+        with self._read() as conn:
+            return (
+                conn.execute("SELECT 1 FROM games WHERE player = ? LIMIT 1", (player,)).fetchone() is not None
+            )
 
     def claim_unowned(self, player: str) -> int:
         """Give the games saved without a player (before players existed) to ``player``; how many."""

@@ -115,6 +115,7 @@ def cmd_serve(args: argparse.Namespace, out: Output) -> None:
             workers=args.workers,
             queue=args.queue,
             warn=False,
+            allowed_hosts=args.allowed_host,
         )
     except SystemExit as exc:  # uvicorn's way to say it could not start
         if exc.code not in (None, 0):
@@ -154,6 +155,17 @@ def _token(text: str) -> str:
         check_token(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"--token: {exc}") from None
+    return text
+
+
+def _allowed_host(text: str) -> str:
+    """An argparse ``type`` for ``--allowed-host``: a host name or address, no port or path."""
+    from ..web.guard import check_hosts
+
+    try:
+        check_hosts([text])
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--allowed-host: {exc}") from None
     return text
 
 
@@ -429,6 +441,16 @@ def register(commands: Commands) -> None:
         type=_token,
         help="let in only requests that carry this token (8 to 200 letters, digits or - _ . ~):"
         " open the page once as /?token=TOKEN",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        type=_allowed_host,
+        metavar="NAME",
+        help="a host name the server answers to besides localhost, 127.0.0.1, ::1 and --host"
+        " (repeat for more; *.example.org for every name under it, * for any); a request naming"
+        " another host gets 400. Listening on 0.0.0.0 or :: without it, any name is answered",
     )
     serve.add_argument(
         "--workers",

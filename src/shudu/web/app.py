@@ -11,10 +11,11 @@ have yet answer 501 and are listed as absent by ``/api/features``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +35,11 @@ from ..notation import LEVELS
 from ..store import Game, StaleGame, Store
 from . import jobs, models
 from .bodies import path_game_id, read_body
+from .guard import Guard, check_hosts
 from .making import Maker, TooMany
 from .models import MAX_TRACE
 from .openapi import Operation, document
-from .players import Players, check_token
+from .players import PlayerKeys, Players, check_token
 from .puzzles import (
     BadRequest,
     describe,
@@ -241,6 +243,7 @@ class Api:
         return ok(models.Traced, await self.heavy(jobs.trace, puzzle_json(puzzle), limit))
 
     async def generate(self, request: Request) -> Response:
+        self._feature("generate")
         return await self._generate(*_kind(await read_body(request, models.KindRequest)))
 
     async def _generate(self, size: int, variant: str, level: str | None) -> Response:
@@ -310,8 +313,6 @@ class Api:
         body = await read_body(request, models.NewGameRequest)
         puzzle = read_puzzle(body)
         level = field(body, "level", str)
-        if level is not None and level not in LEVELS:
-            raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
         found = await self.run(shudu.count, puzzle, 2, timeout=self.deadline)
         if found != 1:
             raise BadRequest(
@@ -330,18 +331,19 @@ class Api:
         return ok(models.SavedGame, self._game_json(game, shudu.parse_puzzle(json.dumps(game.puzzle))))
 
     async def save_game(self, request: Request) -> Response:
-        """Save a game's state, based on the ``version`` the page last loaded or saved (409 if stale)."""
+        """Save a game's state, based on the ``version`` the page last loaded or saved (409 if stale).
+
+        A save that changes nothing but the time played (an idle page's periodic save) keeps the
+        version, so two idle pages of one game never see each other as a change; the time played
+        is never wound back."""
         game_id = path_game_id(request)
         body = await read_body(request, models.SaveRequest)
         game = await anyio.to_thread.run_sync(self.store.game, game_id, _player(request), limiter=self.light)
         puzzle = shudu.parse_puzzle(json.dumps(game.puzzle))
-        version = field(body, "version", int)
-        if version is None:
-            raise BadRequest(
-                '"version" is missing: send the version of the game this save is based on', field="version"
-            )
+        version = int(body["version"])
         if version != game.version:
             return _stale(game.id, version, game.version)
+        before = _moves(game)
         if "entries" in body:
             game.entries = read_entries(body, puzzle)
             given = next(
@@ -353,10 +355,16 @@ class Api:
         game.corner = field(body, "corner", list, game.corner)
         game.centre = field(body, "centre", list, game.centre)
         game.history = read_history(body, puzzle) or game.history
-        game.elapsed_ms = field(body, "elapsed_ms", int, game.elapsed_ms)
         game.finished = field(body, "finished", bool, game.finished)
+        elapsed = max(game.elapsed_ms, field(body, "elapsed_ms", int, 0))
+        moved = _moves(game) != before
+        if not moved and elapsed == game.elapsed_ms:
+            return ok(models.Summary, game.summary())  # nothing to write
+        game.elapsed_ms = elapsed
         try:
-            await anyio.to_thread.run_sync(self.store.save_game, game, limiter=self.light)
+            await anyio.to_thread.run_sync(
+                functools.partial(self.store.save_game, game, bump=moved), limiter=self.light
+            )
         except StaleGame as exc:  # another save landed between the read and the write
             return _stale(game_id, version, exc.version)
         return ok(models.Summary, game.summary())
@@ -372,21 +380,25 @@ class Api:
         return {**game.to_json(), "puzzle": describe(puzzle)}
 
 
-_GAME_ERRORS = ("400", "401", "404", "413", "503")
+#: The errors of a read (400: a Host the server does not answer to), of a write with a body, and
+#: of a heavy write (see docs/web.md).
+_READ = ("400", "401")
+_WRITE = ("400", "401", "403", "408", "413", "415", "422", "503")
+_HEAVY = (*_WRITE, "429", "501")
 OPERATIONS = [
     Operation(
         "/api/features",
         "GET",
         "which optional parts of the library are present",
         answer=models.Features,
-        errors=("401",),
+        errors=_READ,
     ),
     Operation(
         "/api/bank",
         "GET",
         "how many new puzzles wait in the bank, by size, variant and level",
         answer=models.Bank,
-        errors=("401",),
+        errors=_READ,
     ),
     Operation(
         "/api/parse",
@@ -409,7 +421,7 @@ OPERATIONS = [
         "the next logical step from the player's entries (or the wrong entries)",
         models.HintRequest,
         models.Hinted,
-        errors=("400", "401", "413", "422", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/explain",
@@ -417,7 +429,7 @@ OPERATIONS = [
         "the whole solution, step by step",
         models.PuzzleRequest,
         models.Explained,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/rate",
@@ -425,7 +437,7 @@ OPERATIONS = [
         "the difficulty of a puzzle",
         models.PuzzleRequest,
         models.Rated,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/trace",
@@ -433,7 +445,7 @@ OPERATIONS = [
         "the enumeration solver's search, step by step, compact",
         models.TraceRequest,
         models.Traced,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/generate",
@@ -441,7 +453,7 @@ OPERATIONS = [
         "generate a new puzzle",
         models.KindRequest,
         models.NewPuzzle,
-        errors=("400", "401", "413", "429", "501", "503"),
+        errors=_HEAVY,
     ),
     Operation(
         "/api/new",
@@ -450,7 +462,7 @@ OPERATIONS = [
         " with the progress of its making in the background: ask again until it answers 200",
         models.KindRequest,
         models.NewPuzzle,
-        errors=("400", "401", "413", "429", "500", "501", "503"),
+        errors=(*_HEAVY, "500"),
         more=((202, models.Making),),
     ),
     Operation(
@@ -458,7 +470,7 @@ OPERATIONS = [
         "GET",
         "the player's saved games, most recent first",
         answer=models.Games,
-        errors=("401",),
+        errors=_READ,
     ),
     Operation(
         "/api/games",
@@ -467,19 +479,34 @@ OPERATIONS = [
         models.NewGameRequest,
         models.SavedGame,
         201,
-        errors=("400", "401", "413", "422", "503"),
+        errors=_WRITE,
+        links=tuple(
+            (name, handler, (("game_id", "$response.body#/id"),))
+            for name, handler in (("load", "get_game"), ("save", "save_game"), ("delete", "delete_game"))
+        ),
     ),
-    Operation("/api/games/{game_id}", "GET", "a saved game", answer=models.SavedGame, errors=("401", "404")),
+    Operation("/api/games/{game_id}", "GET", "a saved game", answer=models.SavedGame, errors=(*_READ, "404")),
     Operation(
         "/api/games/{game_id}",
         "PUT",
         "save the player's progress, based on a version",
         models.SaveRequest,
         models.Summary,
-        errors=(*_GAME_ERRORS, "409"),
+        errors=(*_WRITE, "404", "409"),
     ),
-    Operation("/api/games/{game_id}", "DELETE", "delete a saved game", status=204, errors=("401", "404")),
+    Operation(
+        "/api/games/{game_id}",
+        "DELETE",
+        "delete a saved game",
+        status=204,
+        errors=("400", "401", "403", "404"),
+    ),
 ]
+
+
+def _moves(game: Game) -> tuple[Any, ...]:
+    """What a save changes besides the time played."""
+    return (game.entries, game.corner, game.centre, game.history, game.finished)
 
 
 def _player(request: Request) -> str:
@@ -501,13 +528,11 @@ def _count_words(found: int) -> str:
 
 
 def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
+    """The size, variant and level of a :class:`models.KindRequest` (its model checked their types
+    and ranges)."""
     size = field(body, "size", int, 9)
     variant = field(body, "variant", str, "standard")
     level = field(body, "level", str)
-    if not 4 <= size <= 25:
-        raise BadRequest(f'"size" must be 4 to 25, not {size}', field="size")
-    if level is not None and level not in LEVELS:
-        raise BadRequest(f"unknown level {level!r}; levels: {', '.join(LEVELS)}", field="level")
     # a precise error for an unknown or ill-fitting variant, or a level never met (jigsaw: a random layout)
     check_request(size, variant=variant, level=level)
     return size, variant, level
@@ -534,6 +559,28 @@ HANDLERS = {
 }
 
 
+def _routes(api: Api) -> list[Route]:
+    """One route per path, taking each method of its operations, so that a method the path lacks
+    is answered 405 with ``Allow`` naming all those it has."""
+    by_path: dict[str, dict[str, Handler]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, {})[op.method] = getattr(api, HANDLERS[op.path, op.method])
+
+    def route(path: str, handlers: dict[str, Handler]) -> Route:
+        if "GET" in handlers:
+            handlers = {**handlers, "HEAD": handlers["GET"]}
+
+        async def endpoint(request: Request) -> Response:
+            return await handlers[request.method](request)
+
+        return Route(path, endpoint, methods=list(handlers))
+
+    return [route(path, handlers) for path, handlers in by_path.items()]
+
+
+OPERATIONS = [dataclasses.replace(op, name=HANDLERS[op.path, op.method]) for op in OPERATIONS]
+
+
 def create_app(
     db: str | Path | None = None,
     *,
@@ -543,24 +590,26 @@ def create_app(
     grace: float = 1.0,
     store: Store | None = None,
     token: str | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The app, saving to the SQLite file ``db`` (default: under the user's data directory).
 
     Heavy requests run in ``workers`` processes under ``deadline`` seconds (a worker still busy
     ``grace`` seconds later is killed and replaced); when ``queue`` of them wait already, one more
-    gets 429. Each browser is a player with its own games (a cookie); with ``token`` set, every
-    request must carry it (``?token=`` once, then a cookie; or ``Authorization: Bearer``), else 401.
+    gets 429. Each browser is a player with its own games (a cookie the server signs); with
+    ``token`` set, every request must carry it (``?token=`` once, then a cookie; or
+    ``Authorization: Bearer``), else 401. With ``allowed_hosts``, a request naming another host
+    gets 400 (None: any host, for an app behind a proxy that checks; :func:`shudu.web.serve`
+    passes the loopback names by default). A write from a page of another origin gets 403.
     """
     check_token(token)
+    hosts = None if allowed_hosts is None else check_hosts(allowed_hosts)
     store = store or Store(db)
     api = Api(store, deadline=deadline, workers=workers, queue=queue, grace=grace)
     routes = [
         Route("/", lambda request: FileResponse(STATIC / "index.html"), methods=["GET"]),
         Route("/api/openapi.json", api.get_openapi, methods=["GET"]),
-        *(
-            Route(op.path, getattr(api, HANDLERS[op.path, op.method]), methods=[op.method])
-            for op in OPERATIONS
-        ),
+        *_routes(api),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -575,7 +624,10 @@ def create_app(
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Players, token=token)],
+        middleware=[
+            Middleware(Guard, allowed_hosts=hosts),
+            Middleware(Players, keys=PlayerKeys.of_store(store), token=token),
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=lifespan,
     )

@@ -27,7 +27,7 @@ def failure(exc: BaseException) -> dict[str, Any]:
         timed_out = isinstance(exc, GeneratorTimeout | shudu.errors.SearchTimeout)
         return {
             "error": str(exc),
-            "status": 503 if timed_out else 400,
+            "status": 503 if timed_out else 422,
             "kind": type(exc).__name__,
             "line": exc.line,
             "column": getattr(exc, "column", None),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from ..notation import HintLevel, Level
 from .puzzles import MAX_PUZZLE_TEXT
@@ -20,11 +20,45 @@ MAX_ELAPSED_MS = 100 * 365 * 24 * 3600 * 1000
 #: The most enumeration steps one trace request returns.
 MAX_TRACE = 200_000
 
+#: The sizes of grid with a box shape: every size but the primes, which only a jigsaw can have.
+BOX_SIZES = (4, 6, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 22, 24, 25)
+
 Name = Annotated[str, Field(max_length=200)]
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (``1971.0``) as the whole number it is: JSON Schema's
+    ``integer`` takes it, so the server does too."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Whole numbers as JSON Schema means them: ``7`` or ``7.0``, never ``7.5``, ``"7"`` or ``true``;
+# each with its range, which the document shows (the range must come before the validator).
+_WHOLE = BeforeValidator(_whole)
+#: Any whole number the body reader takes (at most 30 digits).
+Whole = Annotated[int, Field(ge=-(10**30 - 1), le=10**30 - 1), _WHOLE]
+#: A digit of a cell, 0 for none.
+Digit = Annotated[int, Field(ge=0, le=25), _WHOLE]
+#: A pencil mark.
+Mark = Annotated[int, Field(ge=1, le=25), _WHOLE]
+#: A cell's index.
+Cell = Annotated[int, Field(ge=0, le=25 * 25 - 1), _WHOLE]
+Size = Annotated[int, Field(ge=4, le=25), _WHOLE]
+CountLimit = Annotated[int, Field(ge=1, le=1_000_000), _WHOLE]
+TraceLimit = Annotated[int, Field(ge=1, le=MAX_TRACE), _WHOLE]
+Version = Annotated[int, Field(ge=0, le=2**63 - 1), _WHOLE]
+#: A saved game's id, in a path (SQLite's integer keys are 64-bit).
+GameId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+Elapsed = Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS), _WHOLE]
+
+
 class Model(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
+    """A request body: strict (no coercion, so ``"9"`` is not a size) and closed (an unknown
+    field is an error that names it)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class Answer(BaseModel):
@@ -39,15 +73,15 @@ class Answer(BaseModel):
 class PuzzleRequest(Model):
     """A puzzle in any text format of docs/formats.md, or its JSON object, with its variant."""
 
-    puzzle: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | dict[str, Any] | None = Field(
-        None, description="puzzle text (line, grid block, JSON) or a JSON puzzle object"
+    puzzle: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | dict[str, Any] = Field(
+        description="puzzle text in a format of docs/formats.md, or a JSON puzzle object"
     )
     variant: Name | None = Field(None, description="variant name, parts joined by + (x, pyramid, …)")
     box: Annotated[str, Field(max_length=20)] | None = Field(None, description="box shape RxC, e.g. 2x3")
-    layout: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | list[int | Name] | None = Field(
+    layout: Annotated[str, Field(max_length=MAX_PUZZLE_TEXT)] | list[Whole | Name] | None = Field(
         None, description="jigsaw layout: n*n region labels"
     )
-    regions: list[list[int]] | None = Field(None, description="custom extra regions, lists of cells")
+    regions: list[list[Cell]] | None = Field(None, description="custom extra regions, lists of cells")
 
 
 class SolveRequest(PuzzleRequest):
@@ -55,25 +89,44 @@ class SolveRequest(PuzzleRequest):
 
 
 class CountRequest(PuzzleRequest):
-    limit: Annotated[int, Field(ge=1, le=1_000_000)] = 1000
+    limit: CountLimit = 1000
 
 
 class HintRequest(PuzzleRequest):
-    entries: list[int] | None = Field(None, description="the player's n*n digits, 0 empty")
+    entries: list[Digit] | None = Field(None, description="the player's n*n digits, 0 empty")
     level: HintLevel = "step"
-    pencil: list[list[int]] | None = Field(
+    pencil: list[list[Mark]] | None = Field(
         None, description="the player's candidate marks: n*n lists of digits, [] for a cell without marks"
     )
 
 
 class TraceRequest(PuzzleRequest):
-    limit: Annotated[int, Field(ge=1, le=MAX_TRACE)] = MAX_TRACE
+    limit: TraceLimit = MAX_TRACE
 
 
 class KindRequest(Model):
-    size: Annotated[int, Field(ge=4, le=25)] = 9
+    """A kind of new puzzle. Only a jigsaw (a random layout) may have a prime size."""
+
+    model_config = ConfigDict(
+        strict=True,
+        extra="forbid",
+        json_schema_extra={
+            "if": {"required": ["variant"], "properties": {"variant": {"const": "jigsaw"}}},
+            "then": {},
+            "else": {"properties": {"size": {"enum": list(BOX_SIZES)}}},
+        },
+    )
+    size: Size = 9
     variant: Name = "standard"
     level: Level | None = None
+
+    @model_validator(mode="after")
+    def _box_shape(self) -> KindRequest:
+        if self.variant != "jigsaw" and self.size not in BOX_SIZES:
+            raise ValueError(
+                f"a {self.size}x{self.size} grid has no box shape (size is prime); only a jigsaw can have it"
+            )
+        return self
 
 
 class NewGameRequest(PuzzleRequest):
@@ -81,7 +134,6 @@ class NewGameRequest(PuzzleRequest):
 
 
 class History(Model):
-    model_config = ConfigDict(strict=True, extra="forbid")
     undo: list[list[dict[str, Any]]]
     redo: list[list[dict[str, Any]]]
 
@@ -89,13 +141,14 @@ class History(Model):
 class SaveRequest(Model):
     """A game's state, based on the ``version`` the page last loaded or saved."""
 
-    model_config = ConfigDict(strict=True, extra="forbid")
-    version: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
-    entries: list[int] | None = None
-    corner: list[list[int]] | None = None
-    centre: list[list[int]] | None = None
+    version: Version = Field(
+        description="the version of the game this save is based on; 409 if the game has moved on since"
+    )
+    entries: list[Digit] | None = None
+    corner: list[list[Mark]] | None = None
+    centre: list[list[Mark]] | None = None
     history: History | None = None
-    elapsed_ms: Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS)] | None = None
+    elapsed_ms: Elapsed | None = Field(None, description="the time played; a save never winds it back")
     finished: bool | None = None
 
 
@@ -261,10 +314,17 @@ def problem(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
     kind = error["type"]
     info = model.model_fields.get(top)
     if kind == "extra_forbidden":
-        return (
-            f"unknown field {top!r} in a saved game" if model is SaveRequest else f"unknown field {top!r}",
-            top,
+        known = ", ".join(_known_fields(model, loc[:-1]))
+        inside = (
+            f' in "{".".join(loc[:-1])}"'
+            if len(loc) > 1
+            else " in a saved game"
+            if model is SaveRequest
+            else ""
         )
+        return f"unknown field {loc[-1]!r}{inside}; the fields are {known}", top
+    if kind == "value_error" and not loc:
+        return str((error.get("ctx") or {}).get("error", error["msg"])), ""
     if kind in ("greater_than_equal", "less_than_equal") and info is not None and len(loc) == 1:
         low, high = _bounds(info.annotation, info.metadata)
         return f"{where} must be {low} to {high}, not {shown}", top
@@ -281,8 +341,33 @@ def problem(exc: ValidationError, model: type[BaseModel]) -> tuple[str, str]:
         unit = "characters" if kind == "string_too_long" else "items"
         return f"{where} is {size} {unit}; at most {most} are read", top
     if kind == "missing":
-        return f"{where} is missing", top
+        if len(loc) > 1:
+            return f"{where} is missing", top
+        about = info.description if info is not None else None
+        return f"the request has no {where}" + (f" ({about})" if about else ""), top
     return f"{where}: {error['msg']}", top
+
+
+def _known_fields(model: type[BaseModel], path: list[str]) -> list[str]:
+    """The fields of ``model``, or of the model nested at ``path`` in it."""
+    for name in path:
+        info = model.model_fields.get(name)
+        nested = (
+            next(
+                (a for a in (info.annotation, *getattr(info.annotation, "__args__", ())) if _is_model(a)),
+                None,
+            )
+            if info is not None
+            else None
+        )
+        if nested is None:
+            return []
+        model = nested
+    return list(model.model_fields)
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
 def _expected(annotation: Any) -> str | None:

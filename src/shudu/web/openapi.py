@@ -5,19 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import models_json_schema
 
-from .models import Error
+from .models import Error, GameId
 
 #: What every operation may answer besides success (see docs/web.md).
 ERRORS = {
-    "400": "bad input: a bad puzzle or field, or a request the generator can never meet",
+    "400": "a body that breaks its schema (the field is named), or a Host the server does not answer to",
     "401": "the server needs its access token",
+    "403": "a write from a page of another origin (Origin or Sec-Fetch-Site)",
     "404": "no such game (or another player's)",
+    "408": "a body that did not arrive within 10 s",
     "409": "a save based on an older version of the game",
     "413": "a body over the size limit",
-    "422": "a puzzle without exactly one solution where one is needed",
+    "415": "a body not sent as application/json",
+    "422": "a body that fits its schema but cannot be met: a puzzle that does not parse or has not"
+    " exactly one solution where one is needed, a kind of puzzle the generator can never make",
     "429": "too many heavy requests wait already; try again after Retry-After seconds",
     "501": "a feature this version of shudu lacks",
     "500": "the server failed on this request (it is logged)",
@@ -35,9 +39,13 @@ class Operation:
     request: type[BaseModel] | None = None
     answer: type[BaseModel] | None = None
     status: int = 200
-    errors: tuple[str, ...] = field(default=("400", "401", "413", "501", "503"))
+    errors: tuple[str, ...] = field(default=("400", "401", "403", "408", "413", "415", "422", "503"))
     #: Other successful answers, by status: e.g. 202 while a new puzzle is still being made.
     more: tuple[tuple[int, type[BaseModel]], ...] = ()
+    #: The name of its handler, the document's ``operationId``.
+    name: str = ""
+    #: OpenAPI links from its success answer to other operations, by name.
+    links: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 def document(version: str, operations: list[Operation]) -> dict[str, Any]:
@@ -64,7 +72,7 @@ def document(version: str, operations: list[Operation]) -> dict[str, Any]:
                     "name": "game_id",
                     "in": "path",
                     "required": True,
-                    "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                    "schema": TypeAdapter(GameId).json_schema(),
                 }
             ]
         responses: dict[str, Any] = {}
@@ -82,7 +90,14 @@ def document(version: str, operations: list[Operation]) -> dict[str, Any]:
             }
         for code in op.errors:
             responses[code] = {"$ref": "#/components/responses/Error"}
+        if op.links:
+            responses[str(op.status)]["links"] = {
+                name: {"operationId": target, "parameters": dict(parameters)}
+                for name, target, parameters in op.links
+            }
         operation: dict[str, Any] = {"summary": op.summary, "responses": responses}
+        if op.name:
+            operation["operationId"] = op.name
         if op.request is not None:
             operation["requestBody"] = {
                 "required": True,

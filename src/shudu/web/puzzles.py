@@ -21,9 +21,10 @@ MAX_PUZZLE_TEXT = 20_000
 
 
 class BadRequest(Exception):
-    """A request the API refuses, with its HTTP status and a message for the user."""
+    """A request the API refuses, with its HTTP status and a message for the user: by default 422,
+    a request that fits its model but cannot be met (a body that breaks its model is a 400)."""
 
-    def __init__(self, message: str, status: int = 400, **details: Any) -> None:
+    def __init__(self, message: str, status: int = 422, **details: Any) -> None:
         super().__init__(message)
         self.message = message
         self.status = status

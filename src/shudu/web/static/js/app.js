@@ -23,6 +23,7 @@ const page = {
   trace: null, // Replay of the enumeration
   saving: null, // the save in flight (a promise), one at a time
   dirty: false, // moves made since the last save that reached the server
+  savedState: null, // the state the server holds (as JSON), so an idle page sends nothing
   saveStopped: null, // why saving stopped: "stale" (another page saved) or "gone" (deleted)
   lastTick: 0,
 };
@@ -110,6 +111,7 @@ function show(saved) {
   localStorage.setItem("shudu-last-game", saved.id);
   say(game.finished ? "This puzzle is finished." : "", game.finished ? "done" : "");
   page.dirty = Boolean(saved.pending);
+  page.savedState = saved.pending ? null : JSON.stringify(game.toSave());
   page.saveStopped = null;
   saveProblem(null);
   if (page.dirty) saveLater();
@@ -233,12 +235,14 @@ async function saveNow(closing = false) {
   }
   page.dirty = false;
   const sent = game.toSave();
+  const sentState = JSON.stringify(sent); // now: moves made while the save travels are not in it
   page.saving = putGame(game.id, { version: game.version, ...sent });
   const { status, data } = await page.saving;
   page.saving = null;
   if (page.game !== game) return;
   if (status === 200) {
-    game.version = data.version;
+    game.version = data.version; // the same when only the time changed: no other page need hear of it
+    page.savedState = sentState;
     if (page.dirty) saveNow();
     else {
       localStorage.removeItem(pendingKey(game.id));
@@ -913,7 +917,9 @@ function wire() {
     tick();
   }, 1000);
   setInterval(() => {
-    if (page.game && !page.game.finished && document.visibilityState === "visible") saveLater();
+    // the time played, every 15 s while the clock runs; nothing when nothing changed
+    const game = page.game;
+    if (game && game.id !== null && JSON.stringify(game.toSave()) !== page.savedState) saveLater();
     else if (page.dirty) saveNow();
   }, 15000);
 }
