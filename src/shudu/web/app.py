@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 import shudu
 
 from ..generator import check_request
-from ..notation import LEVELS
+from ..notation import LEVELS, STATUS_WORDS
 from ..store import Game, StaleGame, Store
 from . import jobs, models
 from .bodies import path_game_id, read_body
@@ -524,7 +524,7 @@ def _stale(game_id: int | None, based_on: int, version: int) -> JSONResponse:
 
 
 def _count_words(found: int) -> str:
-    return "no solution" if found == 0 else "several solutions"
+    return STATUS_WORDS["none"] if found == 0 else STATUS_WORDS["multiple"]
 
 
 def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:

@@ -15,7 +15,7 @@ from typing import Any
 import shudu
 
 from ..generator import GeneratorTimeout
-from ..notation import digit_char
+from ..notation import STATUS_WORDS, digit_char
 from .puzzles import BadRequest, cell_index, describe, puzzle_json, step_json, to_plain
 
 
@@ -79,8 +79,7 @@ def hint(
     board = _puzzle(puzzle)
     result = call(shudu.solve, board, timeout=timeout)
     if result.solution is None:
-        words = {"none": "no solution", "multiple": "several solutions", "timeout": "no answer in time"}
-        raise BadRequest(f"no hint: the puzzle has {words.get(result.status, result.status)}", status=422)
+        raise BadRequest(f"no hint: the puzzle has {STATUS_WORDS[result.status]}", status=422)
     mistakes = [i for i, d in enumerate(entries) if d and d != result.solution.cells[i]]
     if mistakes:
         names = ", ".join(board.geometry.cell_name(i) for i in mistakes[:5])

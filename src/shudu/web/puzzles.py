@@ -14,7 +14,7 @@ from typing import Any
 
 import shudu
 from shudu.formats import to_json
-from shudu.notation import digit_char
+from shudu.notation import digit_char, parse_cell_name
 
 #: The longest puzzle text accepted (a 25x25 grid block with decoration fits easily).
 MAX_PUZZLE_TEXT = 20_000
@@ -201,10 +201,9 @@ def cell_index(ref: Any, size: int) -> int | None:
     """A cell as a 0-based index, from an int or an ``r1c2`` name; None when neither."""
     if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < size * size:
         return ref
-    if isinstance(ref, str) and ref[:1].lower() == "r" and "c" in ref.lower():
-        row, _, col = ref[1:].lower().partition("c")
-        if row.isdigit() and col.isdigit() and 1 <= int(row) <= size and 1 <= int(col) <= size:
-            return (int(row) - 1) * size + int(col) - 1
+    named = parse_cell_name(ref) if isinstance(ref, str) else None
+    if named is not None and 1 <= named[0] <= size and 1 <= named[1] <= size:
+        return (named[0] - 1) * size + named[1] - 1
     return None
 
 
