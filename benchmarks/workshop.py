@@ -7,8 +7,9 @@ Run from the repository root::
 
 The puzzles come from ``../shared/data/royle_17clue.txt`` (17-clue puzzles, unique), with a
 fixed seed: for true candidates, each puzzle less givens until it has 500-2,000 solutions; for
-make unique, less givens until it has 10-1,000; for redundancy, the 17-clue puzzles as they
-are. Each call's answer is checked (true candidates against the union of every solution; the
+make unique, less givens until it has 10-1,000, and the generated puzzles of
+``kaggle_like_easy_10k.txt`` less 10-16 givens at once with 10-1,000 solutions (these need
+more than one given); for redundancy, the 17-clue puzzles as they are. Each call's answer is checked (true candidates against the union of every solution; the
 made-unique puzzle counted unique), then timed (wall clock, best of ``--repeat``) and the
 medians printed with their targets.
 """
@@ -25,6 +26,9 @@ from pathlib import Path
 import shudu
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "royle_17clue.txt"
+#: Generated puzzles of 23+ givens (docs of ../shared/data/SOURCES.md): cut deeper, their
+#: solutions differ in more places, and making them unique takes more than one given.
+GENERATED = DATA.with_name("kaggle_like_easy_10k.txt")
 
 
 def cut(puzzle: str, low: int, high: int, rng: random.Random) -> str | None:
@@ -40,6 +44,38 @@ def cut(puzzle: str, low: int, high: int, rng: random.Random) -> str | None:
         if found >= low:
             return "".join(text)
     return None
+
+
+def cut_many(puzzle: str, low: int, high: int, rng: random.Random) -> str | None:
+    """The puzzle less 10-16 random givens at once, if it then has ``low``-``high`` solutions."""
+    givens = [i for i, c in enumerate(puzzle) if c != "."]
+    gone = set(rng.sample(givens, rng.randint(10, 16)))
+    text = "".join("." if i in gone else c for i, c in enumerate(puzzle))
+    return text if low <= shudu.count(text, high + 1) <= high else None
+
+
+def draw_generated(lines: list[str], count: int, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    while len(out) < count:
+        found = cut_many(rng.choice(lines), 10, 1000, rng)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def make_unique_line(what: str, puzzles: list[str]) -> str:
+    times, sizes, proven = [], [], 0
+    for puzzle in puzzles:
+        made = shudu.make_unique(puzzle)
+        assert made.result is not None and shudu.count(made.result, 2) == 1
+        times.append(best(lambda p=puzzle: shudu.make_unique(p), 1))
+        sizes.append(len(made.added))
+        proven += made.proven_minimal
+    return (
+        f"make unique, {what}: median {statistics.median(times) * 1000:.1f} ms, "
+        f"max {max(times) * 1000:.0f} ms (target < 2 s); givens added {min(sizes)}-{max(sizes)}, "
+        f"{proven}/{len(sizes)} proven minimal"
+    )
 
 
 def draw(lines: list[str], count: int, low: int, high: int, rng: random.Random) -> list[str]:
@@ -93,18 +129,14 @@ def main() -> int:
         times.append(best(lambda p=puzzle: shudu.redundant(p), args.repeat))
     print(f"redundancy, 17-clue 9x9: median {statistics.median(times) * 1000:.2f} ms (target < 20 ms)")
 
-    times, sizes, proven = [], [], 0
-    for puzzle in draw(lines, args.count, 10, 1000, rng):
-        made = shudu.make_unique(puzzle)
-        assert made.result is not None and shudu.count(made.result, 2) == 1
-        times.append(best(lambda p=puzzle: shudu.make_unique(p), 1))
-        sizes.append(len(made.added))
-        proven += made.proven_minimal
     print(
-        f"make unique, 9x9 with 10-1,000 solutions: median {statistics.median(times) * 1000:.1f} ms, "
-        f"max {max(times) * 1000:.0f} ms (target < 2 s); givens added {min(sizes)}-{max(sizes)}, "
-        f"{proven}/{len(sizes)} proven minimal"
+        make_unique_line(
+            "17-clue 9x9 less givens, 10-1,000 solutions", draw(lines, args.count, 10, 1000, rng)
+        )
     )
+    if GENERATED.exists():
+        generated = draw_generated(GENERATED.read_text().split(), args.count, rng)
+        print(make_unique_line("generated 9x9 less 10-16 givens, 10-1,000 solutions", generated))
     return 0
 
 

@@ -171,7 +171,7 @@ def register(commands: Commands) -> None:
     add_input(unique)
     add_format(unique, "line", "json")
     unique.add_argument(
-        "--max-added", type=count_option("--max-added", minimum=0), metavar="N", help="add at most N givens"
+        "--max-added", type=count_option("--max-added", minimum=1), metavar="N", help="add at most N givens"
     )
     unique.add_argument(
         "--symmetry",

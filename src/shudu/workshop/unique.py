@@ -103,7 +103,7 @@ def make_unique(
     answer proven minimal. ``node_limit`` and ``timeout`` bound the whole call (status
     ``timeout``, with the best set found).
     """
-    most = check_count(max_added, "max_added", minimum=0)
+    most = check_count(max_added, "max_added", minimum=1)
     limit = check_count(solution_limit, "solution_limit", minimum=1, maximum=10**6)
     symmetry = _symmetry(symmetric)
     work = Search(node_limit, timeout)
