@@ -9,8 +9,9 @@ The puzzles come from ``../shared/data/royle_17clue.txt`` (17-clue puzzles, uniq
 fixed seed: for true candidates, each puzzle less givens until it has 500-2,000 solutions; for
 make unique, less givens until it has 10-1,000, and the generated puzzles of
 ``kaggle_like_easy_10k.txt`` less 10-16 givens at once with 10-1,000 solutions (these need
-more than one given); for redundancy, the 17-clue puzzles as they are. Each call's answer is checked (true candidates against the union of every solution; the
-made-unique puzzle counted unique), then timed (wall clock, best of ``--repeat``) and the
+more than one given); for redundancy, the 17-clue puzzles as they are. Each call's answer is
+checked (true candidates against the union of every solution; the made-unique puzzle counted
+unique), then timed (wall clock, best of ``--repeat``) and the
 medians printed with their targets.
 """
 

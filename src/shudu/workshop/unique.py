@@ -19,6 +19,8 @@ with S on them. So the question is one of telling solutions apart (:mod:`.distin
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +40,22 @@ __all__ = ["SOLUTION_LIMIT", "UniqueResult", "make_unique"]
 #: Up to how many solutions :func:`make_unique` lists them all and proves its answer minimal.
 SOLUTION_LIMIT = 2000
 #: How many reference solutions the lazy search tries, at most.
-REFERENCES = 8
+REFERENCES = 4
 #: How many sets the lazy search's deepening may find and check, at most.
 IMPROVE_ROUNDS = 32
+#: How many nodes the lazy search's deepening may visit in all (it is exponential in the
+#: number of givens; past this the best set found stands).
+IMPROVE_NODES = 100_000
+
+
+class _Spent(Exception):
+    """The lazy search's deepening visited its nodes."""
+
+
+#: How many rounds of greedy sets and counterexamples the lazy search runs for one reference.
+SETTLE_ROUNDS = 6
+#: How many of the first solutions listed the lazy search keeps in its list.
+FIRST_KEPT = 64
 #: How many further solutions one failed check adds to the list, at most.
 COUNTEREXAMPLES = 16
 
@@ -220,7 +235,7 @@ class _Maker:
         """The solutions listed so far and one or two for each candidate of each open cell; when
         a candidate occurs in one solution alone, that one given makes the puzzle unique (the
         best answer). The flag says whether every candidate was tested so."""
-        sample = list(first)
+        sample = first[:FIRST_KEPT]  # the first ones found differ little: a few do
         seen = set(sample)
         cells = list(self.cells)
         masks = digit_masks(self.puzzle.geometry, self.cells)
@@ -244,37 +259,63 @@ class _Maker:
 
     def _settle(self, reference: Cells, sample: list[Cells]) -> None:
         """Greedy sets for ``reference`` over ``sample``, checked; a failed check adds the other
-        solutions it found to ``sample`` (and so to later rounds)."""
+        solutions it found to ``sample`` (and so to later rounds). After :data:`SETTLE_ROUNDS`
+        rounds the last set is completed directly: while another solution agrees with it, a cell
+        where that one differs from ``reference`` is added."""
         if reference not in sample:
             sample.append(reference)
-        while True:
+        units_of = {cell: unit for unit in self.units for cell in unit}
+        for _ in range(SETTLE_ROUNDS):
             units = Units.of(sample, self.units)
             chosen = greedy(units, len(sample), sample.index(reference))
             assert chosen is not None
-            givens = [c for j in chosen for c in units.cells[j]]
-            if self.best is not None and len(givens) >= len(self.best) + 4:
+            picked = [units.cells[j] for j in chosen]
+            if self.best is not None and sum(map(len, picked)) >= len(self.best) + 4:
                 return  # far from the best: not worth the checks
-            cells = list(self.cells)
-            for c in givens:
-                cells[c] = reference[c]
-            found = self.work.solutions(cells, COUNTEREXAMPLES + 1)
-            others = [s for s in found if s != reference]
+            others = self._others(reference, picked)
             if not others:
-                self._keep(reference, [units.cells[j] for j in chosen])
+                self._keep(reference, picked)
                 return
             known = set(sample)
             sample.extend(s for s in others if s not in known)
+        while others:
+            other = others[0]
+            cell = next(c for c in units_of if other[c] != reference[c] and units_of[c] not in picked)
+            picked.append(units_of[cell])
+            others = self._others(reference, picked)
+        self._keep(reference, picked)
+
+    def _others(self, reference: Cells, picked: list[tuple[int, ...]]) -> list[Cells]:
+        """Solutions other than ``reference`` that agree with it on the ``picked`` units."""
+        cells = list(self.cells)
+        for unit in picked:
+            for c in unit:
+                cells[c] = reference[c]
+        return [s for s in self.work.solutions(cells, COUNTEREXAMPLES + 1) if s != reference]
 
     def _improve(self, sample: list[Cells]) -> None:
         """Fewer givens than the best, sought by iterative deepening over ``sample`` (every
         reference at once); each set found is checked, and a failed check adds the solutions it
-        found to ``sample``. Ends when the sample allows no fewer."""
+        found to ``sample``. Ends when the sample allows no fewer, or after :data:`IMPROVE_ROUNDS`
+        sets or :data:`IMPROVE_NODES` nodes."""
+        visited = [0]
+
+        def tick(nodes: int) -> None:
+            self._tick(nodes)
+            visited[0] += nodes
+            if visited[0] > IMPROVE_NODES:
+                raise _Spent
+
+        with contextlib.suppress(_Spent):
+            self._deepen(sample, tick)
+
+    def _deepen(self, sample: list[Cells], tick: Callable[[int], None]) -> None:
         for _ in range(IMPROVE_ROUNDS):
             best = self.best
             if best is None or len(best) <= 1:
                 return
             units = Units.of(sample, self.units)
-            found = exact(units, len(sample), len(best) - 1, self._tick)
+            found = exact(units, len(sample), len(best) - 1, tick)
             if found is None:
                 return
             chosen, index = found
