@@ -25,6 +25,15 @@ from .logic.board import Board, parse_board
 from .puzzle import Grid, Puzzle
 from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
+from .workshop import (
+    Redundancy,
+    TrueCandidates,
+    UniqueResult,
+    is_minimal,
+    make_unique,
+    redundant,
+    true_candidates,
+)
 
 __version__ = "0.1.0"
 
@@ -35,9 +44,12 @@ __all__ = [
     "Grid",
     "House",
     "Puzzle",
+    "Redundancy",
     "ShuduError",
     "SolveResult",
     "StepList",
+    "TrueCandidates",
+    "UniqueResult",
     "Variant",
     "__version__",
     "count",
@@ -46,15 +58,19 @@ __all__ = [
     "find_steps",
     "generate",
     "hint",
+    "is_minimal",
+    "make_unique",
     "parse_board",
     "parse_grid",
     "parse_puzzle",
     "rate",
     "read_puzzles",
+    "redundant",
     "rules",
     "solutions",
     "solve",
     "solve_many",
     "solvers",
+    "true_candidates",
     "variants",
 ]

@@ -16,7 +16,7 @@ from typing import TextIO, cast
 from .. import __version__
 from ..errors import ShuduError
 from ..notation import Exit
-from . import batch, listing, making, printing, solving, teaching
+from . import batch, listing, making, printing, solving, teaching, workshop
 from ._common import EXIT_BAD_INPUT, EXIT_OK, PUZZLE, Commands, Output, Parser
 from ._system import Stream, guarded
 
@@ -34,7 +34,7 @@ def build_parser() -> Parser:
         "--version", action="store_true", help="print the version and which engine runs, then exit"
     )
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    for module in (solving, teaching, listing, making, printing, batch):
+    for module in (solving, workshop, teaching, listing, making, printing, batch):
         module.register(commands)
     return parser
 

@@ -1,0 +1,145 @@
+"""Workshop benchmark: true candidates, redundancy and make-unique on 9x9 puzzles.
+
+Run from the repository root::
+
+    python benchmarks/workshop.py                 # 15 puzzles each, seed 43
+    python benchmarks/workshop.py --count 30 --seed 7
+
+The puzzles come from ``../shared/data/royle_17clue.txt`` (17-clue puzzles, unique), with a
+fixed seed: for true candidates, each puzzle less givens until it has 500-2,000 solutions; for
+make unique, less givens until it has 10-1,000, and the generated puzzles of
+``kaggle_like_easy_10k.txt`` less 10-16 givens at once with 10-1,000 solutions (these need
+more than one given); for redundancy, the 17-clue puzzles as they are. Each call's answer is
+checked (true candidates against the union of every solution; the made-unique puzzle counted
+unique), then timed (wall clock, best of ``--repeat``) and the
+medians printed with their targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import shudu
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "royle_17clue.txt"
+#: Generated puzzles of 23+ givens (docs of ../shared/data/SOURCES.md): cut deeper, their
+#: solutions differ in more places, and making them unique takes more than one given.
+GENERATED = DATA.with_name("kaggle_like_easy_10k.txt")
+
+
+def cut(puzzle: str, low: int, high: int, rng: random.Random) -> str | None:
+    """The puzzle less random givens, one at a time, until it has ``low``-``high`` solutions."""
+    text = list(puzzle)
+    givens = [i for i, c in enumerate(text) if c != "."]
+    rng.shuffle(givens)
+    for cell in givens:
+        text[cell] = "."
+        found = shudu.count("".join(text), high + 1)
+        if found > high:
+            return None
+        if found >= low:
+            return "".join(text)
+    return None
+
+
+def cut_many(puzzle: str, low: int, high: int, rng: random.Random) -> str | None:
+    """The puzzle less 10-16 random givens at once, if it then has ``low``-``high`` solutions."""
+    givens = [i for i, c in enumerate(puzzle) if c != "."]
+    gone = set(rng.sample(givens, rng.randint(10, 16)))
+    text = "".join("." if i in gone else c for i, c in enumerate(puzzle))
+    return text if low <= shudu.count(text, high + 1) <= high else None
+
+
+def draw_generated(lines: list[str], count: int, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    while len(out) < count:
+        found = cut_many(rng.choice(lines), 10, 1000, rng)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def make_unique_line(what: str, puzzles: list[str]) -> str:
+    times, sizes, proven = [], [], 0
+    for puzzle in puzzles:
+        made = shudu.make_unique(puzzle)
+        assert made.result is not None and shudu.count(made.result, 2) == 1
+        times.append(best(lambda p=puzzle: shudu.make_unique(p), 1))
+        sizes.append(len(made.added))
+        proven += made.proven_minimal
+    return (
+        f"make unique, {what}: median {statistics.median(times) * 1000:.1f} ms, "
+        f"max {max(times) * 1000:.0f} ms (target < 2 s); givens added {min(sizes)}-{max(sizes)}, "
+        f"{proven}/{len(sizes)} proven minimal"
+    )
+
+
+def draw(lines: list[str], count: int, low: int, high: int, rng: random.Random) -> list[str]:
+    out: list[str] = []
+    while len(out) < count:
+        found = cut(rng.choice(lines), low, high, rng)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def best(call: object, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--count", type=int, default=15, help="puzzles per measure (default 15)")
+    parser.add_argument("--seed", type=int, default=43)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if not DATA.exists():
+        print(f"skipped: {DATA} is absent")
+        return 0
+    lines = DATA.read_text().split()
+    rng = random.Random(args.seed)
+
+    times, counts = [], []
+    for puzzle in draw(lines, args.count, 500, 2000, rng):
+        solutions = [s.cells for s in shudu.solutions(puzzle)]
+        union = tuple(tuple(sorted({s[c] for s in solutions})) for c in range(81))
+        assert shudu.true_candidates(puzzle).candidates == union
+        times.append(best(lambda p=puzzle: shudu.true_candidates(p), args.repeat))
+        counts.append(len(solutions))
+    print(
+        f"true candidates, 9x9 with {min(counts)}-{max(counts)} solutions "
+        f"(median {statistics.median(counts):.0f}): "
+        f"median {statistics.median(times) * 1000:.1f} ms (target < 50 ms)"
+    )
+
+    times = []
+    for puzzle in rng.sample(lines, args.count):
+        assert shudu.redundant(puzzle).status == "unique"
+        times.append(best(lambda p=puzzle: shudu.redundant(p), args.repeat))
+    print(f"redundancy, 17-clue 9x9: median {statistics.median(times) * 1000:.2f} ms (target < 20 ms)")
+
+    print(
+        make_unique_line(
+            "17-clue 9x9 less givens, 10-1,000 solutions", draw(lines, args.count, 10, 1000, rng)
+        )
+    )
+    if GENERATED.exists():
+        generated = draw_generated(GENERATED.read_text().split(), args.count, rng)
+        print(make_unique_line("generated 9x9 less 10-16 givens, 10-1,000 solutions", generated))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

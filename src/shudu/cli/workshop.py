@@ -1,0 +1,193 @@
+"""``shudu candidates``, ``make-unique`` and ``redundant``: the setter's workshop."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+from .. import workshop
+from ..errors import ShuduError
+from ..formats import Entry
+from ..formats.document import Document
+from ..formats.pencil_marks import format_pm
+from ..notation import cell_name, digit_char
+from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
+from ._common import count as count_option
+
+
+def _each(args: argparse.Namespace, out: Output, answer: Callable[[Entry], None]) -> None:
+    """Run ``answer`` on each puzzle read; a bad one is said on stderr and answered ``invalid``."""
+    for entry in read_entries(args):
+        if entry.puzzle is None:
+            assert entry.error is not None
+            out.problem(str(entry.error))
+            _invalid(args, out, entry, entry.error)
+            continue
+        if args.algorithm != "auto":
+            error = ShuduError("--algorithm: the workshop commands run the exact solver 'auto' only")
+            out.problem(str(error.at_line(entry.line)))
+            _invalid(args, out, entry, error)
+            continue
+        try:
+            answer(entry)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            _invalid(args, out, entry, exc)
+
+
+def _invalid(args: argparse.Namespace, out: Output, entry: Entry, error: ShuduError) -> None:
+    if args.format == "json":
+        record = {"line": entry.line, "puzzle": entry.text, "status": "invalid", "error": error.message}
+        out.answer(json.dumps(record, ensure_ascii=False))
+    else:
+        out.answer("invalid")
+
+
+def _json(out: Output, entry: Entry, fields: dict[str, Any]) -> None:
+    out.answer(json.dumps({"line": entry.line, **fields, "error": None}, ensure_ascii=False))
+
+
+def _timeout_note(out: Output, entry: Entry, status: str) -> None:
+    if status == "timeout":
+        out.note(f"line {entry.line}: timeout; the answer holds what was settled before it")
+
+
+def cmd_candidates(args: argparse.Namespace, out: Output) -> None:
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.true_candidates(
+            entry.puzzle, count_limit=args.limit, node_limit=args.node_limit, timeout=args.timeout
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; the grid shows the digits not ruled out yet")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        count = found.solutions
+        said = {"none": "no solution", "timeout": "timeout"}.get(found.status)
+        solutions = said or (
+            f"{count} solution{'s' * (count != 1)}"
+            if count is not None
+            else f"more than {found.count_limit} solutions"
+        )
+        out.answer(f"# line {entry.line}: {solutions}")
+        # on timeout the grid shows the digits not ruled out yet: those shown and those undecided
+        undecided = [sum(1 << (d - 1) for d in digits) for digits in found.undecided]
+        masks = tuple(
+            0 if v else m | u for v, m, u in zip(entry.puzzle.cells, found.masks, undecided, strict=True)
+        )
+        out.answer(format_pm(Document(entry.puzzle, candidates=masks)) + "\n")
+
+    _each(args, out, answer)
+
+
+def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.make_unique(
+            entry.puzzle,
+            max_added=args.max_added,
+            symmetric=args.symmetry,
+            node_limit=args.node_limit,
+            timeout=args.timeout,
+        )
+        _timeout_note(out, entry, found.status)
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        size = entry.puzzle.size
+        if found.result is None:
+            out.answer(
+                {"none": "no solution", "multiple": "not within --max-added"}.get(found.status, found.status)
+            )
+            return
+        added = " ".join(f"{cell_name(c, size)}={digit_char(d)}" for c, d in found.added)
+        proof = "minimal" if found.proven_minimal else "best found"
+        out.answer(f"{found.result.to_string()}  # {len(found.added)} added ({proof}): {added or 'none'}")
+
+    _each(args, out, answer)
+
+
+def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.redundant(
+            entry.puzzle, rules=not args.givens_only, node_limit=args.node_limit, timeout=args.timeout
+        )
+        _timeout_note(out, entry, found.status)
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        if found.status in ("none", "multiple"):
+            out.answer(
+                {"none": "no solution", "multiple": "multiple: not unique, so nothing is redundant"}[
+                    found.status
+                ]
+            )
+            return
+        size = entry.puzzle.size
+        rules = entry.puzzle.variant.rules
+        alone = [cell_name(c, size) for c in found.givens] + [rules[i].describe(size) for i in found.rules]
+        together = [cell_name(c, size) for c in found.together_givens]
+        together += [rules[i].describe(size) for i in found.together_rules]
+        if found.is_minimal:
+            out.answer("minimal: no given or rule can go")
+            return
+        head = "timeout" if found.status == "timeout" else "redundant"
+        out.answer(f"{head}: {len(alone)} can each go: {', '.join(alone) or 'none found'}")
+        largest = "largest" if found.proven_largest else "largest found"
+        out.answer(f"  together ({largest}, {len(together)}): {', '.join(together) or 'none'}")
+        if found.reduced is not None and together:
+            out.answer(f"  without them: {found.reduced.to_string()}")
+
+    _each(args, out, answer)
+
+
+def register(commands: Commands) -> None:
+    candidates = commands.add(
+        "candidates",
+        "the true candidates of each cell (the digits some solution has there) and the solution count",
+        "shudu candidates ....2..........3...4.1........  --variant x",
+        cmd_candidates,
+    )
+    add_input(candidates)
+    add_format(candidates, "grid", "json")
+    candidates.add_argument(
+        "--limit",
+        type=count_option("--limit", minimum=1, maximum=10**6),
+        default=workshop.candidates.COUNT_LIMIT,
+        metavar="N",
+        help=f"count the solutions exactly up to N (default: {workshop.candidates.COUNT_LIMIT})",
+    )
+
+    unique = commands.add(
+        "make-unique",
+        "the fewest givens to add so that a puzzle with several solutions has one",
+        "shudu make-unique '1...........2...' --symmetry rot180",
+        cmd_make_unique,
+    )
+    add_input(unique)
+    add_format(unique, "line", "json")
+    unique.add_argument(
+        "--max-added", type=count_option("--max-added", minimum=1), metavar="N", help="add at most N givens"
+    )
+    unique.add_argument(
+        "--symmetry",
+        default="none",
+        metavar="NAME",
+        help="add givens in symmetric sets: rot180, rot90, mirror, flip, diagonal … (default: none)",
+    )
+
+    redundant = commands.add(
+        "redundant",
+        "the givens and rules of a unique puzzle that can go without losing uniqueness; is it minimal?",
+        f"shudu redundant {PUZZLE}",
+        cmd_redundant,
+    )
+    add_input(redundant)
+    add_format(redundant, "text", "json")
+    redundant.add_argument(
+        "--givens-only", action="store_true", help="look at the givens only, not the constraint rules"
+    )

@@ -1,0 +1,22 @@
+"""The setter's workshop: true candidates, the fewest givens that make a puzzle unique, and the
+givens and rules a puzzle can do without (docs/workshop.md).
+
+Every call runs the exact solver many times, all within one budget (``node_limit``, ``timeout``),
+on classic puzzles, the region variants and puzzles with constraint rules alike.
+"""
+
+from __future__ import annotations
+
+from .candidates import TrueCandidates, true_candidates
+from .redundancy import Redundancy, is_minimal, redundant
+from .unique import UniqueResult, make_unique
+
+__all__ = [
+    "Redundancy",
+    "TrueCandidates",
+    "UniqueResult",
+    "is_minimal",
+    "make_unique",
+    "redundant",
+    "true_candidates",
+]
