@@ -43,7 +43,6 @@ from ..rules import (
     check_grid,
     compile_rules,
 )
-from . import register
 from ._conditions_py import make
 from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
 from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
@@ -372,6 +371,3 @@ class ConstraintSolver(Solver):
             yield from _c_solutions(*found, budget, stats)
         else:
             yield from _Search(puzzle, budget, stats).solutions()
-
-
-register(ConstraintSolver())

@@ -41,7 +41,7 @@ from ..errors import (
 from ..geometry import Geometry, implied_houses
 from ..notation import MAX_SIZE, MIN_SIZE, BatchCode, Status, cell_name, char_digit, digit_range
 from ..puzzle import Puzzle
-from . import _fast_py, register
+from . import _fast_py
 from .base import UNLIMITED, Budget, Solver, Stats
 
 __all__ = ["IMPLEMENTATION", "BatchResult", "Fast", "engine_description", "solve_many"]
@@ -459,6 +459,3 @@ def _conflict(line: str | bytes, geometry: Geometry, number: int) -> ConflictErr
     except ConflictError as exc:
         return exc.at_line(number)  # type: ignore[return-value]
     return None
-
-
-register(Fast())
