@@ -1,8 +1,8 @@
-"""Build the optional C core of solver "fast".
+"""Build the optional C core of shudu (its solvers' search engines and the logic engine's loops).
 
 Everything else lives in pyproject.toml.  The extension is optional: when it cannot be
 compiled, the install still succeeds and shudu runs on the pure-Python twin
-(``shudu/solvers/_fast_py.py``), with one warning.
+(``shudu/solvers/_fast_py.py`` and the logic engine's Python code), with one warning.
 
 ``SHUDU_CFLAGS`` adds compiler flags (for example ``-march=native`` for local
 measurements); shipped builds stay portable.
@@ -45,39 +45,21 @@ class OptionalBuildExt(build_ext):
         )
 
 
-SOLVERS = "src/shudu/solvers"
-# _core.c is the CPython module; the engines and the search they share live in core/
-# (docs/core.md maps them).  The headers are listed so that a change to one rebuilds.
-SOURCES = [
-    f"{SOLVERS}/_core.c",
-    f"{SOLVERS}/core/general.c",
-    f"{SOLVERS}/core/band9.c",
-    f"{SOLVERS}/core/band9x.c",
-    f"{SOLVERS}/core/settle.c",
-    f"{SOLVERS}/core/direct.c",
-    f"{SOLVERS}/core/forcing.c",
-    f"{SOLVERS}/core/als.c",
-    f"{SOLVERS}/core/fish.c",
-    f"{SOLVERS}/core/chainbfs.c",
-    f"{SOLVERS}/core/trace.c",
-    f"{SOLVERS}/core/refine.c",
-    f"{SOLVERS}/core/constraints.c",
-    f"{SOLVERS}/core/constraints_props.c",
-    f"{SOLVERS}/core/constraints_lines.c",
-]
-HEADERS = [
-    f"{SOLVERS}/core/{name}.h"
-    for name in (
-        *("common", "search", "search_loop", "general", "band9", "band_tables", "vec4"),
-        *("settle", "settle_tables", "direct", "forcing", "als", "fish", "chainbfs", "trace", "refine"),
-        "constraints",
-    )
-]
+PACKAGE = "src/shudu"
+SOLVERS, LOGIC = f"{PACKAGE}/solvers/core", f"{PACKAGE}/logic/core"
+# _core.c is the CPython module (shudu._core_c, loaded by shudu/_backend.py); the solvers' search
+# engines live in solvers/core/, the logic engine's loops in logic/core/ (docs/core.md maps them).
+# The headers are listed so that a change to one rebuilds.
+ENGINES = ("general", "band9", "band9x", "constraints", "constraints_props", "constraints_lines")
+LOOPS = ("settle", "direct", "forcing", "als", "fish", "chainbfs", "trace", "refine")
+SOURCES = [f"{PACKAGE}/_core.c", *(f"{SOLVERS}/{n}.c" for n in ENGINES), *(f"{LOGIC}/{n}.c" for n in LOOPS)]
+SHARED = ("common", "search", "search_loop", "general", "band9", "band_tables", "vec4", "constraints")
+HEADERS = [*(f"{SOLVERS}/{n}.h" for n in SHARED), *(f"{LOGIC}/{n}.h" for n in (*LOOPS, "settle_tables"))]
 
 setup(
     ext_modules=[
         Extension(
-            "shudu.solvers._core_c",
+            "shudu._core_c",
             sources=SOURCES,
             depends=HEADERS,
             # Every file must see the same clock (CLOCK_MONOTONIC is POSIX, hidden by -std=c11).

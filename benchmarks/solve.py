@@ -94,7 +94,7 @@ def compare_builds(other: ModuleType, data: Path, max_lines: int, repeat: int) -
     """Time this build's C core and another on the same puzzles (one bytes buffer of lines),
     interleaved, best of ``repeat``; both engines on 9x9 (the general one forced), the 9x9
     variant sets and the 16x16 set."""
-    from shudu.solvers import _core_c  # type: ignore[attr-defined]
+    from shudu import _core_c  # type: ignore[attr-defined]
 
     cases: list[tuple[str, str, int, bool, str | None]]
     cases = [(name, label, 9, False, None) for name, label in SETS]

@@ -1,4 +1,4 @@
-"""Shared fixtures: the known-answer file and the benchmark data folder."""
+"""Shared fixtures: the known-answer file, the benchmark data folder, and the C core when it runs."""
 
 from __future__ import annotations
 
@@ -8,9 +8,15 @@ from pathlib import Path
 import pytest
 
 import shudu
+from shudu import _backend
 
 TESTS = Path(__file__).parent
 DATA = TESTS.parent.parent / "shared" / "data"
+
+#: The C core when it runs (None: not built, or ``SHUDU_IMPLEMENTATION=python``). The tests that
+#: compare it with its Python twin skip without it: a run with Python forced tests the twin alone.
+C_CORE = _backend.CORE
+needs_c = pytest.mark.skipif(C_CORE is None, reason=f"the C core does not run ({_backend.description()})")
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,12 @@ from shudu.geometry import Geometry
 from shudu.notation import DIGITS, MAX_SIZE, BatchCode, RunCode
 from shudu.solvers import _band9_py, _fast_py
 
-try:
-    from shudu.solvers import _core_c  # type: ignore[attr-defined]
-except ImportError:
-    _core_c = None
+from conftest import C_CORE as _core_c
+from conftest import needs_c as C_ONLY
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 HEADER = ROOT / "src" / "shudu" / "solvers" / "core" / "band_tables.h"
-C_ONLY = pytest.mark.skipif(_core_c is None, reason="the C core is not built")
 
 
 def header_table(name: str) -> list[int]:

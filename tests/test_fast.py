@@ -20,16 +20,13 @@ from shudu.solvers import _fast_py, fast
 from shudu.solvers.base import Budget, Stats
 from shudu.variants import Variant
 
-try:
-    from shudu.solvers import _core_c  # type: ignore[attr-defined]
-except ImportError:  # built without a compiler: the twin alone is tested
-    _core_c = None
+from conftest import C_CORE as _core_c
+from conftest import needs_c as BOTH
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 ENGINES = [pytest.param(_fast_py, id="python")]
 if _core_c is not None:
     ENGINES.append(pytest.param(_core_c, id="c"))
-BOTH = pytest.mark.skipif(_core_c is None, reason="the C core is not built")
 
 # Pyramid and windoku regions, as SOURCES.md in the data folder describes them (1-based).
 PYRAMID = [

@@ -17,10 +17,7 @@ from shudu.notation import digit_char
 from shudu.solvers import _fast_py, fast
 from shudu.variants import Variant
 
-try:
-    from shudu.solvers import _core_c  # type: ignore[attr-defined]
-except ImportError:  # the twin alone
-    _core_c = None
+from conftest import C_CORE as _core_c
 
 CORES = [_fast_py] + ([_core_c] if _core_c is not None else [])
 

@@ -48,7 +48,7 @@ def test_c_and_python_refinements_agree_on_hard_puzzles_and_variants() -> None:
 def test_refine_rejects_colours_that_do_not_fit_the_grid() -> None:
     grid = CandidateGrid.from_values(Geometry(9), [0] * 81)
     tables = propagate._c_tables(grid.geometry)
-    core = propagate._c_core()
+    core = propagate.c_core()
     assert core is not None and tables is not None
     state = (grid.cands, grid.where, grid.placed, grid.values, grid.empty)
     with pytest.raises(ValueError, match="the digits' colours must be a list or tuple of 9 ints"):

@@ -46,10 +46,10 @@ from shudu.logic.memo import memo_scope
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
 
-from conftest import KNOWN, shared_lines
+from conftest import C_CORE, KNOWN, needs_c, shared_lines
 
-CORE = propagate._c_core()
-needs_core = pytest.mark.skipif(CORE is None, reason="the C core of shudu is not built")
+CORE = C_CORE
+needs_core = needs_c
 
 
 def _state(geometry: Geometry, values: list[int], solution: list[int], rng: random.Random) -> CandidateGrid:

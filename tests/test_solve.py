@@ -170,7 +170,7 @@ def test_the_shape_cache_is_bounded() -> None:
 
 def _python_without_c_core(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python where the C core cannot be imported."""
-    blocked = "import sys; sys.modules['shudu.solvers._core_c'] = None\n"
+    blocked = "import sys; sys.modules['shudu._core_c'] = None\n"
     return subprocess.run(
         [sys.executable, "-W", "always", "-c", blocked + code],
         capture_output=True,

@@ -24,12 +24,10 @@ from shudu.notation import digit_char
 from shudu.puzzle import Puzzle
 from shudu.solvers import _fast_py, fast, get
 
-try:
-    from shudu.solvers import _core_c  # type: ignore[attr-defined]
-except ImportError:  # built without a compiler: nothing here to compare
-    _core_c = None
+from conftest import C_CORE as _core_c
+from conftest import needs_c
 
-pytestmark = pytest.mark.skipif(_core_c is None, reason="the C core is not built")
+pytestmark = needs_c
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SETS = {"x": "variant_x.txt", "windoku": "variant_windoku.txt", "pyramid": "variant_pyramid.txt"}

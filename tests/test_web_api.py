@@ -246,6 +246,7 @@ def test_rate_gives_a_level(client: TestClient) -> None:
 @pytest.mark.parametrize("name", ["hint", "explain", "rate", "generate"])
 def test_absent_features_answer_501(client: TestClient, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     monkeypatch.delattr(shudu, name, raising=False)
+    monkeypatch.delitem(shudu._LAZY, name)  # nor loaded on first use
     path = "/api/generate" if name == "generate" else f"/api/{name}"
     answer = client.post(path, json={"puzzle": EASY})
     assert answer.status_code == 501 and f"has no {name} yet" in answer.json()["error"]

@@ -1,6 +1,6 @@
 """Coverage-guided fuzzing of the C core of solver ``fast`` with atheris (libFuzzer).
 
-Each input drives one entry point of ``shudu.solvers._core_c``, chosen by its first byte:
+Each input drives one entry point of ``shudu._core_c``, chosen by its first byte:
 
 - ``Shape(n, houses, links, general)`` with fuzzed sizes, cell indices and links;
 - ``Shape.search(givens)`` and ``Search.run`` on the 9x9 grid, both engines, resumed under
@@ -27,7 +27,7 @@ from typing import Any
 
 import atheris
 
-core: Any = None  # shudu.solvers._core_c, imported once atheris has loaded libFuzzer
+core: Any = None  # shudu._core_c, imported once atheris has loaded libFuzzer
 
 EXPECTED = (ValueError, TypeError, OverflowError)
 STANDARD = [
@@ -43,7 +43,7 @@ def load_core() -> None:
     """Import the core after atheris.Setup (an atheris built with its own libFuzzer in
     global scope then lets a core built with -fsanitize=fuzzer-no-link report coverage)."""
     global core, FAST9, GENERAL9
-    core = importlib.import_module("shudu.solvers._core_c")
+    core = importlib.import_module("shudu._core_c")
     FAST9 = core.Shape(9, STANDARD)
     GENERAL9 = core.Shape(9, STANDARD, None, True)
     assert FAST9.std9 and not GENERAL9.std9

@@ -24,7 +24,7 @@ cp -R "$ROOT/src/shudu" "$BASE/src/"
 find "$BASE/src" -name '*.so' -delete
 cp "$ROOT/setup.py" "$BASE/build/"
 ln -s "$BASE/src" "$BASE/build/src"
-# build NAME FLAGS: the core compiled with FLAGS into $BASE/NAME/shudu/solvers/
+# build NAME FLAGS: the core compiled with FLAGS into $BASE/NAME/shudu/
 build() {
     mkdir -p "$BASE/$1"
     cp -R "$BASE/src/shudu" "$BASE/$1/"
@@ -33,7 +33,7 @@ build() {
         grep -v "BetaConfiguration\|warnings.warn" || true)
     so=$(find "$BASE/lib-$1" -name '_core_c*.so' | head -n 1)
     [ -n "$so" ] || { echo "the $1 build failed" >&2; exit 1; }
-    cp "$so" "$BASE/$1/shudu/solvers/"
+    cp "$so" "$BASE/$1/shudu/"
 }
 # The pip wheel of atheris links its libFuzzer privately, so a core compiled with
 # -fsanitize=fuzzer-no-link cannot report to it, and a preloaded ASan runtime takes the

@@ -16,10 +16,10 @@ import argparse
 import random
 import threading
 
+from shudu import _core_c as core  # type: ignore[attr-defined]
 from shudu.geometry import Geometry
 from shudu.notation import DIGITS
 from shudu.solvers import _band9_py, _fast_py, fast
-from shudu.solvers import _core_c as core  # type: ignore[attr-defined]
 
 ALPHABET = "123456789.0abcdefgpqzABCDEFGPQZ \t\r\n\x00\x7f\xe9€-"
 EXPECTED = (ValueError, TypeError, OverflowError)

@@ -43,7 +43,7 @@ LDSHARED="$CC -shared -fsanitize=address,undefined" CC="$CC" \
     grep -v "^WARNING: the C core\|BetaConfiguration\|warnings.warn" || true
 SO=$(find "$SCRATCH/lib" -name '_core_c*.so' | head -n 1)
 [ -n "$SO" ] || { echo "the sanitized build failed" >&2; exit 1; }
-cp "$SO" "$SCRATCH/src/shudu/solvers/"
+cp "$SO" "$SCRATCH/src/shudu/"
 
 export LD_PRELOAD="$ASAN_LIB $UBSAN_LIB"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
@@ -52,7 +52,7 @@ export PYTHONPATH="$SCRATCH/src"
 export PYTHONMALLOC=malloc  # let ASan see the interpreter's allocations too
 
 cd "$SCRATCH"
-"$PY" -c 'import shudu.solvers._core_c as m; print("sanitized core:", m.__file__)'
+"$PY" -c 'import shudu._core_c as m; print("sanitized core:", m.__file__)'
 # (whole ratings, compared with and without tallies or the C propagation, and the Python loop
 # finder beside the C sweep, are left to the plain run: they spend their time in Python, which
 # PYTHONMALLOC=malloc under ASan slows tenfold; the C calls they make are compared with their

@@ -13,27 +13,78 @@ The public API::
 
 from __future__ import annotations
 
-from . import errors, rules, solvers, variants
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from . import errors, variants
 from .api import SolveResult, count, solutions, solve
 from .errors import ShuduError
 from .formats import parse_grid, parse_puzzle, read_puzzles
-from .generator import generate
 from .geometry import Geometry, House
-from .logic import explain, hint, rate
-from .logic.allsteps import StepList, find_steps
-from .logic.board import Board, parse_board
 from .puzzle import Grid, Puzzle
-from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
-from .workshop import (
-    Redundancy,
-    TrueCandidates,
-    UniqueResult,
-    is_minimal,
-    make_unique,
-    redundant,
-    true_candidates,
+
+#: The parts of the API loaded on first use (PEP 562), by name: the module that holds each.
+#: ``import shudu`` loads the solving calls and the model; the logic engine, the generator, the
+#: solvers and the other formats wait until a name of theirs is asked for.
+_LAZY: dict[str, str] = {
+    "BatchResult": "shudu.solvers.fast",
+    "Board": "shudu.logic.board",
+    "StepList": "shudu.logic.allsteps",
+    "explain": "shudu.logic.explain",
+    "find_steps": "shudu.logic.allsteps",
+    "generate": "shudu.generator",
+    "hint": "shudu.logic.explain",
+    "parse_board": "shudu.logic.board",
+    "rate": "shudu.logic.rating",
+    "solve_many": "shudu.solvers.fast",
+    "Redundancy": "shudu.workshop",
+    "TrueCandidates": "shudu.workshop",
+    "UniqueResult": "shudu.workshop",
+    "is_minimal": "shudu.workshop",
+    "make_unique": "shudu.workshop",
+    "redundant": "shudu.workshop",
+    "true_candidates": "shudu.workshop",
+}
+#: The packages and modules of shudu reachable as attributes before they are imported.
+_MODULES = frozenset(
+    {"api", "batch", "book", "cli", "formats", "generator", "geometry", "logic", "notation", "puzzle"}
+    | {"render", "rules", "solvers", "store", "web", "workshop"}
 )
+
+if TYPE_CHECKING:
+    from .generator import generate
+    from .logic.allsteps import StepList, find_steps
+    from .logic.board import Board, parse_board
+    from .logic.explain import explain, hint
+    from .logic.rating import rate
+    from .solvers.fast import BatchResult, solve_many
+    from .workshop import (
+        Redundancy,
+        TrueCandidates,
+        UniqueResult,
+        is_minimal,
+        make_unique,
+        redundant,
+        true_candidates,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY` or a module of shudu, imported the first time it is asked for."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_MODULES})
+
 
 __version__ = "0.1.0"
 

@@ -16,26 +16,13 @@ loader, :func:`load_json`, and the limits on text from users: docs/errors.md lis
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .cells import DECORATION, block_cells, line_cells, size_from_cells_at, text_cells
-from .convert import (
-    detect_format,
-    document_separator,
-    read_document,
-    split_documents,
-    write_document,
-    write_documents,
-)
-from .document import FORMATS, Document
 from .files import Entry, decode_line, read_puzzles
-from .fpuzzles import format_fpuzzles, parse_fpuzzles
-from .hodoku import format_hodoku, parse_hodoku
-from .ipuz import format_ipuz, parse_ipuz
 from .json_form import parse_json, to_json
 from .limits import MAX_JSON_DEPTH, MAX_JSON_DIGITS, MAX_TEXT_LENGTH, JSONSyntaxError, load_json
-from .lzstring import lz_compress_base64, lz_decompress_base64
-from .pencil_marks import format_pm, parse_pm
-from .sadman import format_sdk, format_sdm, parse_sdk, parse_sdm
-from .simple_sudoku import format_ss, parse_ss
 from .text import (
     PuzzleLike,
     as_puzzle,
@@ -47,6 +34,57 @@ from .text import (
     parse_puzzle,
     region_map,
 )
+
+#: The other programs' formats and the conversions, loaded on first use (PEP 562): each name
+#: and the module of this package that holds it. shudu's own forms above are loaded at once.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(["FORMATS", "Document"], "document"),
+    **dict.fromkeys(["detect_format", "document_separator", "read_document"], "convert"),
+    **dict.fromkeys(["split_documents", "write_document", "write_documents"], "convert"),
+    **dict.fromkeys(["format_fpuzzles", "parse_fpuzzles"], "fpuzzles"),
+    **dict.fromkeys(["format_hodoku", "parse_hodoku"], "hodoku"),
+    **dict.fromkeys(["format_ipuz", "parse_ipuz"], "ipuz"),
+    **dict.fromkeys(["lz_compress_base64", "lz_decompress_base64"], "lzstring"),
+    **dict.fromkeys(["format_pm", "parse_pm"], "pencil_marks"),
+    **dict.fromkeys(["format_sdk", "format_sdm", "parse_sdk", "parse_sdm"], "sadman"),
+    **dict.fromkeys(["format_ss", "parse_ss"], "simple_sudoku"),
+}
+
+if TYPE_CHECKING:
+    from .convert import (
+        detect_format,
+        document_separator,
+        read_document,
+        split_documents,
+        write_document,
+        write_documents,
+    )
+    from .document import FORMATS, Document
+    from .fpuzzles import format_fpuzzles, parse_fpuzzles
+    from .hodoku import format_hodoku, parse_hodoku
+    from .ipuz import format_ipuz, parse_ipuz
+    from .lzstring import lz_compress_base64, lz_decompress_base64
+    from .pencil_marks import format_pm, parse_pm
+    from .sadman import format_sdk, format_sdm, parse_sdk, parse_sdm
+    from .simple_sudoku import format_ss, parse_ss
+
+
+#: The modules of this package reachable as attributes before they are imported.
+_MODULES = frozenset({*_LAZY.values(), "fpuzzles_rules"})
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY` or a module of this package, imported the first time it is asked
+    for."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DECORATION",

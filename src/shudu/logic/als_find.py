@@ -6,7 +6,7 @@ finder here looks for the first step in a fixed order (the sets as
 :func:`~shudu.logic.als.restricted_links` finds them). The search runs in the C core
 (``als``) where the geometry's tables are there (at most 128 cells, 64 houses, 16 digits); the
 ``_py`` functions below are its specification and are used otherwise (or with
-``SHUDU_SETTLE=python``). The step found is the same either way. The C search counts one unit of
+``SHUDU_IMPLEMENTATION=python``). The step found is the same either way. The C search counts one unit of
 the logic budget for each set it lists, each set whose links it searches and each node of a
 Death Blossom's search, and stops at the deadline.
 """

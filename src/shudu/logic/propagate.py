@@ -10,16 +10,17 @@ single, the first of the extra rules that applies makes one deduction.
 
 The rules it may follow besides singles (for forcing nets) are in :mod:`netrules`.
 
-When the C core is built, :func:`settle` runs there (``settle`` of ``shudu.solvers._core_c``)
-for every geometry of at most 128 cells, 64 houses and 16 digits, with no rule or a prefix of
-:data:`netrules.NET_RULES`; the Python code below is its specification and is used otherwise.
-The outcome is the same either way. ``SHUDU_SETTLE=python`` in the environment (or
-:data:`USE_C` set to False) keeps it in Python.
+When the C core runs (:mod:`shudu._backend`), :func:`settle` runs there (``settle`` of
+``shudu._core_c``, ``logic/core/settle.c``) for every geometry of at most 128 cells, 64 houses
+and 16 digits, with no rule or a prefix of :data:`netrules.NET_RULES`; the Python code below is
+its specification and is used otherwise. The outcome is the same either way.
+``SHUDU_IMPLEMENTATION=python`` keeps it, and every other loop of the logic engine that has a C
+twin (they all ask :func:`c_core`), in Python; a test may set :data:`USE_C` to False for the
+same within one process.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from functools import cache, lru_cache
 from types import ModuleType
 from typing import Any
 
+from .. import _backend
 from ..geometry import Geometry
 from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, tables
 
@@ -58,11 +60,11 @@ def _house_masks(geometry: Geometry) -> tuple[int, ...]:
     return tuple(sum(1 << h for h in hs) for hs in geometry.cell_houses)
 
 
-#: Whether :func:`settle` may run in the C core (when it is built and supports the call).
-USE_C: bool = os.environ.get("SHUDU_SETTLE", "").strip().lower() != "python"
-#: The C core, once looked for (None: not built, or without ``settle``).
-_core: ModuleType | None = None
-_core_looked = False
+#: The C core when it runs (:mod:`shudu._backend` chooses, for the solvers and this engine alike).
+_core: ModuleType | None = _backend.CORE
+#: Whether the logic engine's loops may run in the C core: whether it runs, unless a test
+#: turns it off within its process to compare the two.
+USE_C: bool = _core is not None
 #: The C tables' limits (cells in two 64-bit words, houses in one, digits in 16 bits).
 _C_MAX_CELLS, _C_MAX_HOUSES, _C_MAX_DIGITS = 128, 64, 16
 #: How many of the C core's rules each rule sequence is (-1: not a prefix of them).
@@ -75,21 +77,10 @@ _c_rules: tuple[Rule, ...] = ()
 _last: tuple[Geometry | None, object | None] = (None, None)
 
 
-def _c_core() -> ModuleType | None:
-    global _core, _core_looked
-    if not _core_looked:
-        _core_looked = True
-        try:
-            from ..solvers import _core_c  # type: ignore[attr-defined]
-        except ImportError:
-            _core_c = None
-        _core = _core_c if hasattr(_core_c, "settle") and hasattr(_core_c, "singles") else None
-    return _core
-
-
 def c_core() -> ModuleType | None:
-    """The C core when :func:`settle` may use it (built, and :data:`USE_C`), else None."""
-    return _c_core() if USE_C else None
+    """The C core when the logic engine's loops may use it (it runs, and :data:`USE_C`), else
+    None."""
+    return _core if USE_C else None
 
 
 def c_tables(geometry: Geometry) -> object | None:
@@ -113,7 +104,7 @@ def start_grid(geometry: Geometry, values: Sequence[int]) -> CandidateGrid:
 @lru_cache(maxsize=TABLES_CACHE_SIZE)
 def _c_tables(geometry: Geometry) -> object | None:
     """The C core's tables of a geometry (a capsule), or None where the C path cannot go."""
-    core = _c_core()
+    core = _core
     t = tables(geometry)
     if (
         core is None

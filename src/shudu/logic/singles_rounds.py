@@ -22,9 +22,9 @@ singles fill the most cells, all placed in one round, except that of several lea
 grid after those singles only one is (the lowest cell: which one changes only the names of the
 singles that follow, never their count).
 
-The C core (``singles`` of ``shudu.solvers._core_c``) runs it for the geometries its
-propagation takes (:func:`shudu.logic.propagate.c_tables`); :func:`run_py` below is its
-specification and is used otherwise (or with ``SHUDU_SETTLE=python``). The outcome is the same.
+The C core (``singles`` of ``shudu._core_c``) runs it for the geometries its propagation takes
+(:func:`shudu.logic.propagate.c_tables`); :func:`run_py` below is its specification and is used
+otherwise (or with ``SHUDU_IMPLEMENTATION=python``). The outcome is the same.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The search engine of solver ``fast``, in pure Python: the specification of the C core.
 
-The C core (module ``shudu.solvers._core_c``, built from ``_core.c`` and ``core/``) is
+The C core (module ``shudu._core_c``, built from ``_core.c`` and ``solvers/core/``) is
 held to this module by what it promises (docs/core.md), and the tests check exactly this:
 
 - on every shape, the **same solutions in the same order**, the same statuses, and the

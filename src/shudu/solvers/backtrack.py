@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..puzzle import Puzzle
-from . import register
 from .base import UNLIMITED, Budget, Solver, Stats
 
 
@@ -77,6 +76,3 @@ class Backtrack(Solver):
             for h in houses:
                 used[h] |= 1 << digit
             k += 1
-
-
-register(Backtrack())

@@ -14,7 +14,8 @@ The search here is the pure-Python engine, the specification of the kinds' propa
 same propagation, the same choices, so the same solutions in the same order and the same
 statistics — some 50 times faster. :func:`encode_network` writes the network as the flat records
 the C engine reads. The C engine runs when the C core is built, unless
-``SHUDU_IMPLEMENTATION=python`` forces the Python one (``IMPLEMENTATION`` says which is chosen).
+``SHUDU_IMPLEMENTATION=python`` forces the Python one (:mod:`shudu._backend`; ``IMPLEMENTATION``
+says which is chosen).
 A network with the generic condition ``"rule"`` (a rule checked by trying its digits; no rule
 type compiles to it now) cannot run in C: such a puzzle is searched by the Python engine.
 """
@@ -22,7 +23,6 @@ type compiles to it now) cannot run in C: such a puzzle is searched by the Pytho
 from __future__ import annotations
 
 import functools
-import os
 import time
 from array import array
 from collections import deque
@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from .. import _backend
 from ..geometry import Geometry
 from ..puzzle import Puzzle
 from ..rules import (
@@ -44,7 +45,6 @@ from ..rules import (
     check_grid,
     compile_rules,
 )
-from . import register
 from ._conditions_py import make, renban_houses
 from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
 from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
@@ -245,29 +245,10 @@ class _Search:
 # --- the C engine -------------------------------------------------------------------------------
 
 
-def _choose() -> tuple[ModuleType | None, str]:
-    """The C core when it is built and carries the engine (unless Python is asked for), and
-    the name of the engine chosen."""
-    wanted = os.environ.get("SHUDU_IMPLEMENTATION", "").strip().lower()
-    if wanted not in ("", "auto", "c", "python"):
-        raise ImportError(f"SHUDU_IMPLEMENTATION must be 'c' or 'python', not {wanted!r}")
-    if wanted == "python":
-        return None, "python"
-    try:
-        from . import _core_c  # type: ignore[attr-defined]
-    except ImportError:
-        _core_c = None
-    if _core_c is None or not hasattr(_core_c, "ConstraintSearch"):
-        if wanted == "c":
-            raise ImportError(
-                "SHUDU_IMPLEMENTATION=c, but the C core of shudu is not built (or is older than its "
-                "constraint engine); reinstall with a C compiler present"
-            ) from None
-        return None, "python"
-    return _core_c, "c"
-
-
-_core, IMPLEMENTATION = _choose()
+#: The C core when it runs (:mod:`shudu._backend` chooses, for every layer alike), else None.
+_core: ModuleType | None = _backend.CORE
+#: Which engine runs: ``"c"`` or ``"python"``.
+IMPLEMENTATION = _backend.IMPLEMENTATION
 
 #: The kinds of the C engine's records (``CK_*`` of core/constraints.h), by name.
 RECORD_KINDS = {
@@ -461,6 +442,3 @@ class ConstraintSolver(Solver):
             yield from _c_solutions(*found, budget, stats)
         else:
             yield from _Search(puzzle, budget, stats).solutions()
-
-
-register(ConstraintSolver())

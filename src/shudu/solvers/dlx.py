@@ -30,7 +30,6 @@ from typing import cast
 
 from ..geometry import Geometry
 from ..puzzle import Puzzle
-from . import register
 from .base import UNLIMITED, Budget, Solver, Stats
 
 __all__ = ["Column", "Dlx", "Node", "build_matrix"]
@@ -248,6 +247,3 @@ class Dlx(Solver):
         if not open_branches:
             stats.settled += 1
         return 0
-
-
-register(Dlx())

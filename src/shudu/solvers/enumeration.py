@@ -30,7 +30,6 @@ from typing import Any, Literal
 from ..errors import SearchTimeout
 from ..notation import cell_name, digit_char
 from ..puzzle import Puzzle
-from . import register
 from .base import UNLIMITED, Budget, Solver, Stats
 
 __all__ = ["Enumerate", "Replay", "Step", "StepKind", "candidate_marks", "describe", "trace"]
@@ -288,6 +287,3 @@ class Enumerate(Solver):
     ) -> Iterator[tuple[int, ...]]:
         for step in _walk(puzzle, record=False, budget=budget, stats=stats):
             yield step.grid
-
-
-register(Enumerate())

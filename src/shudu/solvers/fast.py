@@ -1,12 +1,12 @@
 """Solver ``fast``: constraint propagation and depth-first search, compiled when possible.
 
-This module only *chooses* an engine: the C core ``shudu.solvers._core_c`` (built from ``_core.c``
-and ``core/``, see docs/core.md) when it is installed, else the pure-Python twin
-:mod:`shudu.solvers._fast_py`, which is the specification (read its docstring for the algorithm and
-the counters). The environment variable ``SHUDU_IMPLEMENTATION=c|python`` forces one;
-``IMPLEMENTATION`` says which is in use. When the C core is missing (and Python was not asked for),
-the first search warns once with a :class:`~shudu.errors.PerformanceWarning`: the twin is about 100
-times slower.
+This module only *chooses* an engine: the C core ``shudu._core_c`` (built from ``_core.c`` and
+``solvers/core/``, see docs/core.md) when :mod:`shudu._backend` chose it, else the pure-Python
+twin :mod:`shudu.solvers._fast_py`, which is the specification (read its docstring for the
+algorithm and the counters). The environment variable ``SHUDU_IMPLEMENTATION=c|python`` forces
+one, for the logic engine too; ``IMPLEMENTATION`` says which is in use. When the C core is missing
+(and Python was not asked for), the first search warns once with a
+:class:`~shudu.errors.PerformanceWarning`: the twin is about 100 times slower.
 
 Besides the registered solver, :func:`solve_many` searches a whole batch of puzzles in one
 call: the C core parses, searches and writes the answers without a Python step per puzzle,
@@ -26,6 +26,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Literal
 
+from .. import _backend
 from ..errors import (
     MAX_COUNT,
     ConflictError,
@@ -40,48 +41,25 @@ from ..errors import (
 from ..geometry import Geometry, implied_houses
 from ..notation import MAX_SIZE, MIN_SIZE, BatchCode, Status, cell_name, char_digit, digit_range
 from ..puzzle import Puzzle
-from . import _fast_py, register
+from . import _fast_py
 from .base import UNLIMITED, Budget, Solver, Stats
 
 __all__ = ["IMPLEMENTATION", "BatchResult", "Fast", "engine_description", "solve_many"]
 
 
-def _choose() -> tuple[ModuleType, str, bool]:
-    """The engine, its name, and whether it stands in for a C core that is not built."""
-    wanted = os.environ.get("SHUDU_IMPLEMENTATION", "").strip().lower()
-    if wanted not in ("", "auto", "c", "python"):
-        raise ImportError(f"SHUDU_IMPLEMENTATION must be 'c' or 'python', not {wanted!r}")
-    if wanted == "python":
-        return _fast_py, "python", False
-    try:
-        from . import _core_c  # type: ignore[attr-defined]
-    except ImportError:
-        if wanted == "c":
-            raise ImportError(
-                "SHUDU_IMPLEMENTATION=c, but the C core of shudu is not built; "
-                "reinstall with a C compiler present"
-            ) from None
-        return _fast_py, "python", True
-    return _core_c, "c", False
-
-
-_engine, IMPLEMENTATION, _FALLBACK = _choose()
+#: The engine: the C core, or the twin (``shudu._backend`` chooses, for every layer alike).
+_engine: ModuleType = _backend.CORE or _fast_py
+#: Which engine runs: ``"c"`` or ``"python"``.
+IMPLEMENTATION = _backend.IMPLEMENTATION
+#: Which engine runs, in words: ``C core``, or the pure-Python core and why.
+engine_description = _backend.description
 _warned = False
-
-
-def engine_description() -> str:
-    """Which engine runs, in words: ``C core``, or the pure-Python core and why."""
-    if IMPLEMENTATION == "c":
-        return "C core"
-    if _FALLBACK:
-        return "pure-Python core: the C extension is not built"
-    return "pure-Python core: forced by SHUDU_IMPLEMENTATION=python"
 
 
 def _announce(engine: ModuleType) -> None:
     """Warn once per process when a search runs on the twin because the C core is missing."""
     global _warned
-    if _FALLBACK and engine is _fast_py and not _warned:
+    if _backend.FALLBACK and engine is _fast_py and not _warned:
         _warned = True
         warnings.warn(
             "shudu runs on its pure-Python core, about 100 times slower, because the C "
@@ -546,6 +524,3 @@ def _conflict(line: str | bytes, geometry: Geometry, number: int) -> ConflictErr
     except ConflictError as exc:
         return exc.at_line(number)  # type: ignore[return-value]
     return None
-
-
-register(Fast())

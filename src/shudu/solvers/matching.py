@@ -39,7 +39,6 @@ from typing import Literal
 from ..errors import SolverError
 from ..geometry import Geometry
 from ..puzzle import Puzzle
-from . import register
 from ._bipartite import Matching as HouseMatching
 from ._bipartite import forbidden_brute, forbidden_regin, implied_by, maximum_matching
 from .base import UNLIMITED, Budget, Solver, Stats
@@ -272,6 +271,3 @@ class Matching(Solver):
 
     def __repr__(self) -> str:
         return f"<solver {self.name!r} rule={self.rule!r} edge_dependency={self.edge_dependency}>"
-
-
-register(Matching())

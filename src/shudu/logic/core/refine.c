@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "../../solvers/core/common.h"
 #include "refine.h"
 #include "settle_tables.h"
 

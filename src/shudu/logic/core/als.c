@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "als.h"
-#include "common.h"
+#include "../../solvers/core/common.h"
 #include "settle_tables.h"
 
 typedef struct {

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "../../solvers/core/common.h"
 #include "forcing.h"
 #include "settle_tables.h"
 

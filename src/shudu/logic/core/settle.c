@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "../../solvers/core/common.h"
 #include "settle.h"
 #include "settle_tables.h"
 

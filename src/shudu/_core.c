@@ -1,19 +1,25 @@
 /*
- * shudu.solvers._core_c -- the compiled search engine behind solver "fast": the CPython
- * module (types, argument parsing, batches and their threads).
+ * shudu._core_c -- the C core: the CPython module (types, argument parsing, batches and their
+ * threads) over the compiled search engines behind solvers "fast" and "constraints" and the
+ * logic engine's hot loops.  shudu._backend loads it (or, with SHUDU_IMPLEMENTATION=python,
+ * does not) for the solvers and the logic engine alike.
  *
- * The engines live under core/: core/general.c (any houses and links, n = 4..25) and
- * core/band9.c (the standard 9x9 grid), both running the one resumable search of
- * core/search_loop.h behind the engine interface of core/common.h.  docs/core.md maps the
- * parts and states what the pure-Python twin, shudu/solvers/_fast_py.py, promises: the
- * same solutions in the same order and the same counters.
+ * The search engines live under solvers/core/: solvers/core/general.c (any houses and links,
+ * n = 4..25) and solvers/core/band9.c (the standard 9x9 grid), both running the one resumable
+ * search of solvers/core/search_loop.h behind the engine interface of solvers/core/common.h,
+ * and the constraint engine (solvers/core/constraints*.c).  The logic engine's loops live
+ * under logic/core/ (settle, the forcing chains and nets, fish, ALS, chains, traces, the
+ * fingerprint's rounds), each beside the Python code that is its specification.
+ * docs/core.md maps the parts and states what the pure-Python twin,
+ * shudu/solvers/_fast_py.py, promises: the same solutions in the same order and the same
+ * counters.
  *
  * Everything a search touches lives in objects the caller owns: there is no global
  * mutable state, and the GIL is released while searching.  Nothing the caller passes is
  * trusted: bad sizes, lengths or characters raise ValueError.
  *
  * A search called from the main thread takes the GIL back for a moment every
- * POLL_SECONDS or so (at its budget checkpoints, core/common.h) to run
+ * POLL_SECONDS or so (at its budget checkpoints, solvers/core/common.h) to run
  * PyErr_CheckSignals: Ctrl-C ends it with KeyboardInterrupt, and the search object stays
  * usable (docs/core.md, "Signals and deadlines").
  */
@@ -28,17 +34,17 @@
 #include <emmintrin.h>
 #endif
 
-#include "core/common.h"
-#include "core/search.h"
-#include "core/settle.h"
-#include "core/direct.h"
-#include "core/forcing.h"
-#include "core/als.h"
-#include "core/fish.h"
-#include "core/chainbfs.h"
-#include "core/trace.h"
-#include "core/refine.h"
-#include "core/constraints.h"
+#include "solvers/core/common.h"
+#include "solvers/core/search.h"
+#include "logic/core/settle.h"
+#include "logic/core/direct.h"
+#include "logic/core/forcing.h"
+#include "logic/core/als.h"
+#include "logic/core/fish.h"
+#include "logic/core/chainbfs.h"
+#include "logic/core/trace.h"
+#include "logic/core/refine.h"
+#include "solvers/core/constraints.h"
 
 #if !defined(_WIN32) && !defined(SHUDU_NO_THREADS)
 #include <pthread.h>
@@ -782,7 +788,7 @@ static PyGetSetDef Search_getset[] = {
 };
 
 static PyTypeObject SearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu.solvers._core_c.Search",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu._core_c.Search",
     .tp_basicsize = sizeof(SearchObject),
     .tp_dealloc = (destructor)Search_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1196,7 +1202,7 @@ static PyGetSetDef Shape_getset[] = {
 };
 
 static PyTypeObject ShapeType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu.solvers._core_c.Shape",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu._core_c.Shape",
     .tp_basicsize = sizeof(ShapeObject),
     .tp_dealloc = (destructor)Shape_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1286,7 +1292,7 @@ core_band_tables(PyObject *module, PyObject *unused)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The constraint engine (core/constraints.h)                               */
+/* The constraint engine (solvers/core/constraints.h)                       */
 /* ------------------------------------------------------------------------ */
 
 /* Read a network of size n (int32 records, shudu.solvers.constraints.encode_network) and
@@ -1482,7 +1488,7 @@ static PyGetSetDef ConstraintSearch_getset[] = {
 };
 
 static PyTypeObject ConstraintSearchType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu.solvers._core_c.ConstraintSearch",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "shudu._core_c.ConstraintSearch",
     .tp_basicsize = sizeof(ConstraintSearchObject),
     .tp_dealloc = (destructor)ConstraintSearch_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1580,8 +1586,9 @@ static PyMethodDef core_methods[] = {
 };
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, .m_name = "shudu.solvers._core_c",
-    .m_doc = "Compiled search engine of solver 'fast' (see shudu.solvers._fast_py).",
+    PyModuleDef_HEAD_INIT, .m_name = "shudu._core_c",
+    .m_doc = "The C core of shudu: the solvers' search engines and the logic engine's loops "
+              "(see shudu._backend).",
     .m_size = 0,
     .m_methods = core_methods,
 };

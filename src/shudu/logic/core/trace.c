@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.h"
+#include "../../solvers/core/common.h"
 #include "settle_tables.h"
 #include "trace.h"
 

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "common.h"
+#include "../../solvers/core/common.h"
 
 #define S_MAX_CELLS 128
 #define S_MAX_HOUSES 64
