@@ -270,7 +270,7 @@ def _random_puzzle(rng: random.Random, n: int) -> Puzzle | None:
     for _ in range(rng.randint(1, 5)):
         rule = _random_rule(rng, n)
         try:
-            lookup(rule.kind).validate(rule, n)
+            lookup(rule.kind).validate(rule, n, 1)
         except VariantError:
             continue
         rules.append(rule)
