@@ -125,12 +125,13 @@ def format_grid(board: _Board) -> str:
     geo = board.geometry
     n = geo.size
     box_rows, box_cols = geo.box or (n, n)
+    base = geo.variant.digit_base
     lines = []
     for r in range(n):
         if r and r % box_rows == 0:
             lines.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
         groups = [
-            " ".join(digit_char(board.cells[r * n + c]) for c in range(start, start + box_cols))
+            " ".join(digit_char(board.cells[r * n + c], base) for c in range(start, start + box_cols))
             for start in range(0, n, box_cols)
         ]
         lines.append(" | ".join(groups))

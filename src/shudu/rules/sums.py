@@ -283,9 +283,9 @@ def _xsum_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 
 def _skyscraper_count(digits: Sequence[int]) -> int:
-    seen, tallest = 0, None
+    seen, tallest = 0, 0  # a digit 0 (on digits from 0) is no building
     for d in digits:
-        if tallest is None or d > tallest:
+        if d > tallest:
             seen, tallest = seen + 1, d
     return seen
 
@@ -305,9 +305,10 @@ register(
 register(
     RuleType(
         "skyscraper", "sums", "skyscraper",
-        "seen from the clue, as many digits are visible as it says (a digit hides those lower behind it)",
+        "seen from the clue, as many digits are visible as it says (a digit hides those lower behind "
+        "it; a 0 is no building)",
         ("count",), {"rule": "skyscraper", "cells": COLUMN1, "count": 3},
-        _skyscraper_check, lambda r, s: [LineCondition("skyscraper", r.cells, r.params)], _line_clue_validate,
+        _skyscraper_check, by_values("skyscraper"), _line_clue_validate,
     )
 )  # fmt: skip
 
