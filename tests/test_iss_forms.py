@@ -10,8 +10,9 @@ import pytest
 
 import shudu
 from shudu.errors import ParseError, VariantError
-from shudu.formats import detect_format, parse_json, to_json
+from shudu.formats import detect_format, format_grid, parse_json, to_json
 from shudu.formats.iss import format_iss, parse_iss
+from shudu.render import render
 from shudu.rules import Rule
 from shudu.variants import Variant
 
@@ -190,6 +191,9 @@ def test_digits_from_0_read_solve_and_write_as_values() -> None:
     assert parse_iss(format_iss(puzzle)) == puzzle
     assert parse_json(json.dumps(to_json(puzzle))) == puzzle
     assert to_json(puzzle)["givens"][10] == "3"
+    grid = format_grid(solutions[0]).splitlines()
+    assert sorted(grid[0].replace("|", "").split()) == ["0", "1", "2", "3"]
+    assert ">0<" in render(solutions[0]) or "0</text>" in render(solutions[0])
 
 
 def test_digits_from_0_give_specific_errors() -> None:

@@ -75,6 +75,7 @@ def _some_rule(
     kind: str, n: int, grid: tuple[int, ...], rng: random.Random, honest: bool, base: int = 1
 ) -> Rule:
     """A random rule over ``grid``, the digits' values."""
+
     def value(x: int, spread: int = 3) -> int:
         return x if honest else max(0, x + rng.randint(-spread, spread))
 
@@ -258,7 +259,9 @@ def _random_puzzle(n: int, rng: random.Random, kinds: list[str], givens: int, ba
         (6, 14, 200, 0),
     ],
 )
-def test_engine_finds_exactly_the_grids_that_keep_every_rule(n: int, givens: int, rounds: int, base: int) -> None:
+def test_engine_finds_exactly_the_grids_that_keep_every_rule(
+    n: int, givens: int, rounds: int, base: int
+) -> None:
     rng = random.Random(f"engine {n} {givens}" + (f" {base}" if base != 1 else ""))
     checked = 0
     for _ in range(rounds):

@@ -473,7 +473,9 @@ def format_iss(puzzle: Puzzle) -> str:
     geo = puzzle.geometry
     n, variant = geo.size, geo.variant
     base = variant.digit_base
-    out = [] if n == 9 and base == 1 else [f".Shape~{n}x{n}" + ("" if base == 1 else f"~{base}-{base + n - 1}")]
+    out = (
+        [] if n == 9 and base == 1 else [f".Shape~{n}x{n}" + ("" if base == 1 else f"~{base}-{base + n - 1}")]
+    )
     given = [f"{_ref(c, n)}_{d + base - 1}" for c, d in enumerate(puzzle.cells) if d]
     if given:
         out.append(".~" + "~".join(given))

@@ -135,7 +135,16 @@ def _long_killer(s: str) -> Puzzle:
     return _puzzle([0] * 81, [_cage_rule(cells, total) for total, cells in cages.values()], variant, 9)
 
 
-_STEPS = {"<": (0, -1), ">": (0, 1), "^": (-1, 0), "v": (1, 0), "`": (-1, -1), "'": (-1, 1), ",": (1, -1), ".": (1, 1)}
+_STEPS = {
+    "<": (0, -1),
+    ">": (0, 1),
+    "^": (-1, 0),
+    "v": (1, 0),
+    "`": (-1, -1),
+    "'": (-1, 1),
+    ",": (1, -1),
+    ".": (1, 1),
+}
 
 
 def _total(char: str) -> int:
@@ -157,7 +166,8 @@ def _short_killer(s: str) -> Puzzle:
         row, col = divmod(cell, n)
         if not (0 <= row + dr < n and 0 <= col + dc < n):
             raise ParseError(
-                f"killer arrows: {char!r} at position {cell + 1} ({cell_name(cell, n)}) points outside the grid",
+                f"killer arrows: {char!r} at position {cell + 1} ({cell_name(cell, n)}) points outside "
+                "the grid",
                 column=cell + 1,
                 char=char,
             )

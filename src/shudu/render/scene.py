@@ -252,7 +252,8 @@ def _marks(
     placed = {(c, d) for c, d in getattr(step, "placements", ())} if step is not None else set()
     if not masks:
         for cell, d in placed:
-            shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, digit_char(d, base), PLACED, "placement"))
+            char = digit_char(d, base)
+            shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, char, PLACED, "placement"))
         return
     k = math.isqrt(n - 1) + 1
     for cell in open_cells:

@@ -147,6 +147,6 @@ def digits_from_json(rules: Sequence[Any]) -> int:
         if isinstance(data, Mapping) and data.get("rule") == DIGITS_RULE:
             base = data.get("from")
             if base not in (0, 1) or isinstance(base, bool):
-                raise VariantError(f'the digits run from 0 or from 1, not from {base!r}')
+                raise VariantError(f"the digits run from 0 or from 1, not from {base!r}")
             return int(base)
     return 1

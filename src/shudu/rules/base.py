@@ -114,6 +114,11 @@ class Shape:
         return self.base + self.size - 1
 
 
+def span(size: int, base: int) -> str:
+    """The digits of a grid in words: ``1-9``, ``0-8``."""
+    return f"{base}-{base + size - 1}"
+
+
 class _Values(Sequence[int]):
     """A grid of digit indices seen as the digits' values (``index + offset``)."""
 

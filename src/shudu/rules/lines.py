@@ -9,7 +9,18 @@ from collections.abc import Sequence
 
 from ..errors import VariantError
 from ._util import index_mask, pair_relations, require_line
-from .base import DIGITS_RULE, AllDifferent, Kind, LineCondition, Rule, RuleType, Shape, check_cells, register
+from .base import (
+    DIGITS_RULE,
+    AllDifferent,
+    Kind,
+    LineCondition,
+    Rule,
+    RuleType,
+    Shape,
+    check_cells,
+    register,
+    span,
+)
 
 
 def _line_validate(rule: Rule, size: int, base: int) -> None:
@@ -29,7 +40,7 @@ def _renban_validate(rule: Rule, size: int, base: int) -> None:
     _line_validate(rule, size, base)
     if len(rule.cells) > size:
         raise VariantError(
-            f"a renban line of {len(rule.cells)} cells cannot hold different digits of {base}-{base + size - 1}"
+            f"a renban line of {len(rule.cells)} cells cannot hold different digits of {span(size, base)}"
         )
 
 
@@ -145,7 +156,7 @@ def _digits_validate(rule: Rule, size: int, base: int, what: str) -> None:
         raise VariantError(f"{what} needs at least one digit")
     for d in rule.params:
         if not base <= d <= base + size - 1:
-            raise VariantError(f"{what}: digit {d} is not one of {base}-{base + size - 1}")
+            raise VariantError(f"{what}: digit {d} is not one of {span(size, base)}")
 
 
 def _candidates_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
@@ -174,7 +185,8 @@ def _parity(name: str, title: str, odd: int) -> None:
     register(
         RuleType(
             name, "cells", title, f"each of the cells holds an {name} digit", (),
-            {"rule": name, "cells": ["r1c1"]}, check, compile_, lambda rule, size, base: check_cells(rule, size),
+            {"rule": name, "cells": ["r1c1"]}, check, compile_,
+            lambda rule, size, base: check_cells(rule, size),
         )
     )  # fmt: skip
 
@@ -218,7 +230,7 @@ def _distinct_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 def _distinct_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if len(rule.cells) > size:
-        raise VariantError(f"{len(rule.cells)} cells cannot hold different digits of {base}-{base + size - 1}")
+        raise VariantError(f"{len(rule.cells)} cells cannot hold different digits of {span(size, base)}")
 
 
 register(
@@ -271,7 +283,8 @@ register(
 def _digits_rule_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if len(rule.params) != 1 or rule.params[0] not in (0, 1):
-        raise VariantError(f"the digits run from 0 or from 1, not from {rule.params[0] if rule.params else '?'}")
+        start = rule.params[0] if rule.params else "?"
+        raise VariantError(f"the digits run from 0 or from 1, not from {start}")
 
 
 register(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import VariantError
 from ._util import adjacent_pairs, pair_relations, require_line, require_touching
-from .base import Kind, OrderedChain, Rule, RuleType, Shape, check_cells, register
+from .base import Kind, OrderedChain, Rule, RuleType, Shape, check_cells, register, span
 
 Pred = Callable[[int, int], bool]
 
@@ -27,7 +27,7 @@ def _thermo_validate(rule: Rule, size: int, base: int) -> None:
     require_line(rule, size, "a thermometer")
     if rule.kind == "thermo" and len(rule.cells) > size:
         raise VariantError(
-            f"a thermometer of {len(rule.cells)} cells cannot rise through digits {base}-{base + size - 1}"
+            f"a thermometer of {len(rule.cells)} cells cannot rise through digits {span(size, base)}"
         )
 
 

@@ -9,7 +9,18 @@ from collections.abc import Sequence
 from ..errors import VariantError
 from ..notation import cell_name
 from ._util import digits_of, regions_crossed, require_line, sum_range, touching, value_sum
-from .base import AllDifferent, Compile, Kind, LineCondition, Rule, RuleType, Shape, check_cells, register
+from .base import (
+    AllDifferent,
+    Compile,
+    Kind,
+    LineCondition,
+    Rule,
+    RuleType,
+    Shape,
+    check_cells,
+    register,
+    span,
+)
 
 ROW1 = [f"r1c{c}" for c in range(1, 10)]
 COLUMN1 = [f"r{r}c1" for r in range(1, 10)]
@@ -43,7 +54,7 @@ def _cage_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if len(rule.cells) > size:
         raise VariantError(
-            f"a killer cage of {len(rule.cells)} cells cannot hold different digits of {base}-{base + size - 1}"
+            f"a killer cage of {len(rule.cells)} cells cannot hold different digits of {span(size, base)}"
         )
     if rule.params:
         low, high = sum_range(len(rule.cells), size, True, base)
@@ -246,7 +257,8 @@ def by_values(name: str) -> Compile:
 
 
 def _lunchbox_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return [AllDifferent(rule.cells), *by_values("lunchbox")(Rule(rule.kind, rule.cells, rule.params[:1]), shape)]
+    clue = Rule(rule.kind, rule.cells, rule.params[:1])
+    return [AllDifferent(rule.cells), *by_values("lunchbox")(clue, shape)]
 
 
 def _lunchbox_validate(rule: Rule, size: int, base: int) -> None:
@@ -255,7 +267,7 @@ def _lunchbox_validate(rule: Rule, size: int, base: int) -> None:
         raise VariantError("a lunchbox needs a total of 0 or more")
     if len(rule.cells) > size:
         raise VariantError(
-            f"a lunchbox of {len(rule.cells)} cells cannot hold different digits of {base}-{base + size - 1}"
+            f"a lunchbox of {len(rule.cells)} cells cannot hold different digits of {span(size, base)}"
         )
 
 
