@@ -4,6 +4,7 @@ sets, and every drawing without a rule named in an error."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -57,8 +58,13 @@ def _canonical(rule: Rule) -> Rule:
     return Rule(rule.kind, cells, params)
 
 
+@functools.cache
+def _first_grid(n: int) -> tuple[int, ...]:
+    return tuple(next(shudu.solutions(Puzzle([0] * (n * n)), algorithm="dlx")).cells)
+
+
 def _random_puzzle(rng: random.Random, n: int) -> Puzzle:
-    solution = next(shudu.solutions(Puzzle([0] * (n * n)), algorithm="dlx")).cells
+    solution = _first_grid(n)
     perm = list(range(1, n + 1))
     rng.shuffle(perm)
     grid = tuple(perm[d - 1] for d in solution)
@@ -85,7 +91,7 @@ def _random_puzzle(rng: random.Random, n: int) -> Puzzle:
 def test_random_rule_sets_go_round_iss_json_and_sudokupad() -> None:
     rng = random.Random("sudokupad round trips")
     written = refused = 0
-    for _ in range(300):
+    for _ in range(200):
         n = rng.choice((6, 9))
         puzzle = _random_puzzle(rng, n)
         try:
@@ -107,7 +113,7 @@ def test_random_rule_sets_go_round_iss_json_and_sudokupad() -> None:
         assert _meaning(again) == _meaning(puzzle), iss
         assert _meaning(parse_sudokupad(format_sudokupad(Document(again))).puzzle) == _meaning(puzzle)
         written += 1
-    assert written >= 100 and refused < written
+    assert written >= 60 and refused < written
 
 
 def test_a_puzzle_and_its_title_go_through_convert() -> None:

@@ -138,8 +138,12 @@ def block_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def text_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
-    """The digits of a one-line puzzle or a grid block, whichever ``text`` is."""
+def text_cells(text: str, *, line: int | None = None, base: int = 1) -> tuple[int, ...]:
+    """The digits of a one-line puzzle or a grid block, whichever ``text`` is (``base``: the
+    value of digit 1; on digits from 0 the text writes the values, ``.`` for empty)."""
+    if base != 1:
+        rows = [raw for raw in text.splitlines() if not raw.lstrip().startswith("#")]
+        return value_cells("".join(c for c in "\n".join(rows) if c not in DECORATION), base, line=line)
     stripped = text.strip()
     if "\n" in stripped or any(c in stripped for c in DECORATION):
         return block_cells(text, line=line)
