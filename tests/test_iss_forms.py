@@ -7,9 +7,11 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import shudu
-from shudu.errors import ParseError, VariantError
+from shudu.errors import ParseError, ShuduError, VariantError
 from shudu.formats import detect_format, format_grid, parse_json, to_json
 from shudu.formats.iss import format_iss, parse_iss
 from shudu.render import render
@@ -209,3 +211,20 @@ def test_digits_from_0_give_specific_errors() -> None:
     text = json.dumps({"rules": [{"rule": "digits", "from": 0}], "givens": "4" + "." * 15})
     with pytest.raises(ParseError, match=r"'4' at position 1 \(r1c1\).*run from 0"):
         parse_json(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    arrows=st.text(alphabet="<>^v`',.0123456789ABCZaj", min_size=81, max_size=81),
+    numbers=st.lists(st.integers(0, 70000), min_size=79, max_size=83),
+    marks=st.text(alphabet="0123456789.", min_size=729, max_size=729),
+)
+def test_hostile_grid_forms_give_a_shudu_error_or_a_puzzle(
+    arrows: str, numbers: list[int], marks: str
+) -> None:
+    for text in (arrows, "3x3::k:" + ":".join(map(str, numbers)) + ":", marks):
+        try:
+            puzzle = shudu.parse_puzzle(text)
+        except ShuduError:
+            continue
+        assert puzzle.size == 9

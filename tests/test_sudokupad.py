@@ -10,6 +10,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import shudu
 from shudu.errors import ParseError, ShuduError, VariantError
@@ -280,3 +282,38 @@ def test_every_line_colour_names_a_rule() -> None:
         assert lookup(kind).title
     with pytest.raises(VariantError):
         lookup("no-such-rule")
+
+
+# --- hostile input -----------------------------------------------------------------------------------
+
+_num = st.one_of(
+    st.integers(-3, 12), st.floats(-3, 12, allow_nan=False), st.sampled_from([0.5, 1e300, -1e300])
+)
+_point = st.lists(_num, min_size=0, max_size=3)
+_value = st.one_of(_num, st.text(max_size=4), st.none(), st.booleans(), _point)
+_item = st.dictionaries(
+    st.sampled_from(
+        ["center", "width", "height", "rounded", "text", "backgroundColor", "borderColor", "wayPoints",
+         "color", "thickness", "cells", "value", "unique", "sum", "hidden", "style"]
+    ),
+    st.one_of(_value, st.lists(_point, max_size=4), st.sampled_from(["#CFCFCF", "#F067F0", "#000000", "X", "3"])),
+    max_size=6,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    parts=st.dictionaries(
+        st.sampled_from(["cages", "lines", "arrows", "overlays", "underlays", "metadata", "regions", "foo"]),
+        st.one_of(st.lists(_item, max_size=4), _value),
+        max_size=4,
+    ),
+    short=st.text(alphabet="{}[],:'tf#0F1a.-\\", max_size=30),
+)
+def test_hostile_sudokupad_data_gives_a_shudu_error_or_a_puzzle(parts: dict[str, Any], short: str) -> None:
+    for text in (_link(_blank(**parts)), "https://sudokupad.app/scl" + lz_compress_base64(short)):
+        try:
+            doc = parse_sudokupad(text)
+        except ShuduError:
+            continue
+        assert isinstance(doc.puzzle, Puzzle)

@@ -43,7 +43,7 @@ def _form(text: str) -> str | None:
         return "long killer"
     if _SHORT_KILLER.fullmatch(s) and any(c in s for c in _ARROWS[:7]):
         return "short killer"
-    if len(s) in _PENCIL_SIZES and re.fullmatch(r"[0-9.]+", s):
+    if len(s) in _PENCIL_SIZES and re.fullmatch(r"[0-9.]+", s) and s.strip("."):
         return "pencil marks"
     return None
 

@@ -25,7 +25,7 @@ from ..puzzle import Puzzle
 from ..rules import Rule, lookup
 from ..variants import get
 from .document import Document
-from .limits import load_json
+from .limits import MAX_JSON_DEPTH, load_json
 from .lzstring import lz_compress_base64, lz_decompress_base64
 
 __all__ = ["format_sudokupad", "is_sudokupad", "parse_sudokupad", "sudokupad_payload"]
@@ -122,6 +122,7 @@ class _ShortForm:
         self.text = text
         self.quote = '"' if '"' in text else "'"
         self.i = 0
+        self.depth = 0
 
     def error(self, what: str) -> ParseError:
         return ParseError(f"SudokuPad's short form: {what} at position {self.i + 1}", column=self.i + 1)
@@ -179,6 +180,9 @@ class _ShortForm:
         raise self.error("a string does not end")
 
     def container(self, close: str, is_object: bool) -> Any:
+        self.depth += 1
+        if self.depth > MAX_JSON_DEPTH:
+            raise self.error(f"nesting deeper than {MAX_JSON_DEPTH}")
         self.i += 1
         items: list[Any] = []
         obj: dict[str, Any] = {}
@@ -196,6 +200,7 @@ class _ShortForm:
                     items.append({})  # an empty place stands for an empty object
                 self.i += 1
                 if char == close:
+                    self.depth -= 1
                     return obj if is_object else items
                 expect_item = True
                 continue
@@ -279,9 +284,11 @@ class _Mark:
         centre = item.get("center")
         if not isinstance(centre, list) or len(centre) != 2:
             raise ParseError(f'{self.where} has no "center" [row, column]')
-        self.y, self.x = (_number(v, self.where) for v in centre)
+        self.y, self.x = (_coordinate(v, n, self.where) for v in centre)
         self.width = _number(item.get("width", 0.5), self.where)
         self.height = _number(item.get("height", 0.5), self.where)
+        if not (0 <= self.width <= n + 2 and 0 <= self.height <= n + 2):
+            raise ParseError(f"{self.where}: {self.width:g} by {self.height:g} is no size on a {n}x{n} grid")
         self.rounded = bool(item.get("rounded"))
         self.fill = _colour(item.get("backgroundColor"))
         self.border = _colour(item.get("borderColor"))
@@ -310,7 +317,15 @@ class _Mark:
         return out
 
 
-def _points(item: Any, where: str) -> list[tuple[float, float]]:
+def _coordinate(value: Any, n: int, where: str) -> float:
+    """A row or column coordinate, on the grid or up to two cells beside it."""
+    number = _number(value, where)
+    if not -2 <= number <= n + 2:
+        raise ParseError(f"{where}: {number:g} lies far outside the {n}x{n} grid")
+    return number
+
+
+def _points(item: Any, n: int, where: str) -> list[tuple[float, float]]:
     points = item.get("wayPoints") if isinstance(item, dict) else None
     if not isinstance(points, list) or len(points) < 2:
         raise ParseError(f'{where} has no "wayPoints" (two or more [row, column])')
@@ -318,7 +333,7 @@ def _points(item: Any, where: str) -> list[tuple[float, float]]:
     for p in points:
         if not isinstance(p, list) or len(p) != 2:
             raise ParseError(f"{where}: {p!r} is not a point [row, column]")
-        out.append((_number(p[0], where), _number(p[1], where)))
+        out.append((_coordinate(p[0], n, where), _coordinate(p[1], n, where)))
     return out
 
 
@@ -543,7 +558,7 @@ class _Reader:
         circles: list[_Mark] = []  # marked used after all the arrows: several may leave one circle
         for i, arrow in enumerate(self._list("arrows"), start=1):
             where = f"SudokuPad arrow {i}"
-            points = _points(arrow, where)
+            points = _points(arrow, n, where)
             start = _cell_of(points[0])
             inside = 0 <= start[0] < n and 0 <= start[1] < n
             if not inside:
@@ -590,7 +605,7 @@ class _Reader:
         n = self.n
         for i, item in enumerate(self._list("lines"), start=1):
             where = f"SudokuPad line {i}"
-            points = _points(item, where)
+            points = _points(item, n, where)
             colour = _colour(item.get("color"))
             thickness = _number(item.get("thickness", 1), where)
             ends = {(round(p[0], 3), round(p[1], 3)) for p in (points[0], points[-1])}
