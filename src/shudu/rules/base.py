@@ -5,8 +5,8 @@ A rule is plain data: its type's name, the cells it reads (in the order that mat
 a few whole-number parameters (a cage's total, a whisper's gap). Each rule type is registered
 once, as a :class:`RuleType`, with four functions:
 
-- ``validate(rule, size, base)`` raises a :class:`~shudu.errors.VariantError` naming what is
-  wrong;
+- ``vet(rule, size, base)`` raises a :class:`~shudu.errors.VariantError` naming what is wrong
+  (:meth:`RuleType.validate` calls it);
 - ``holds(rule, values, shape)`` says whether a full grid keeps the rule: the reference that the
   engine's propagation is tested against, written from the rule's meaning alone, on the digits'
   values (:meth:`RuleType.check` calls it on the engine's digits);
@@ -20,7 +20,7 @@ indices unless its rule set holds the grid-wide rule ``digits`` (``{"rule": "dig
 0}``: the digits 0 … n-1); then a digit's value is ``index + base - 1``, ``base`` being the
 first digit (:attr:`Shape.base`). The values matter to the arithmetic rules (a cage's total, a
 ratio), so each rule type meets them once, here in the model: ``holds`` reads values (the table
-hands it a view of the grid), ``validate`` gets the base, and ``compile`` says the rule over the
+hands it a view of the grid), ``vet`` gets the base, and ``compile`` says the rule over the
 indices (the helpers of :mod:`shudu.rules._util` build relation tables and sums from values), so
 the engines see indices alone.
 
@@ -196,7 +196,7 @@ Kind = AllDifferent | Relation | WeightedSum | OrderedChain | LineCondition
 
 Check = Callable[[Rule, Sequence[int], Shape], bool]
 Compile = Callable[[Rule, Shape], list[Kind]]
-#: ``validate(rule, size, base)``: ``base`` is the puzzle's first digit (:func:`digit_base`).
+#: ``vet(rule, size, base)``: ``base`` is the puzzle's first digit (:func:`digit_base`).
 Validate = Callable[[Rule, int, int], None]
 
 
@@ -216,7 +216,8 @@ class RuleType:
     #: Whether a full grid keeps the rule, read on the digits' values (see :meth:`check`).
     holds: Check
     compile: Compile
-    validate: Validate
+    #: Raises a VariantError naming what is wrong with a rule (see :meth:`validate`).
+    vet: Validate
     #: Whether the rule reads cells (False for the grid-wide rules, such as anti-consecutive).
     has_cells: bool = True
     #: Fewest and most cells (None: any).
@@ -230,6 +231,11 @@ class RuleType:
         :attr:`holds` on the digits' values."""
         offset = shape.base - 1
         return self.holds(rule, _Values(grid, offset) if offset else grid, shape)
+
+    def validate(self, rule: Rule, size: int, base: int = 1) -> None:
+        """Raise a VariantError naming what is wrong with ``rule`` on a ``size`` x ``size`` grid
+        of digits from ``base``."""
+        self.vet(rule, size, base)
 
     def params_json(self, params: tuple[int, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}
