@@ -270,7 +270,7 @@ def _random_puzzle(rng: random.Random, n: int) -> Puzzle | None:
     for _ in range(rng.randint(1, 5)):
         rule = _random_rule(rng, n)
         try:
-            lookup(rule.kind).validate(rule, n)
+            lookup(rule.kind).validate(rule, n, 1)
         except VariantError:
             continue
         rules.append(rule)
@@ -445,7 +445,9 @@ assert constraints.IMPLEMENTATION == "c"
 puzzle = parse_iss({THERMOS!r})
 print("started", flush=True)
 try:
-    next(constraints.ConstraintSolver().solutions(puzzle))
+    end = time.monotonic() + 60
+    while time.monotonic() < end:  # each search is a few tenths of a second in C, GIL released
+        next(constraints.ConstraintSolver().solutions(puzzle))
     print("finished")
 except KeyboardInterrupt:
     print("interrupted")

@@ -208,6 +208,7 @@ EXPECTED: dict[str, Check] = {
     "quad": _quad,
     "global-entropy": _note("global entropy"),
     "all-different": _note("no digit repeats in r1c1 r2c2 r3c3"),
+    "digits": _note("digits from 0"),
 }
 
 

@@ -23,9 +23,15 @@ EMPTY_CHARS: Final = ".0"
 EMPTY_CHAR: Final = "."
 
 
-def digit_char(digit: int) -> str:
-    """The character of a digit (``.`` for 0, an empty cell)."""
-    return DIGITS[digit - 1] if digit else EMPTY_CHAR
+#: The characters of the digits' values 0, 1, …, 25 (the digits of a puzzle whose digits run
+#: from 0 are worth one less than their index): 0-9, then A-P.
+VALUE_CHARS: Final = "0" + DIGITS
+
+
+def digit_char(digit: int, base: int = 1) -> str:
+    """The character of a digit (``.`` for 0, an empty cell); ``base`` is the value of digit 1
+    (0 when the puzzle's digits run from 0: digit 1 is then written ``0``)."""
+    return VALUE_CHARS[digit + base - 1] if digit else EMPTY_CHAR
 
 
 def char_digit(char: str, size: int) -> int | None:

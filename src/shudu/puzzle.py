@@ -114,8 +114,10 @@ class _Board:
         return board
 
     def to_string(self) -> str:
-        """The one-line form: n·n characters, ``.`` for empty."""
-        return "".join(map(digit_char, self.cells))
+        """The one-line form: n·n characters, ``.`` for empty; the digits' values (``0``-``8`` when
+        the puzzle's digits run from 0)."""
+        base = self.geometry.variant.digit_base
+        return "".join(digit_char(d, base) for d in self.cells)
 
     @property
     def size(self) -> int:
@@ -187,7 +189,7 @@ class _Board:
         geo = self.geometry
         names = (geo.cell_name(a), geo.cell_name(b))
         house = geo.relation(a, b)
-        digit = digit_char(self.cells[a])
+        digit = digit_char(self.cells[a], geo.variant.digit_base)
         where = f"in {house}" if not house.startswith("a ") else f"{house} apart"
         return ConflictError(
             f"{names[0]} and {names[1]} both hold {digit} {where}",

@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import VariantError
 from .notation import Cell, cell_name, digit_char, parse_cell_name
-from .rules import Rule, rule_from_json
+from .rules import Rule, digit_base, digits_from_json, rule_from_json
 from .rules import validate as validate_rules
 
 __all__ = [
@@ -80,6 +80,11 @@ class Variant:
     @property
     def is_standard(self) -> bool:
         return not (self.regions or self.layout or self.anti_knight or self.anti_king or self.rules)
+
+    @property
+    def digit_base(self) -> int:
+        """The value of the first digit: 1, or 0 when a ``digits`` rule says the digits run from 0."""
+        return digit_base(self.rules)
 
     @property
     def has_rules(self) -> bool:
@@ -377,7 +382,8 @@ def from_json(data: Mapping[str, Any], size: int) -> Variant:
         return variant
     if not isinstance(rules, list):
         raise VariantError('"rules" must be a list of rules')
-    found = tuple(rule_from_json(r, size, f"rule {i}") for i, r in enumerate(rules, start=1))
+    base = digits_from_json(rules)
+    found = tuple(rule_from_json(r, size, f"rule {i}", base) for i, r in enumerate(rules, start=1))
     variant = variant.with_rules(found, size)
     variant.check(size)
     return variant

@@ -9,7 +9,8 @@ cell) and what is wrong. docs/formats.md describes each format with an example.
 The modules, each one job: :mod:`.cells` (characters into digits), :mod:`.text` (the line and
 the grid block), :mod:`.json_form`, :mod:`.files` (files of many puzzles); :mod:`.document` (what
 the other programs' formats share), :mod:`.hodoku`, :mod:`.sadman`, :mod:`.simple_sudoku`,
-:mod:`.pencil_marks`, :mod:`.lzstring`, :mod:`.fpuzzles`, :mod:`.ipuz`; :mod:`.convert` (every
+:mod:`.pencil_marks`, :mod:`.lzstring`, :mod:`.fpuzzles`, :mod:`.sudokupad`, :mod:`.ipuz`,
+:mod:`.iss` and :mod:`.iss_forms`; :mod:`.convert` (every
 format by name, detection, files of several puzzles in any format); :mod:`.limits` (the one JSON
 loader, :func:`load_json`, and the limits on text from users: docs/errors.md lists them).
 """
@@ -48,6 +49,7 @@ _LAZY: dict[str, str] = {
     **dict.fromkeys(["format_pm", "parse_pm"], "pencil_marks"),
     **dict.fromkeys(["format_sdk", "format_sdm", "parse_sdk", "parse_sdm"], "sadman"),
     **dict.fromkeys(["format_ss", "parse_ss"], "simple_sudoku"),
+    **dict.fromkeys(["format_sudokupad", "parse_sudokupad"], "sudokupad"),
 }
 
 if TYPE_CHECKING:
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     from .pencil_marks import format_pm, parse_pm
     from .sadman import format_sdk, format_sdm, parse_sdk, parse_sdm
     from .simple_sudoku import format_ss, parse_ss
+    from .sudokupad import format_sudokupad, parse_sudokupad
 
 
 #: The modules of this package reachable as attributes before they are imported.
@@ -110,6 +113,7 @@ __all__ = [
     "format_sdk",
     "format_sdm",
     "format_ss",
+    "format_sudokupad",
     "line_cells",
     "load_json",
     "lz_compress_base64",
@@ -126,6 +130,7 @@ __all__ = [
     "parse_sdk",
     "parse_sdm",
     "parse_ss",
+    "parse_sudokupad",
     "read_document",
     "read_puzzles",
     "region_map",

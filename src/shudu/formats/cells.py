@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from ..errors import EmptyInputError, ParseError, ShuduError
 from ..geometry import Box, BoxLike, check_variant, resolve_box
-from ..notation import cell_name, char_digit, char_digits, digit_range
+from ..notation import EMPTY_CHAR, VALUE_CHARS, cell_name, char_digit, char_digits, digit_range
 from ..puzzle import _Board, size_from_cells
 from ..variants import VariantLike
 
@@ -35,6 +35,31 @@ def run_cells(text: str, *, line: int | None, offset: int = 0) -> tuple[int, ...
                 f"of a {size}x{size} puzzle (use {digit_range(size)}, or . or 0 for empty)",
                 line=line,
                 column=offset + i + 1,
+                char=char,
+            )
+        cells.append(digit)
+    return tuple(cells)
+
+
+def value_cells(text: str, base: int, *, line: int | None = None) -> tuple[int, ...]:
+    """The digits of a run of cell characters that write the digits' values (``0``-``8`` when
+    the digits run from 0, :data:`~shudu.notation.VALUE_CHARS`), ``.`` for empty; whitespace and
+    ``|`` between them are ignored."""
+    chars = [(i, c) for i, c in enumerate(text) if not c.isspace() and c != "|"]
+    size = size_from_cells_at(len(chars), line)
+    table = {EMPTY_CHAR: 0}
+    for index, char in enumerate(VALUE_CHARS[base : base + size], start=1):
+        table[char] = table[char.lower()] = index
+    cells = []
+    for k, (i, char) in enumerate(chars):
+        digit = table.get(char)
+        if digit is None:
+            raise ParseError(
+                f"character {char!r} at position {i + 1} ({cell_name(k, size)}) is not a digit of a "
+                f"{size}x{size} puzzle whose digits run from {base} (use {VALUE_CHARS[base]}-"
+                f"{VALUE_CHARS[base + size - 1]}, or . for empty)",
+                line=line,
+                column=i + 1,
                 char=char,
             )
         cells.append(digit)
@@ -113,8 +138,12 @@ def block_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def text_cells(text: str, *, line: int | None = None) -> tuple[int, ...]:
-    """The digits of a one-line puzzle or a grid block, whichever ``text`` is."""
+def text_cells(text: str, *, line: int | None = None, base: int = 1) -> tuple[int, ...]:
+    """The digits of a one-line puzzle or a grid block, whichever ``text`` is (``base``: the
+    value of digit 1; on digits from 0 the text writes the values, ``.`` for empty)."""
+    if base != 1:
+        rows = [raw for raw in text.splitlines() if not raw.lstrip().startswith("#")]
+        return value_cells("".join(c for c in "\n".join(rows) if c not in DECORATION), base, line=line)
     stripped = text.strip()
     if "\n" in stripped or any(c in stripped for c in DECORATION):
         return block_cells(text, line=line)

@@ -17,6 +17,7 @@ from .limits import check_text, load_json
 from .pencil_marks import format_pm, parse_pm, pm_tokens
 from .sadman import format_sdk, format_sdm, parse_sdk
 from .simple_sudoku import format_ss, parse_ss
+from .sudokupad import format_sudokupad, is_sudokupad, parse_sudokupad
 from .text import format_grid, parse_puzzle
 
 
@@ -31,6 +32,8 @@ def detect_format(text: str) -> str:
         return "hodoku"
     if is_iss(s):
         return "iss"
+    if is_sudokupad(s):
+        return "sudokupad"
     if "f-puzzles" in s or "sudokupad" in s or "fpuzzles" in s:
         return "fpuzzles"
     if s.startswith("{"):
@@ -38,6 +41,8 @@ def detect_format(text: str) -> str:
             return "ipuz"
         if '"grid"' in s and '"size"' in s and '"givens"' not in s:
             return "fpuzzles"
+        if '"cellSize"' in s and '"cells"' in s:
+            return "sudokupad"
         return "json"
     if not any(c.isspace() for c in s) and "|" not in s:
         return "line"
@@ -70,6 +75,7 @@ def read_document(text: str, fmt: str | None = None, *, line: int | None = None)
         "ss": parse_ss,
         "pm": parse_pm,
         "fpuzzles": parse_fpuzzles,
+        "sudokupad": parse_sudokupad,
         "ipuz": parse_ipuz,
     }
     if fmt not in readers:
@@ -81,10 +87,10 @@ def write_document(doc: Document, fmt: str) -> str:
     """``doc`` in format ``fmt`` (one of :data:`FORMATS`). A format that cannot hold the puzzle's
     constraint rules is a ParseError that names them: no rule is dropped silently."""
     rules = doc.puzzle.geometry.variant.rules
-    if rules and fmt not in ("json", "iss", "fpuzzles"):
+    if rules and fmt not in ("json", "iss", "fpuzzles", "sudokupad"):
         kinds = ", ".join(dict.fromkeys(rule.kind for rule in rules))
         raise ParseError(
-            f"format {fmt!r} cannot hold the puzzle's rules ({kinds}); use iss, fpuzzles or json"
+            f"format {fmt!r} cannot hold the puzzle's rules ({kinds}); use iss, fpuzzles, sudokupad or json"
         )
     if fmt == "iss":
         return format_iss(doc.puzzle)
@@ -100,6 +106,7 @@ def write_document(doc: Document, fmt: str) -> str:
         "ss": format_ss,
         "pm": format_pm,
         "fpuzzles": format_fpuzzles,
+        "sudokupad": format_sudokupad,
         "ipuz": format_ipuz,
     }
     if fmt not in writers:
@@ -173,7 +180,7 @@ def _is_whole_line(content: str) -> bool:
     if fmt == "line":
         # as long as a whole 4x4 puzzle: a bad puzzle line is still a line (and its error its own)
         return len(content) >= 16
-    return fmt == "fpuzzles"
+    return fmt in ("fpuzzles", "sudokupad")
 
 
 def document_separator(fmt: str) -> str:

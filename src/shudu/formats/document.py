@@ -30,7 +30,7 @@ class Document:
 
 
 #: Every format ``convert`` reads and writes.
-FORMATS = ("line", "grid", "json", "hodoku", "sdk", "ss", "pm", "fpuzzles", "ipuz", "iss")
+FORMATS = ("line", "grid", "json", "hodoku", "sdk", "ss", "pm", "fpuzzles", "sudokupad", "ipuz", "iss")
 
 
 def require_nine(fmt: str, board: _Board) -> None:

@@ -15,6 +15,7 @@ from .document import Document
 from .fpuzzles_rules import COSMETIC_KEYS, RULE_KEYS, extra_group, flag, read_rules, write_rules
 from .limits import load_json
 from .lzstring import lz_compress_base64, lz_decompress_base64
+from .sudokupad import is_sudokupad, parse_sudokupad
 
 
 def _fpuzzles_payload(text: str) -> str:
@@ -32,16 +33,13 @@ def _fpuzzles_payload(text: str) -> str:
     for prefix in ("sudoku/fpuzzles", "fpuzzles"):
         if path.startswith(prefix):
             return path[len(prefix) :]
-    if path.removeprefix("sudoku/").startswith(("ctc", "scl")):
-        raise ParseError(
-            "SudokuPad's own ctc/scl puzzles draw their constraints as lines and shapes without naming "
-            "them; shudu reads SudokuPad links that carry f-puzzles data (sudokupad.app/fpuzzles…)"
-        )
     raise ParseError("the link carries no f-puzzles puzzle (no ?load= part or /fpuzzles… path)")
 
 
 def parse_fpuzzles(text: str, *, line: int | None = None) -> Document:
     """An f-puzzles / SudokuPad puzzle: a link, its compressed part, or the JSON itself."""
+    if is_sudokupad(text):
+        return parse_sudokupad(text, line=line)  # SudokuPad's own form, in a link read as f-puzzles
     try:
         raw = text.strip()
         data_text = raw if raw.startswith("{") else lz_decompress_base64(_fpuzzles_payload(raw))

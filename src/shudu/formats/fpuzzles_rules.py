@@ -103,7 +103,7 @@ def _number(value: object, where: str) -> int | None:
 
 def _checked(rule: Rule, n: int, where: str) -> Rule:
     try:
-        lookup(rule.kind).validate(rule, n)
+        lookup(rule.kind).validate(rule, n, 1)
     except VariantError as exc:
         raise ParseError(f"{where}: {exc}") from None
     return rule

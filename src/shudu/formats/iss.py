@@ -17,8 +17,9 @@ from ..errors import ParseError, ShuduError
 from ..geometry import default_box
 from ..notation import MAX_SIZE, MIN_SIZE
 from ..puzzle import Puzzle
-from ..rules import Rule
+from ..rules import DIGITS_RULE, Rule
 from ..variants import Variant, get
+from .iss_forms import is_iss_form, parse_iss_form
 
 __all__ = ["format_iss", "is_iss", "parse_iss"]
 
@@ -30,16 +31,18 @@ _COORD = {c: i for i, c in enumerate("123456789abcdefg", start=1)}
 
 def is_iss(text: str) -> bool:
     """Whether ``text`` looks like a constraint string: it starts with ``.`` and holds a ``~``
-    (no puzzle line does), or is nothing but type names (``.Windoku.AntiKing``)."""
+    (no puzzle line does), or is nothing but type names (``.Windoku.AntiKing``); or is one of
+    ISS's grid forms (:mod:`.iss_forms`: pencil marks, the two killer forms)."""
     s = text.strip()
-    return s.startswith(".") and ("~" in s or bool(_TYPES_ONLY.fullmatch(s)))
+    return (s.startswith(".") and ("~" in s or bool(_TYPES_ONLY.fullmatch(s)))) or is_iss_form(s)
 
 
 class _Reader:
     """The state of one string being read: its size, givens, variant parts and rules."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, base: int = 1) -> None:
         self.size = size
+        self.base = base
         self.givens = [0] * (size * size)
         self.names: list[str] = []
         self.regions: list[tuple[int, ...]] = []
@@ -70,7 +73,8 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
-def _shape_size(args: list[str]) -> int:
+def _shape_size(args: list[str]) -> tuple[int, int]:
+    """The size of a ``Shape`` item and its first digit (1, or 0 for ``9x9~0-8``)."""
     dims = args[0].lower().split("x") if args else []
     if len(dims) != 2 or not all(re.fullmatch(r"[0-9]{1,3}", d) for d in dims):
         raise ParseError(f"Shape {args[0] if args else ''!r} is not of the form 9x9")
@@ -82,11 +86,16 @@ def _shape_size(args: list[str]) -> int:
             f"Shape {rows}x{cols}: shudu reads grids of {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"
         )
     values = args[1] if len(args) > 1 else ""
-    if values not in ("", str(rows), f"1-{rows}"):
-        raise ParseError(f"Shape {args[0]} with digits {values}: shudu's digits run from 1 to the size")
-    if len(args) > 2 and args[2]:
+    if len(args) > 2 and args[2] not in ("", "Sudoku"):
         raise ParseError(f"Shape {args[0]}: grid type {args[2]!r} is not read")
-    return rows
+    if values in ("", str(rows), f"1-{rows}"):
+        return rows, 1
+    if values == f"0-{rows - 1}":
+        return rows, 0
+    raise ParseError(
+        f"Shape {args[0]} with digits {values}: shudu's grids hold as many digits as rows, "
+        f"from 1 (1-{rows}) or from 0 (0-{rows - 1})"
+    )
 
 
 # --- items --------------------------------------------------------------------------------------
@@ -97,10 +106,11 @@ def _givens(r: _Reader, args: list[str]) -> None:
         ref, *values = arg.split("_")
         cell = r.cell(ref)
         digits = [_number(v, f"the digit of {ref}") for v in values]
-        if not digits or any(not 1 <= d <= r.size for d in digits):
-            raise ParseError(f"{arg!r}: digits of a {r.size}x{r.size} grid run from 1 to {r.size}")
+        low, high = r.base, r.base + r.size - 1
+        if not digits or any(not low <= d <= high for d in digits):
+            raise ParseError(f"{arg!r}: digits of this {r.size}x{r.size} grid run from {low} to {high}")
         if len(digits) == 1:
-            r.givens[cell] = digits[0]
+            r.givens[cell] = digits[0] - r.base + 1
         else:
             r.rules.append(Rule("candidates", (cell,), tuple(sorted(set(digits)))))
 
@@ -335,11 +345,15 @@ def _items(text: str) -> list[tuple[str, list[str]]]:
 
 
 def parse_iss(text: str) -> Puzzle:
-    """The puzzle a constraint string describes, its rules checked."""
+    """The puzzle a constraint string (or one of ISS's grid forms) describes, its rules checked."""
+    if is_iss_form(text):
+        return parse_iss_form(text)
     items = _items(text)
     shapes = [args for kind, args in items if kind == "Shape"]
-    size = _shape_size(shapes[-1]) if shapes else 9
-    reader = _Reader(size)
+    size, base = _shape_size(shapes[-1]) if shapes else (9, 1)
+    reader = _Reader(size, base)
+    if base != 1:
+        reader.rules.append(Rule(DIGITS_RULE, (), (base,)))
     for number, (kind, args) in enumerate(items, start=1):
         read = _ITEMS.get(kind)
         where = f"item {number} ({kind or 'givens'})"
@@ -423,6 +437,8 @@ def _format_rule(rule: Rule, n: int) -> str:
         return f".PillArrow~{params[0]}~{_refs(cells, n)}"
     if kind in simple:
         return f".{simple[kind]}~{_refs(cells, n)}"
+    if kind == DIGITS_RULE:
+        return ""  # said by the Shape item
     if kind in grid_wide:
         return f".{grid_wide[kind]}"
     if kind == "cage":
@@ -456,8 +472,11 @@ def format_iss(puzzle: Puzzle) -> str:
     """The puzzle as a constraint string; a ParseError names a part the format cannot say."""
     geo = puzzle.geometry
     n, variant = geo.size, geo.variant
-    out = [] if n == 9 else [f".Shape~{n}x{n}"]
-    given = [f"{_ref(c, n)}_{d}" for c, d in enumerate(puzzle.cells) if d]
+    base = variant.digit_base
+    out = (
+        [] if n == 9 and base == 1 else [f".Shape~{n}x{n}" + ("" if base == 1 else f"~{base}-{base + n - 1}")]
+    )
+    given = [f"{_ref(c, n)}_{d + base - 1}" for c, d in enumerate(puzzle.cells) if d]
     if given:
         out.append(".~" + "~".join(given))
     if variant.layout is not None:

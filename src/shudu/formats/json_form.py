@@ -8,8 +8,9 @@ from typing import Any, overload
 from ..errors import ParseError, ShapeError, ShuduError, check_size, shown
 from ..geometry import BoxLike, resolve_box, resolve_rules
 from ..puzzle import Puzzle, _Board, size_from_cells
+from ..rules import digits_from_json
 from ..variants import VariantLike
-from .cells import B, block_cells, checked_options, text_cells
+from .cells import B, block_cells, checked_options, text_cells, value_cells
 from .limits import check_text, load_json
 
 #: Fields the JSON form reads; the others listed may appear (in shudu's own output) and are ignored.
@@ -89,7 +90,18 @@ def _parse_json(
     givens = data.get("givens", data.get("puzzle"))
     if givens is None:
         raise ParseError('JSON puzzle has no "givens"')
-    if isinstance(givens, str):
+    rules = data.get("rules")
+    base = digits_from_json(rules) if isinstance(rules, list) else 1
+    if base != 1:
+        # the digits run from 0: "0" is a digit, "." the empty cell
+        if isinstance(givens, list) and all(isinstance(v, str) for v in givens):
+            givens = "\n".join(givens)
+        if not isinstance(givens, str):
+            raise ParseError(
+                '"givens" of a puzzle whose digits run from 0 must be a string of cells ("." for empty)'
+            )
+        cells = value_cells(givens, base)
+    elif isinstance(givens, str):
         cells = text_cells(givens)
     elif isinstance(givens, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in givens):
         cells = tuple(givens)

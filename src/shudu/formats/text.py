@@ -8,7 +8,7 @@ from ..errors import ParseError, ShuduError
 from ..geometry import BoxLike
 from ..notation import digit_char
 from ..puzzle import Grid, Puzzle, _Board
-from ..variants import VariantLike
+from ..variants import Variant, VariantLike
 from .cells import B, block_cells, build_board, checked_options, line_cells, text_cells
 from .iss import is_iss, parse_iss
 from .json_form import parse_json
@@ -73,7 +73,8 @@ def parse_puzzle(
         return parse_json(stripped, box=box, variant=variant, line=line, kind=kind)
     if is_iss(stripped):
         return _parse_iss(stripped, box, variant, line, kind)
-    return build_board(kind, text_cells(text, line=line), box, variant, line)
+    base = variant.digit_base if isinstance(variant, Variant) else 1
+    return build_board(kind, text_cells(text, line=line, base=base), box, variant, line)
 
 
 def _parse_iss(text: str, box: object, variant: object, line: int | None, kind: type[_Board]) -> _Board:
@@ -125,12 +126,13 @@ def format_grid(board: _Board) -> str:
     geo = board.geometry
     n = geo.size
     box_rows, box_cols = geo.box or (n, n)
+    base = geo.variant.digit_base
     lines = []
     for r in range(n):
         if r and r % box_rows == 0:
             lines.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
         groups = [
-            " ".join(digit_char(board.cells[r * n + c]) for c in range(start, start + box_cols))
+            " ".join(digit_char(board.cells[r * n + c], base) for c in range(start, start + box_cols))
             for start in range(0, n, box_cols)
         ]
         lines.append(" | ".join(groups))

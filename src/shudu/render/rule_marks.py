@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..notation import cell_name, digit_char
+from ..notation import VALUE_CHARS, cell_name
 from ..rules import Rule
 from .canvas import CAGE, DOT, SHADE, SMALL, SUM_CAGE, WHITE, Canvas, edge_pairs, unit
 from .shapes import Circle, Path, Point, Rect, Text
@@ -146,7 +146,7 @@ def draw_even(rule: Rule, canvas: Canvas) -> None:
 
 def draw_candidates(rule: Rule, canvas: Canvas) -> None:
     """The digits a cell may hold, small in its bottom-right corner."""
-    text = "".join(digit_char(d) for d in rule.params)
+    text = "".join(VALUE_CHARS[d] for d in rule.params)
     for cell in rule.cells:
         canvas.small_text(cell, text, SMALL, "rule-candidates", corner="bottom-right")
 
@@ -157,7 +157,7 @@ def draw_quad(rule: Rule, canvas: Canvas) -> None:
     cols = [canvas.row_col(c)[1] for c in rule.cells]
     x, y = min(cols) + 1.0, min(rows) + 1.0
     canvas.over.append(Circle(x, y, 0.31, DOT, "rule-quad", fill=WHITE, width=0.025))
-    digits = [digit_char(d) for d in rule.params]
+    digits = [VALUE_CHARS[d] for d in rule.params]
     lines = [digits] if len(digits) <= 2 else [digits[:2], digits[2:4]]
     size = 0.22 if len(lines) == 1 else 0.2
     for i, line in enumerate(lines):

@@ -94,6 +94,7 @@ DRAWERS: dict[str, Drawer] = {
     "quad": draw_quad,
     "global-entropy": _note("global entropy: every 2x2 has a low, middle and high digit"),
     "all-different": draw_all_different,
+    "digits": lambda rule, canvas: canvas.note(f"digits from {rule.params[0]}"),
 }
 
 

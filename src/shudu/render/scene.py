@@ -140,6 +140,7 @@ def draw(
     """
     geo, givens, entries, marks = board_parts(board)
     n = geo.size
+    base = geo.variant.digit_base
     values = tuple(g or e for g, e in zip(givens, entries, strict=True))
     drawn = draw_rules(geo.variant.rules, n)
     notes, note_size = _wrap(_rule_notes(geo) + drawn.notes, n + drawn.margins[0] + drawn.margins[2])
@@ -159,11 +160,11 @@ def draw(
     for cell in range(n * n):
         x, y = cell % n + 0.5, cell // n + 0.5
         if givens[cell]:
-            shapes.append(Text(x, y, 0.62, digit_char(givens[cell]), INK, "given", bold=True))
+            shapes.append(Text(x, y, 0.62, digit_char(givens[cell], base), INK, "given", bold=True))
         elif entries[cell]:
-            shapes.append(Text(x, y, 0.62, digit_char(entries[cell]), ENTRY, "entry"))
+            shapes.append(Text(x, y, 0.62, digit_char(entries[cell], base), ENTRY, "entry"))
         elif fill and fill[cell]:
-            shapes.append(Text(x, y, 0.62, digit_char(fill[cell]), SOLUTION, "solution"))
+            shapes.append(Text(x, y, 0.62, digit_char(fill[cell], base), SOLUTION, "solution"))
 
     masks: tuple[int, ...] = ()
     if candidates is not False or step is not None:
@@ -174,7 +175,7 @@ def draw(
             if len(masks) != n * n:
                 raise RenderError(f"{len(masks)} candidate sets given; the board has {n * n} cells")
     open_cells = [c for c in range(n * n) if not values[c] and not (fill and fill[c])]
-    _marks(scene, n, masks, open_cells, step)
+    _marks(scene, n, masks, open_cells, step, base)
 
     structure = getattr(step, "structure", None) if step is not None else None
     if structure is not None:
@@ -241,14 +242,18 @@ def _shading(scene: Scene, geo: Geometry, step: Any) -> None:
             shapes.append(Line(0, 0 if main else n, n, n if main else 0, 0.03, GRID_LINE, "diagonal", True))
 
 
-def _marks(scene: Scene, n: int, masks: Sequence[int], open_cells: Sequence[int], step: Any) -> None:
-    """The pencil marks of the open cells, a step's eliminations struck and placements ringed."""
+def _marks(
+    scene: Scene, n: int, masks: Sequence[int], open_cells: Sequence[int], step: Any, base: int = 1
+) -> None:
+    """The pencil marks of the open cells, a step's eliminations struck and placements ringed
+    (``base``: the value of digit 1)."""
     shapes = scene.shapes
     struck = {(c, d) for c, d in getattr(step, "eliminations", ())} if step is not None else set()
     placed = {(c, d) for c, d in getattr(step, "placements", ())} if step is not None else set()
     if not masks:
         for cell, d in placed:
-            shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, digit_char(d), PLACED, "placement"))
+            char = digit_char(d, base)
+            shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, char, PLACED, "placement"))
         return
     k = math.isqrt(n - 1) + 1
     for cell in open_cells:
@@ -262,13 +267,13 @@ def _marks(scene: Scene, n: int, masks: Sequence[int], open_cells: Sequence[int]
             x, y = candidate_spot(cell, d, n)
             if (cell, d) in placed:
                 shapes.append(Circle(x, y, 0.45 / k, PLACED, "placement"))
-                shapes.append(Text(x, y, 0.7 / k, digit_char(d), PLACED, "candidate", bold=True))
+                shapes.append(Text(x, y, 0.7 / k, digit_char(d, base), PLACED, "candidate", bold=True))
             elif (cell, d) in struck:
-                shapes.append(Text(x, y, 0.7 / k, digit_char(d), STRUCK, "candidate"))
+                shapes.append(Text(x, y, 0.7 / k, digit_char(d, base), STRUCK, "candidate"))
                 r = 0.35 / k
                 shapes.append(Line(x - r, y + r, x + r, y - r, 0.04, STRUCK, "struck"))
             else:
-                shapes.append(Text(x, y, 0.7 / k, digit_char(d), CANDIDATE, "candidate"))
+                shapes.append(Text(x, y, 0.7 / k, digit_char(d, base), CANDIDATE, "candidate"))
 
 
 def _rule_notes(geo: Geometry) -> list[str]:

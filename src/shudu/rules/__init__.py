@@ -16,6 +16,7 @@ from . import lines as _lines  # noqa: F401  (registers its rule types)
 from . import pairs as _pairs  # noqa: F401
 from . import sums as _sums  # noqa: F401
 from .base import (
+    DIGITS_RULE,
     AllDifferent,
     Kind,
     LineCondition,
@@ -25,12 +26,14 @@ from .base import (
     RuleType,
     Shape,
     WeightedSum,
+    digit_base,
     lookup,
     register,
     rule_types,
 )
 
 __all__ = [
+    "DIGITS_RULE",
     "AllDifferent",
     "Kind",
     "LineCondition",
@@ -42,6 +45,8 @@ __all__ = [
     "WeightedSum",
     "check_grid",
     "compile_rules",
+    "digit_base",
+    "digits_from_json",
     "lookup",
     "register",
     "rule_from_json",
@@ -51,10 +56,16 @@ __all__ = [
 
 
 def validate(rules: Iterable[Rule], size: int) -> None:
-    """Raise a VariantError naming the first rule that is wrong for a ``size`` x ``size`` grid."""
+    """Raise a VariantError naming the first rule that is wrong for a ``size`` x ``size`` grid
+    (with the digits the set's ``digits`` rule says, else 1 … n)."""
+    rules = tuple(rules)
+    bases = {rule.params for rule in rules if rule.kind == DIGITS_RULE}
+    if len(bases) > 1:
+        raise VariantError("the rules say twice where the digits start, differently")
+    base = digit_base(rules)
     for i, rule in enumerate(rules, start=1):
         try:
-            lookup(rule.kind).validate(rule, size)
+            lookup(rule.kind).validate(rule, size, base)
         except VariantError as exc:
             raise VariantError(f"rule {i} ({rule.kind}): {exc}") from None
 
@@ -92,8 +103,9 @@ def _number(value: object, where: str) -> int:
     return value
 
 
-def rule_from_json(data: Mapping[str, Any], size: int, where: str = "rule") -> Rule:
-    """A rule from its JSON form (``{"rule": "cage", "cells": ["r1c1", …], "total": 15}``), checked."""
+def rule_from_json(data: Mapping[str, Any], size: int, where: str = "rule", base: int = 1) -> Rule:
+    """A rule from its JSON form (``{"rule": "cage", "cells": ["r1c1", …], "total": 15}``), checked
+    for digits from ``base``."""
     if not isinstance(data, Mapping):
         raise VariantError(f'{where} must be an object with a "rule" name, not {type(data).__name__}')
     kind = data.get("rule")
@@ -122,7 +134,19 @@ def rule_from_json(data: Mapping[str, Any], size: int, where: str = "rule") -> R
         raise VariantError(f"{where}: unknown field {sorted(unknown)[0]!r}")
     rule = Rule(kind, cells, tuple(params))
     try:
-        rtype.validate(rule, size)
+        rtype.validate(rule, size, base)
     except VariantError as exc:
         raise VariantError(f"{where}: {exc}") from None
     return rule
+
+
+def digits_from_json(rules: Sequence[Any]) -> int:
+    """The first digit a JSON list of rules sets (its ``digits`` rule), read before the others
+    are checked against it; 1 when none does."""
+    for data in rules:
+        if isinstance(data, Mapping) and data.get("rule") == DIGITS_RULE:
+            base = data.get("from")
+            if base not in (0, 1) or isinstance(base, bool):
+                raise VariantError(f"the digits run from 0 or from 1, not from {base!r}")
+            return int(base)
+    return 1

@@ -1,4 +1,8 @@
-"""Small helpers the rule types share: relation tables, neighbours, digit combinations."""
+"""Small helpers the rule types share: relation tables, sums, neighbours, digit combinations.
+
+The relation tables and the sums are given over the digits' values and said over the engines'
+digit indices (value = index + base - 1, :attr:`~shudu.rules.base.Shape.base`): the one place a
+rule type's compilation meets the digits' values."""
 
 from __future__ import annotations
 
@@ -8,35 +12,53 @@ from functools import lru_cache
 
 from ..errors import VariantError
 from ..notation import Cell, cell_name
-from .base import Relation, Rule, Shape
+from .base import Relation, Rule, Shape, WeightedSum
 
 __all__ = [
     "adjacent",
     "adjacent_pairs",
     "combinations",
     "digits_of",
+    "index_mask",
     "pair_relations",
     "relation",
     "require_touching",
     "sum_range",
+    "value_sum",
 ]
 
 
 @lru_cache(maxsize=512)
-def _table(size: int, key: str, pred: Callable[[int, int], bool]) -> tuple[int, ...]:
-    return tuple(sum(1 << (b - 1) for b in range(1, size + 1) if pred(a, b)) for a in range(1, size + 1))
+def _table(size: int, base: int, key: str, pred: Callable[[int, int], bool]) -> tuple[int, ...]:
+    values = range(base, base + size)
+    return tuple(sum(1 << j for j, b in enumerate(values) if pred(a, b)) for a in values)
 
 
-def relation(a: Cell, b: Cell, size: int, key: str, pred: Callable[[int, int], bool]) -> Relation:
-    """The relation ``pred(digit of a, digit of b)`` as a table (``key`` names ``pred`` for the
-    cache: one table per size and key)."""
-    return Relation(a, b, _table(size, key, pred))
+def relation(a: Cell, b: Cell, shape: Shape, key: str, pred: Callable[[int, int], bool]) -> Relation:
+    """The relation ``pred(value of a, value of b)`` as a table over the digit indices (``key``
+    names ``pred`` for the cache: one table per size, base and key; a ``pred`` that reads the
+    size must say it in ``key``)."""
+    return Relation(a, b, _table(shape.size, shape.base, key, pred))
 
 
 def pair_relations(
-    pairs: Sequence[tuple[Cell, Cell]], size: int, key: str, pred: Callable[[int, int], bool]
+    pairs: Sequence[tuple[Cell, Cell]], shape: Shape, key: str, pred: Callable[[int, int], bool]
 ) -> list[Relation]:
-    return [relation(a, b, size, key, pred) for a, b in pairs]
+    return [relation(a, b, shape, key, pred) for a, b in pairs]
+
+
+def value_sum(
+    shape: Shape, cells: tuple[Cell, ...], coeffs: tuple[int, ...], total: int, distinct: bool = False
+) -> WeightedSum:
+    """``sum(coeff * value) == total`` said over the digit indices: each value is its index plus
+    ``base - 1``, so the total moves by that much for each unit of coefficient."""
+    return WeightedSum(cells, coeffs, total - (shape.base - 1) * sum(coeffs), distinct)
+
+
+def index_mask(values: Sequence[int], shape: Shape) -> int:
+    """The bit mask of the digit indices of these values (bit k for index k + 1); values that are
+    not digits of the grid are left out."""
+    return sum(1 << (v - shape.base) for v in set(values) if shape.low <= v <= shape.high)
 
 
 def adjacent(a: Cell, b: Cell, size: int) -> bool:
@@ -88,11 +110,12 @@ def combinations(size: int, count: int, total: int) -> tuple[int, ...]:
     )
 
 
-def sum_range(count: int, size: int, distinct: bool) -> tuple[int, int]:
-    """The least and greatest totals ``count`` digits of 1 … ``size`` can reach."""
+def sum_range(count: int, size: int, distinct: bool, base: int = 1) -> tuple[int, int]:
+    """The least and greatest totals ``count`` digits of ``base`` … ``base + size - 1`` can reach."""
+    shift = (base - 1) * count
     if distinct:
-        return count * (count + 1) // 2, count * (2 * size - count + 1) // 2
-    return count, count * size
+        return count * (count + 1) // 2 + shift, count * (2 * size - count + 1) // 2 + shift
+    return count + shift, count * size + shift
 
 
 def regions_crossed(cells: Sequence[Cell], shape: Shape) -> list[list[Cell]]:

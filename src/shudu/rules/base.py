@@ -5,13 +5,24 @@ A rule is plain data: its type's name, the cells it reads (in the order that mat
 a few whole-number parameters (a cage's total, a whisper's gap). Each rule type is registered
 once, as a :class:`RuleType`, with four functions:
 
-- ``validate(rule, size)`` raises a :class:`~shudu.errors.VariantError` naming what is wrong;
-- ``check(rule, grid, shape)`` says whether a full grid keeps the rule: the reference that the
-  engine's propagation is tested against, written from the rule's meaning alone;
+- ``vet(rule, size, base)`` raises a :class:`~shudu.errors.VariantError` naming what is wrong
+  (:meth:`RuleType.validate` calls it);
+- ``holds(rule, values, shape)`` says whether a full grid keeps the rule: the reference that the
+  engine's propagation is tested against, written from the rule's meaning alone, on the digits'
+  values (:meth:`RuleType.check` calls it on the engine's digits);
 - ``compile(rule, shape)`` gives the rule as :data:`Kind` objects, the five shapes of constraint
   the engines propagate: an all-different group, a relation between two cells, a weighted sum,
   an ordered chain and a named condition on a line of cells;
 - ``describe(rule, size)`` says it in words.
+
+The digits. The engines know a digit by its index, 1 … n. A puzzle's digits are worth those
+indices unless its rule set holds the grid-wide rule ``digits`` (``{"rule": "digits", "from":
+0}``: the digits 0 … n-1); then a digit's value is ``index + base - 1``, ``base`` being the
+first digit (:attr:`Shape.base`). The values matter to the arithmetic rules (a cage's total, a
+ratio), so each rule type meets them once, here in the model: ``holds`` reads values (the table
+hands it a view of the grid), ``vet`` gets the base, and ``compile`` says the rule over the
+indices (the helpers of :mod:`shudu.rules._util` build relation tables and sums from values), so
+the engines see indices alone.
 
 Nothing above the model asks which rule type a rule is: the solvers read kinds, render and the
 formats read the table.
@@ -19,8 +30,9 @@ formats read the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..errors import VariantError
@@ -36,6 +48,7 @@ __all__ = [
     "RuleType",
     "Shape",
     "WeightedSum",
+    "digit_base",
     "lookup",
     "register",
     "rule_types",
@@ -63,14 +76,65 @@ class Rule:
         return lookup(self.kind).describe(self, size)
 
 
+#: The name of the grid-wide rule that sets the first digit (``{"rule": "digits", "from": 0}``).
+DIGITS_RULE = "digits"
+
+
+def digit_base(rules: Iterable[Rule]) -> int:
+    """The first digit of a puzzle with these rules: the ``digits`` rule's, else 1."""
+    for rule in rules:
+        if rule.kind == DIGITS_RULE and rule.params:
+            return rule.params[0]
+    return 1
+
+
 @dataclass(frozen=True)
 class Shape:
     """What a rule may know of the grid it is on: its size, the region (box or jigsaw piece) of
-    every cell, and every rule of the puzzle (the negative constraints read the others)."""
+    every cell, and every rule of the puzzle (the negative constraints read the others; the
+    ``digits`` rule says what the digits are worth)."""
 
     size: int
     region_of: tuple[int, ...]
     rules: tuple[Rule, ...] = ()
+
+    @cached_property
+    def base(self) -> int:
+        """The value of the first digit (index 1): 1, or 0 for digits 0 … n-1."""
+        return digit_base(self.rules)
+
+    @property
+    def low(self) -> int:
+        """The least digit's value."""
+        return self.base
+
+    @property
+    def high(self) -> int:
+        """The greatest digit's value."""
+        return self.base + self.size - 1
+
+
+def span(size: int, base: int) -> str:
+    """The digits of a grid in words: ``1-9``, ``0-8``."""
+    return f"{base}-{base + size - 1}"
+
+
+class _Values(Sequence[int]):
+    """A grid of digit indices seen as the digits' values (``index + offset``)."""
+
+    __slots__ = ("_grid", "_offset")
+
+    def __init__(self, grid: Sequence[int], offset: int) -> None:
+        self._grid = grid
+        self._offset = offset
+
+    def __len__(self) -> int:
+        return len(self._grid)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [d + self._offset for d in self._grid[i]]
+        return self._grid[i] + self._offset
 
 
 # --- the kinds the engines propagate -------------------------------------------------------------
@@ -132,7 +196,8 @@ Kind = AllDifferent | Relation | WeightedSum | OrderedChain | LineCondition
 
 Check = Callable[[Rule, Sequence[int], Shape], bool]
 Compile = Callable[[Rule, Shape], list[Kind]]
-Validate = Callable[[Rule, int], None]
+#: ``vet(rule, size, base)``: ``base`` is the puzzle's first digit (:func:`digit_base`).
+Validate = Callable[[Rule, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -148,9 +213,11 @@ class RuleType:
     params: tuple[str, ...]
     #: An example in shudu's JSON form.
     example: dict[str, Any]
-    check: Check
+    #: Whether a full grid keeps the rule, read on the digits' values (see :meth:`check`).
+    holds: Check
     compile: Compile
-    validate: Validate
+    #: Raises a VariantError naming what is wrong with a rule (see :meth:`validate`).
+    vet: Validate
     #: Whether the rule reads cells (False for the grid-wide rules, such as anti-consecutive).
     has_cells: bool = True
     #: Fewest and most cells (None: any).
@@ -158,6 +225,17 @@ class RuleType:
     max_cells: int | None = None
     #: Whether a cell may come twice (a line that crosses itself, a sum that counts a cell twice).
     repeats: bool = False
+
+    def check(self, rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
+        """Whether a full grid of digit indices (1 … n, as the engines hold them) keeps the rule:
+        :attr:`holds` on the digits' values."""
+        offset = shape.base - 1
+        return self.holds(rule, _Values(grid, offset) if offset else grid, shape)
+
+    def validate(self, rule: Rule, size: int, base: int = 1) -> None:
+        """Raise a VariantError naming what is wrong with ``rule`` on a ``size`` x ``size`` grid
+        of digits from ``base``."""
+        self.vet(rule, size, base)
 
     def params_json(self, params: tuple[int, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}

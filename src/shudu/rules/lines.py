@@ -8,11 +8,22 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..errors import VariantError
-from ._util import pair_relations, require_line
-from .base import AllDifferent, Kind, LineCondition, Rule, RuleType, Shape, check_cells, register
+from ._util import index_mask, pair_relations, require_line
+from .base import (
+    DIGITS_RULE,
+    AllDifferent,
+    Kind,
+    LineCondition,
+    Rule,
+    RuleType,
+    Shape,
+    check_cells,
+    register,
+    span,
+)
 
 
-def _line_validate(rule: Rule, size: int) -> None:
+def _line_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     require_line(rule, size, f"a {rule.kind} line")
 
@@ -25,11 +36,11 @@ def _renban_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return len(set(digits)) == len(digits) and max(digits) - min(digits) == len(digits) - 1
 
 
-def _renban_validate(rule: Rule, size: int) -> None:
-    _line_validate(rule, size)
+def _renban_validate(rule: Rule, size: int, base: int) -> None:
+    _line_validate(rule, size, base)
     if len(rule.cells) > size:
         raise VariantError(
-            f"a renban line of {len(rule.cells)} cells cannot hold different digits of 1-{size}"
+            f"a renban line of {len(rule.cells)} cells cannot hold different digits of {span(size, base)}"
         )
 
 
@@ -69,19 +80,20 @@ def _windows(cells: Sequence[int], width: int) -> list[tuple[int, int]]:
     return [(cells[i], cells[j]) for i in range(len(cells)) for j in range(i + 1, min(i + width, len(cells)))]
 
 
-def _class3(size: int, d: int) -> int:
-    return (d - 1) * 3 // size
+def _class3(shape: Shape, d: int) -> int:
+    """Low (0), middle (1) or high (2): the third of the digits that the value ``d`` falls in."""
+    return (d - shape.base) * 3 // shape.size
 
 
 def _entropic_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
-    n = shape.size
-    return all(_class3(n, grid[a]) != _class3(n, grid[b]) for a, b in _windows(rule.cells, 3))
+    return all(_class3(shape, grid[a]) != _class3(shape, grid[b]) for a, b in _windows(rule.cells, 3))
 
 
 def _entropic_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    n = shape.size
     return list(
-        pair_relations(_windows(rule.cells, 3), n, "entropy", lambda a, b: _class3(n, a) != _class3(n, b))
+        pair_relations(
+            _windows(rule.cells, 3), shape, "entropy", lambda a, b: _class3(shape, a) != _class3(shape, b)
+        )
     )
 
 
@@ -90,8 +102,8 @@ def _thirds_validate(rule: Rule, size: int) -> None:
         raise VariantError(f"{rule.kind} needs digits that split into three equal groups; {size} does not")
 
 
-def _entropic_validate(rule: Rule, size: int) -> None:
-    _line_validate(rule, size)
+def _entropic_validate(rule: Rule, size: int, base: int) -> None:
+    _line_validate(rule, size, base)
     _thirds_validate(rule, size)
 
 
@@ -116,11 +128,11 @@ def _modular_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 def _modular_compile(rule: Rule, shape: Shape) -> list[Kind]:
     m = _mod(rule)
-    return list(pair_relations(_windows(rule.cells, m), shape.size, f"mod{m}", lambda a, b: a % m != b % m))
+    return list(pair_relations(_windows(rule.cells, m), shape, f"mod{m}", lambda a, b: a % m != b % m))
 
 
-def _modular_validate(rule: Rule, size: int) -> None:
-    _line_validate(rule, size)
+def _modular_validate(rule: Rule, size: int, base: int) -> None:
+    _line_validate(rule, size, base)
     if not 2 <= _mod(rule) <= size:
         raise VariantError(f"a modular line's modulus runs from 2 to {size}, not {_mod(rule)}")
 
@@ -138,17 +150,13 @@ register(
 # --- cells ----------------------------------------------------------------------------------------
 
 
-def _mask(digits: Sequence[int]) -> int:
-    return sum(1 << (d - 1) for d in set(digits))
-
-
-def _digits_validate(rule: Rule, size: int, what: str) -> None:
+def _digits_validate(rule: Rule, size: int, base: int, what: str) -> None:
     check_cells(rule, size)
     if not rule.params:
         raise VariantError(f"{what} needs at least one digit")
     for d in rule.params:
-        if not 1 <= d <= size:
-            raise VariantError(f"{what}: digit {d} is not one of 1-{size}")
+        if not base <= d <= base + size - 1:
+            raise VariantError(f"{what}: digit {d} is not one of {span(size, base)}")
 
 
 def _candidates_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
@@ -160,8 +168,8 @@ register(
         "candidates", "cells", "restricted cells", "each of the cells holds one of the digits given",
         ("*digits",), {"rule": "candidates", "cells": ["r1c1"], "digits": [2, 4, 6, 8]},
         _candidates_check,
-        lambda r, s: [LineCondition("allowed", r.cells, (_mask(r.params),))],
-        lambda rule, size: _digits_validate(rule, size, "restricted cells"),
+        lambda r, s: [LineCondition("allowed", r.cells, (index_mask(r.params, s),))],
+        lambda rule, size, base: _digits_validate(rule, size, base, "restricted cells"),
     )
 )  # fmt: skip
 
@@ -171,13 +179,14 @@ def _parity(name: str, title: str, odd: int) -> None:
         return all(grid[c] % 2 == odd for c in rule.cells)
 
     def compile_(rule: Rule, shape: Shape) -> list[Kind]:
-        mask = _mask([d for d in range(1, shape.size + 1) if d % 2 == odd])
+        mask = index_mask([d for d in range(shape.low, shape.high + 1) if d % 2 == odd], shape)
         return [LineCondition("allowed", rule.cells, (mask,))]
 
     register(
         RuleType(
             name, "cells", title, f"each of the cells holds an {name} digit", (),
-            {"rule": name, "cells": ["r1c1"]}, check, compile_, lambda rule, size: check_cells(rule, size),
+            {"rule": name, "cells": ["r1c1"]}, check, compile_,
+            lambda rule, size, base: check_cells(rule, size),
         )
     )  # fmt: skip
 
@@ -191,8 +200,8 @@ def _quad_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return all(have[d] >= k for d, k in Counter(rule.params).items())
 
 
-def _quad_validate(rule: Rule, size: int) -> None:
-    _digits_validate(rule, size, "a quadruple")
+def _quad_validate(rule: Rule, size: int, base: int) -> None:
+    _digits_validate(rule, size, base, "a quadruple")
     rows = sorted({c // size for c in rule.cells})
     cols = sorted({c % size for c in rule.cells})
     if len(rows) != 2 or len(cols) != 2 or rows[1] - rows[0] != 1 or cols[1] - cols[0] != 1:
@@ -206,7 +215,8 @@ register(
         "quad", "cells", "quadruple",
         "the digits given (with repeats) appear among the four cells around the circle",
         ("*digits",), {"rule": "quad", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 2]},
-        _quad_check, lambda r, s: [LineCondition("quad", r.cells, r.params)], _quad_validate,
+        _quad_check, lambda r, s: [LineCondition("quad", r.cells, tuple(d - s.base + 1 for d in r.params))],
+        _quad_validate,
         min_cells=4, max_cells=4,
     )
 )  # fmt: skip
@@ -217,10 +227,10 @@ def _distinct_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return len(set(digits)) == len(digits)
 
 
-def _distinct_validate(rule: Rule, size: int) -> None:
+def _distinct_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if len(rule.cells) > size:
-        raise VariantError(f"{len(rule.cells)} cells cannot hold different digits of 1-{size}")
+        raise VariantError(f"{len(rule.cells)} cells cannot hold different digits of {span(size, base)}")
 
 
 register(
@@ -245,15 +255,14 @@ def _thirds(size: int) -> tuple[int, ...]:
 
 
 def _entropy_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
-    n = shape.size
-    return all(len({_class3(n, grid[c]) for c in square}) == 3 for square in _squares(n))
+    return all(len({_class3(shape, grid[c]) for c in square}) == 3 for square in _squares(shape.size))
 
 
 def _entropy_compile(rule: Rule, shape: Shape) -> list[Kind]:
     return [LineCondition("cover", square, _thirds(shape.size)) for square in _squares(shape.size)]
 
 
-def _entropy_validate(rule: Rule, size: int) -> None:
+def _entropy_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     _thirds_validate(rule, size)
 
@@ -264,5 +273,26 @@ register(
         "every 2x2 square holds a low (1-3), a middle (4-6) and a high (7-9) digit", (),
         {"rule": "global-entropy"}, _entropy_check, _entropy_compile, _entropy_validate,
         has_cells=False, min_cells=0,
+    )
+)  # fmt: skip
+
+
+# --- the digits themselves ------------------------------------------------------------------------
+
+
+def _digits_rule_validate(rule: Rule, size: int, base: int) -> None:
+    check_cells(rule, size)
+    if len(rule.params) != 1 or rule.params[0] not in (0, 1):
+        start = rule.params[0] if rule.params else "?"
+        raise VariantError(f"the digits run from 0 or from 1, not from {start}")
+
+
+register(
+    RuleType(
+        DIGITS_RULE, "cells", "digits",
+        "the digits run from this number up (0: the digits 0 to n-1); the arithmetic rules read "
+        "these values", ("from",),
+        {"rule": DIGITS_RULE, "from": 0}, lambda rule, grid, shape: True, lambda rule, shape: [],
+        _digits_rule_validate, has_cells=False, min_cells=0,
     )
 )  # fmt: skip

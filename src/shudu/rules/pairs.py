@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ..errors import VariantError
 from ._util import adjacent_pairs, pair_relations, require_line, require_touching
-from .base import Kind, OrderedChain, Rule, RuleType, Shape, check_cells, register
+from .base import Kind, OrderedChain, Rule, RuleType, Shape, check_cells, register, span
 
 Pred = Callable[[int, int], bool]
 
@@ -22,11 +22,13 @@ def _thermo_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return all(a < b for a, b in itertools.pairwise(digits))
 
 
-def _thermo_validate(rule: Rule, size: int) -> None:
+def _thermo_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     require_line(rule, size, "a thermometer")
     if rule.kind == "thermo" and len(rule.cells) > size:
-        raise VariantError(f"a thermometer of {len(rule.cells)} cells cannot rise through digits 1-{size}")
+        raise VariantError(
+            f"a thermometer of {len(rule.cells)} cells cannot rise through digits {span(size, base)}"
+        )
 
 
 def _thermo_compile(rule: Rule, shape: Shape) -> list[Kind]:
@@ -59,9 +61,9 @@ def _pairs_rule(name: str, title: str, words: str, key: str, pred: Pred) -> None
         return all(pred(grid[a], grid[b]) for a, b in pairs(rule, shape.size))
 
     def compile_(rule: Rule, shape: Shape) -> list[Kind]:
-        return list(pair_relations(pairs(rule, shape.size), shape.size, key, pred))
+        return list(pair_relations(pairs(rule, shape.size), shape, key, pred))
 
-    def validate(rule: Rule, size: int) -> None:
+    def validate(rule: Rule, size: int, base: int) -> None:
         check_cells(rule, size)
         require_touching(rule, size, f"a {title}")
 
@@ -100,10 +102,10 @@ def _palindrome_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 
 def _palindrome_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return list(pair_relations(_palindrome_pairs(rule, shape.size), shape.size, "eq", lambda a, b: a == b))
+    return list(pair_relations(_palindrome_pairs(rule, shape.size), shape, "eq", lambda a, b: a == b))
 
 
-def _line_validate(rule: Rule, size: int) -> None:
+def _line_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     require_line(rule, size, f"a {rule.kind} line")
 
@@ -128,11 +130,11 @@ def _whisper_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 def _whisper_compile(rule: Rule, shape: Shape) -> list[Kind]:
     gap = _gap(rule)
     pairs = list(itertools.pairwise(rule.cells))
-    return list(pair_relations(pairs, shape.size, f"gap{gap}", lambda a, b: abs(a - b) >= gap))
+    return list(pair_relations(pairs, shape, f"gap{gap}", lambda a, b: abs(a - b) >= gap))
 
 
-def _whisper_validate(rule: Rule, size: int) -> None:
-    _line_validate(rule, size)
+def _whisper_validate(rule: Rule, size: int, base: int) -> None:
+    _line_validate(rule, size, base)
     if not 1 <= _gap(rule) <= size - 1:
         raise VariantError(f"a whisper line's gap runs from 1 to {size - 1}, not {_gap(rule)}")
 
@@ -180,12 +182,12 @@ def _negative(name: str, title: str, words: str, marks: tuple[str, ...], key: st
         return all(pred(grid[a], grid[b]) for a, b in unmarked(shape))
 
     def compile_(rule: Rule, shape: Shape) -> list[Kind]:
-        return list(pair_relations(unmarked(shape), shape.size, key, pred))
+        return list(pair_relations(unmarked(shape), shape, key, pred))
 
     register(
         RuleType(
             name, "pairs", title, words, (), {"rule": name}, check, compile_,
-            lambda rule, size: check_cells(rule, size), has_cells=False, min_cells=0,
+            lambda rule, size, base: check_cells(rule, size), has_cells=False, min_cells=0,
         )
     )  # fmt: skip
 
@@ -214,7 +216,7 @@ def _parity_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 def _parity_compile(rule: Rule, shape: Shape) -> list[Kind]:
     pairs = list(itertools.pairwise(rule.cells))
-    return list(pair_relations(pairs, shape.size, "parity", lambda a, b: a % 2 != b % 2))
+    return list(pair_relations(pairs, shape, "parity", lambda a, b: a % 2 != b % 2))
 
 
 register(

@@ -8,8 +8,19 @@ from collections.abc import Sequence
 
 from ..errors import VariantError
 from ..notation import cell_name
-from ._util import digits_of, regions_crossed, require_line, sum_range, touching
-from .base import AllDifferent, Kind, LineCondition, Rule, RuleType, Shape, WeightedSum, check_cells, register
+from ._util import digits_of, regions_crossed, require_line, sum_range, touching, value_sum
+from .base import (
+    AllDifferent,
+    Compile,
+    Kind,
+    LineCondition,
+    Rule,
+    RuleType,
+    Shape,
+    check_cells,
+    register,
+    span,
+)
 
 ROW1 = [f"r1c{c}" for c in range(1, 10)]
 COLUMN1 = [f"r{r}c1" for r in range(1, 10)]
@@ -35,18 +46,18 @@ def _cage_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 def _cage_compile(rule: Rule, shape: Shape) -> list[Kind]:
     kinds: list[Kind] = [AllDifferent(rule.cells)]
     if rule.params:
-        kinds.append(WeightedSum(rule.cells, (1,) * len(rule.cells), rule.params[0], distinct=True))
+        kinds.append(value_sum(shape, rule.cells, (1,) * len(rule.cells), rule.params[0], distinct=True))
     return kinds
 
 
-def _cage_validate(rule: Rule, size: int) -> None:
+def _cage_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if len(rule.cells) > size:
         raise VariantError(
-            f"a killer cage of {len(rule.cells)} cells cannot hold different digits of 1-{size}"
+            f"a killer cage of {len(rule.cells)} cells cannot hold different digits of {span(size, base)}"
         )
     if rule.params:
-        low, high = sum_range(len(rule.cells), size, distinct=True)
+        low, high = sum_range(len(rule.cells), size, True, base)
         if not low <= rule.params[0] <= high:
             raise VariantError(
                 f"no {len(rule.cells)} different digits add up to {rule.params[0]} "
@@ -73,10 +84,10 @@ def _sum_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 
 def _sum_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return [WeightedSum(*weights(rule.cells, _coeffs(rule)), rule.params[0])]
+    return [value_sum(shape, *weights(rule.cells, _coeffs(rule)), rule.params[0])]
 
 
-def _sum_validate(rule: Rule, size: int) -> None:
+def _sum_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if not rule.params:
         raise VariantError(f"a {lookup_title(rule)} needs its total")
@@ -85,8 +96,9 @@ def _sum_validate(rule: Rule, size: int) -> None:
         raise VariantError(f"a sum has {len(rule.cells)} cells but {len(coeffs)} coefficients")
     if any(abs(c) > 100 for c in coeffs):
         raise VariantError("a sum's coefficients run from -100 to 100")
-    low = sum(min(c, c * size) for c in coeffs)
-    high = sum(max(c, c * size) for c in coeffs)
+    top = base + size - 1
+    low = sum(min(c * base, c * top) for c in coeffs)
+    high = sum(max(c * base, c * top) for c in coeffs)
     if not low <= rule.params[0] <= high:
         raise VariantError(
             f"the total {rule.params[0]} is out of reach: these cells add up to {low} to {high}"
@@ -132,16 +144,16 @@ def _arrow_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 
 def _arrow_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return [WeightedSum(*weights(rule.cells, _arrow_coeffs(rule)), 0)]
+    return [value_sum(shape, *weights(rule.cells, _arrow_coeffs(rule)), 0)]
 
 
-def _arrow_validate(rule: Rule, size: int) -> None:
+def _arrow_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     k = _circle(rule)
     if not 1 <= k <= 3:
         raise VariantError(f"an arrow's circle holds 1 to 3 digits, not {k}")
-    if k > 1 and size > 9:
-        raise VariantError("a pill arrow reads its digits as a number, which needs digits 1-9")
+    if k > 1 and base + size - 1 > 9:
+        raise VariantError("a pill arrow reads its digits as a number, which needs digits of one figure")
     if len(rule.cells) <= k:
         raise VariantError("an arrow needs at least one cell on its line after the circle")
     if not any(touching(rule.cells[k], c, size) for c in rule.cells[:k]):
@@ -171,10 +183,10 @@ def _double_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 
 def _double_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return [WeightedSum(*weights(rule.cells, _double_coeffs(rule)), 0)]
+    return [value_sum(shape, *weights(rule.cells, _double_coeffs(rule)), 0)]
 
 
-def _double_validate(rule: Rule, size: int) -> None:
+def _double_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     require_line(rule, size, "a double arrow")
 
@@ -200,10 +212,10 @@ def _between_extremes(digits: Sequence[int], low: int, high: int) -> int | None:
 
 
 def _sandwich_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
-    digits = digits_of(rule, grid)  # a row or column: one 1 and one n (the houses see to it)
-    if digits.count(1) != 1 or digits.count(shape.size) != 1:
+    digits = digits_of(rule, grid)  # a row or column: one lowest and one highest digit (the houses see to it)
+    if digits.count(shape.low) != 1 or digits.count(shape.high) != 1:
         return False
-    return _between_extremes(digits, 1, shape.size) == rule.params[0]
+    return _between_extremes(digits, shape.low, shape.high) == rule.params[0]
 
 
 def _lunchbox_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
@@ -213,7 +225,7 @@ def _lunchbox_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return _between_extremes(digits, min(digits), max(digits)) == rule.params[0]
 
 
-def _line_clue_validate(rule: Rule, size: int) -> None:
+def _line_clue_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if not rule.params:
         raise VariantError(f"a {rule.kind} clue needs its number")
@@ -225,23 +237,38 @@ def _line_clue_validate(rule: Rule, size: int) -> None:
         raise VariantError(f"a {rule.kind} clue cannot be negative")
 
 
-def _sandwich_validate(rule: Rule, size: int) -> None:
-    _line_clue_validate(rule, size)
-    high = size * (size + 1) // 2 - 1 - size
+def _sandwich_validate(rule: Rule, size: int, base: int) -> None:
+    _line_clue_validate(rule, size, base)
+    high = sum_range(size - 2, size - 2, True, base + 1)[1]
     if rule.params[0] > high:
         raise VariantError(f"a sandwich clue is at most {high} on a {size}x{size} grid, not {rule.params[0]}")
 
 
+def by_values(name: str) -> Compile:
+    """The compilation of a rule the engine's condition ``name`` propagates on digits worth their
+    index (1 … n); on other digits (0 … n-1), the generic condition checks the rule itself."""
+
+    def compile_(rule: Rule, shape: Shape) -> list[Kind]:
+        if shape.base == 1:
+            return [LineCondition(name, rule.cells, rule.params)]
+        return [LineCondition("rule", rule.cells, rule=rule)]
+
+    return compile_
+
+
 def _lunchbox_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return [AllDifferent(rule.cells), LineCondition("lunchbox", rule.cells, rule.params[:1])]
+    clue = Rule(rule.kind, rule.cells, rule.params[:1])
+    return [AllDifferent(rule.cells), *by_values("lunchbox")(clue, shape)]
 
 
-def _lunchbox_validate(rule: Rule, size: int) -> None:
+def _lunchbox_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     if not rule.params or rule.params[0] < 0:
         raise VariantError("a lunchbox needs a total of 0 or more")
     if len(rule.cells) > size:
-        raise VariantError(f"a lunchbox of {len(rule.cells)} cells cannot hold different digits of 1-{size}")
+        raise VariantError(
+            f"a lunchbox of {len(rule.cells)} cells cannot hold different digits of {span(size, base)}"
+        )
 
 
 register(
@@ -249,7 +276,7 @@ register(
         "sandwich", "sums", "sandwich",
         "the digits between the 1 and the highest digit of the row or column add up to the clue",
         ("total",), {"rule": "sandwich", "cells": ROW1, "total": 10},
-        _sandwich_check, lambda r, s: [LineCondition("sandwich", r.cells, r.params)], _sandwich_validate,
+        _sandwich_check, by_values("sandwich"), _sandwich_validate,
     )
 )  # fmt: skip
 register(
@@ -268,7 +295,7 @@ def _xsum_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 
 
 def _skyscraper_count(digits: Sequence[int]) -> int:
-    seen, tallest = 0, 0
+    seen, tallest = 0, 0  # a digit 0 (on digits from 0) is no building
     for d in digits:
         if d > tallest:
             seen, tallest = seen + 1, d
@@ -284,15 +311,16 @@ register(
         "x-sum", "sums", "X-sum",
         "the first X digits from the clue add up to it, X being the first digit",
         ("total",), {"rule": "x-sum", "cells": ROW1, "total": 10},
-        _xsum_check, lambda r, s: [LineCondition("x-sum", r.cells, r.params)], _line_clue_validate,
+        _xsum_check, by_values("x-sum"), _line_clue_validate,
     )
 )  # fmt: skip
 register(
     RuleType(
         "skyscraper", "sums", "skyscraper",
-        "seen from the clue, as many digits are visible as it says (a digit hides those lower behind it)",
+        "seen from the clue, as many digits are visible as it says (a digit hides those lower behind "
+        "it; a 0 is no building)",
         ("count",), {"rule": "skyscraper", "cells": COLUMN1, "count": 3},
-        _skyscraper_check, lambda r, s: [LineCondition("skyscraper", r.cells, r.params)], _line_clue_validate,
+        _skyscraper_check, by_values("skyscraper"), _line_clue_validate,
     )
 )  # fmt: skip
 
@@ -319,10 +347,10 @@ def _sum_line_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return any(_splits(digits[i:] + digits[:i], total) for i in range(len(digits)))
 
 
-def _sum_line_validate(rule: Rule, size: int) -> None:
+def _sum_line_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
-    if not rule.params or rule.params[0] < 1:
-        raise VariantError("a sum line needs a total of 1 or more")
+    if not rule.params or rule.params[0] < max(base, 1):
+        raise VariantError(f"a sum line needs a total of {max(base, 1)} or more")
     if len(rule.params) > 1 and rule.params[1] not in (0, 1):
         raise VariantError("a sum line's loop flag is 0 or 1")
     require_line(rule, size, "a sum line")
@@ -333,7 +361,7 @@ register(
         "sum-line", "lines", "sum line",
         "the line splits into stretches that each add up to the total (loop = 1: a closed loop)",
         ("total", "loop"), {"rule": "sum-line", "cells": ["r1c1", "r1c2", "r1c3"], "total": 10},
-        _sum_line_check, lambda r, s: [LineCondition("sum-line", r.cells, r.params)], _sum_line_validate,
+        _sum_line_check, by_values("sum-line"), _sum_line_validate,
     )
 )  # fmt: skip
 
@@ -343,18 +371,18 @@ def _region_sum_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return len(sums) == 1
 
 
-def _equal_sums(parts: Sequence[Sequence[int]]) -> list[Kind]:
+def _equal_sums(parts: Sequence[Sequence[int]], shape: Shape) -> list[Kind]:
     kinds: list[Kind] = []
     for a, b in itertools.pairwise(parts):
-        kinds.append(WeightedSum(*weights(tuple(a) + tuple(b), (1,) * len(a) + (-1,) * len(b)), 0))
+        kinds.append(value_sum(shape, *weights(tuple(a) + tuple(b), (1,) * len(a) + (-1,) * len(b)), 0))
     return kinds
 
 
 def _region_sum_compile(rule: Rule, shape: Shape) -> list[Kind]:
-    return _equal_sums(regions_crossed(rule.cells, shape))
+    return _equal_sums(regions_crossed(rule.cells, shape), shape)
 
 
-def _line_validate(rule: Rule, size: int) -> None:
+def _line_validate(rule: Rule, size: int, base: int) -> None:
     check_cells(rule, size)
     require_line(rule, size, f"a {rule.kind} line")
 
@@ -386,8 +414,8 @@ def _zipper_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
 def _zipper_compile(rule: Rule, shape: Shape) -> list[Kind]:
     pairs, centre = _zipper_pairs(rule.cells)
     if centre is not None:
-        return [WeightedSum(*weights((a, b, centre), (1, 1, -1)), 0) for a, b in pairs]
-    return _equal_sums(pairs)
+        return [value_sum(shape, *weights((a, b, centre), (1, 1, -1)), 0) for a, b in pairs]
+    return _equal_sums(pairs, shape)
 
 
 register(
