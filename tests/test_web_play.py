@@ -252,3 +252,19 @@ def test_no_serious_accessibility_problems(browser: object, server: str, size: d
     results = axe.Axe().run(page)
     bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in bad]
+
+
+@pytest.mark.skipif(not features()["hint"], reason="this version of shudu has no hint")
+def test_the_vague_hint_shades_a_house_not_the_cell_alone(browser: object, server: str) -> None:
+    page = open_game(browser, server, viewport=PHONE)
+    with page.expect_response("**/api/hint") as answer:
+        page.click("#hint-button")
+    step = answer.value.json()["step"]
+    page.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
+    shaded = page.evaluate("[...document.querySelectorAll('.cell.area')].map(c => Number(c.dataset.cell))")
+    assert len(shaded) == 9 and set(shaded) != set(step["cells"])  # a whole house: where, not what
+    assert page.locator(".cell.step").count() == 0
+    page.click("#hint-button")  # the next level marks the step's cells
+    page.wait_for_function("!document.getElementById('hint-text').textContent.startsWith('Look at')")
+    assert page.locator(".cell.step").count() > 0
+    assert page.errors == []

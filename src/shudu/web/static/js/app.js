@@ -658,8 +658,13 @@ async function hint() {
   const drawn = drawStep(data.step);
   const none = { placements: new Map(), eliminations: new Map() };
   if (level === 1) {
-    // only the area: the step's first house, or its cells
-    const area = drawn.area.size ? new Set(page.game.puzzle.houses.find((h) => h.name === data.step.houses[0]).cells) : drawn.cells;
+    // only the area, never the cell itself: the step's first house, else the box (or region) of
+    // its first cell
+    const { houses, region } = page.game.puzzle;
+    const named = drawn.area.size && houses.find((h) => h.name === data.step.houses[0]);
+    const first = data.step.cells[0];
+    const box = first === undefined ? [] : region.flatMap((r, cell) => (r === region[first] ? [cell] : []));
+    const area = new Set(named ? named.cells : box);
     page.step = { ...none, area, cells: new Set() };
   } else if (level === 2) page.step = { ...drawn, ...none };
   else {

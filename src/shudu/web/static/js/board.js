@@ -283,7 +283,9 @@ export class Board {
     const centre = [...game.centre[cell], ...corner.slice(CORNERS.length)];
     if (centre.length) {
       const box = span("centre", "");
-      box.append(...centre.map((d) => span(d === lit ? "lit" : "", digits[d - 1])));
+      const line = span("", ""); // one inline run inside the flex box: the marks read as one word
+      line.append(...centre.map((d) => span(d === lit ? "lit" : "", digits[d - 1])));
+      box.append(line);
       if (centre.length > 4) box.style.fontSize = `max(7px, ${Math.max(0.18, 1.3 / centre.length)}em)`;
       parts.push(box);
     }
