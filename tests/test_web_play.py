@@ -12,23 +12,22 @@ from pathlib import Path
 import pytest
 
 # the fixtures and helpers of the browser tests (this module is skipped where they are)
-from test_web_browser import (  # noqa: F401
+import test_web_browser as web
+from test_web_browser import (
     EASY,
     PHONE,
     Page,
-    browser,
     cell,
     current_game,
     empty_cells,
     features,
     new_puzzle,
     open_game,
-    server,
-    server_db,
-    shots,
     solution_of,
     wait_for_saved,
 )
+
+server_db, server, browser, shots = web.server_db, web.server, web.browser, web.shots
 
 pytestmark = pytest.mark.slow
 
@@ -37,7 +36,11 @@ SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 
 
 def box(page: Page, selector: str) -> dict:
-    return dict(page.evaluate(f"JSON.parse(JSON.stringify(document.querySelector({selector!r}).getBoundingClientRect()))"))
+    return dict(
+        page.evaluate(
+            f"JSON.parse(JSON.stringify(document.querySelector({selector!r}).getBoundingClientRect()))"
+        )
+    )
 
 
 def in_view(page: Page, selector: str, size: dict) -> bool:
@@ -58,7 +61,12 @@ def test_the_board_comes_first_and_the_pad_stays_in_view_after_a_hint(
     board, pad = box(page, "#board"), box(page, "#pad")
     if size is PHONE:
         assert board["bottom"] <= pad["top"]  # the pad under the board
-        pad_rows = {round(b["top"]) for b in page.evaluate("[...document.querySelectorAll('#pad button')].map(b => b.getBoundingClientRect().toJSON())")}
+        pad_rows = {
+            round(b["top"])
+            for b in page.evaluate(
+                "[...document.querySelectorAll('#pad button')].map(b => b.getBoundingClientRect().toJSON())"
+            )
+        }
         assert len(pad_rows) == 1  # one row of digits
         assert box(page, "#undo-button")["top"] >= pad["bottom"]  # then Undo, Erase, Notes, Hint
     else:
@@ -69,7 +77,15 @@ def test_the_board_comes_first_and_the_pad_stays_in_view_after_a_hint(
     page.wait_for_function("!document.getElementById('hint-text').textContent.startsWith('Look at')")
     page.click("#hint-button")
     page.wait_for_selector("#hint-apply:not([hidden])")
-    for selector in ("#board", "#pad", "#undo-button", "#erase-button", "#notes-button", "#hint-button", "#hint-text"):
+    for selector in (
+        "#board",
+        "#pad",
+        "#undo-button",
+        "#erase-button",
+        "#notes-button",
+        "#hint-button",
+        "#hint-text",
+    ):
         assert in_view(page, selector, size), selector
     page.screenshot(path=str(shots / f"hint-{'phone' if size is PHONE else 'desktop'}.png"))
     assert page.errors == []
@@ -80,7 +96,13 @@ def test_taps_on_the_pad_and_tools_never_scroll_the_page(browser: object, server
     game = current_game(page, server)
     cell(page, empty_cells(game)[0]).tap()
     page.evaluate("window.scrollTo(0, 0)")
-    for selector in ('#pad button[data-digit="3"]', '#pad button[data-digit="5"]', "#undo-button", "#notes-button", "#erase-button"):
+    for selector in (
+        '#pad button[data-digit="3"]',
+        '#pad button[data-digit="5"]',
+        "#undo-button",
+        "#notes-button",
+        "#erase-button",
+    ):
         page.locator(selector).tap()
         assert page.evaluate("window.scrollY") == 0, selector
     assert page.evaluate("document.activeElement.id") == "board"  # the keyboard still drives the board
@@ -88,13 +110,17 @@ def test_taps_on_the_pad_and_tools_never_scroll_the_page(browser: object, server
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_digit_counts_go_down_and_a_finished_digit_is_greyed(browser: object, server: str, size: dict) -> None:
+def test_digit_counts_go_down_and_a_finished_digit_is_greyed(
+    browser: object, server: str, size: dict
+) -> None:
     page = open_game(browser, server, viewport=size)
     game = current_game(page, server)
     solution = solution_of(game)
     givens = game["puzzle"]["givens"]
     # the digit with the fewest cells left to fill
-    digit = min(range(1, 10), key=lambda d: sum(1 for i, g in enumerate(givens) if not g and solution[i] == d))
+    digit = min(
+        range(1, 10), key=lambda d: sum(1 for i, g in enumerate(givens) if not g and solution[i] == d)
+    )
     cells = [i for i, g in enumerate(givens) if not g and solution[i] == digit]
     assert left_of(page, digit) == str(len(cells))
     for k, index in enumerate(cells):
@@ -144,13 +170,17 @@ def test_settings_persist_across_a_reload(browser: object, server: str, size: di
     game = current_game(page, server)
     page.click("#settings-button")
     page.wait_for_selector("#set-check", state="visible")
-    assert in_view(page, "#board", size) or size is PHONE and box(page, "#board")["top"] >= 0
+    assert box(page, "#board")["top"] >= 0  # the board stays in view
     page.check("#set-check")
     page.uncheck("#set-highlight")
     page.check("#set-dark")
     page.reload()
     page.wait_for_selector("body[data-ready]")
-    assert page.is_checked("#set-check") and not page.is_checked("#set-highlight") and page.is_checked("#set-dark")
+    assert (
+        page.is_checked("#set-check")
+        and not page.is_checked("#set-highlight")
+        and page.is_checked("#set-dark")
+    )
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     a = empty_cells(game)[0]
     cell(page, a).click()
@@ -196,8 +226,11 @@ def test_solving_shows_the_completion_screen(browser: object, server: str, size:
         page.keyboard.press(str(solution[index]))
     page.wait_for_selector("#done-dialog[open]")
     facts = page.inner_text("#done-facts")
-    assert "Time" in facts and "Mistakes" in facts and "Rating" in facts
-    assert f"Hints\n{1 if features()['hint'] else 0}" in facts or f"Hints\t{1 if features()['hint'] else 0}" in facts
+    assert "Time" in facts and "Mistakes" in facts and "Level" in facts
+    assert (
+        f"Hints\n{1 if features()['hint'] else 0}" in facts
+        or f"Hints\t{1 if features()['hint'] else 0}" in facts
+    )
     page.wait_for_function("document.querySelectorAll('#done-history tbody tr').length > 0")
     page.screenshot(path=str(shots / f"done-{'phone' if size is PHONE else 'desktop'}.png"))
     assert wait_for_saved(page, server, lambda g: g["finished"])["finished"]
@@ -244,7 +277,9 @@ def test_jigsaw_regions_are_tinted_neighbours_apart(browser: object, server: str
 
 @pytest.mark.parametrize("size", SIZES)
 def test_no_serious_accessibility_problems(browser: object, server: str, size: dict) -> None:
-    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python")
+    axe = pytest.importorskip(
+        "axe_playwright_python.sync_playwright", reason="pip install axe-playwright-python"
+    )
     page = open_game(browser, server, EASY, viewport=size)
     if size is PHONE:
         page.click("#more-button")

@@ -425,8 +425,8 @@ async function showDone() {
   const facts = [
     ["Time", $("timer").textContent],
     ["Hints", String(page.stats.hints)],
-    ["Mistakes", page.settings.check ? String(page.stats.mistakes) : `${page.stats.mistakes} (checked as you go: off)`],
-    ["Rating", page.level || "not rated"],
+    ["Mistakes", page.settings.check ? String(page.stats.mistakes) : "not checked as you went"],
+    ["Level", page.level ? page.level[0].toUpperCase() + page.level.slice(1) : "not rated"],
   ];
   $("done-facts").replaceChildren(
     ...facts.flatMap(([term, value]) => [
