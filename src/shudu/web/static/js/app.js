@@ -434,6 +434,7 @@ async function showDone() {
       Object.assign(document.createElement("dd"), { textContent: value }),
     ]),
   );
+  $("done-history-title").textContent = `Your solved ${game.size}×${game.size} games by level`;
   const body = $("done-history").querySelector("tbody");
   body.replaceChildren();
   $("done-dialog").showModal();
