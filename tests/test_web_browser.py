@@ -781,6 +781,12 @@ def test_a_chain_hint_draws_every_candidate_the_struck_ones_and_its_links(
     rings = sum(len(node["cells"]) for node in step["structure"]["nodes"])
     assert page.locator(".links circle.node").count() == rings
     page.screenshot(path=str(shots / "teach-chain.png"))
+    page.click("#theme-button")  # dark: the struck candidates keep a tinted chip behind them
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    chip = page.evaluate("getComputedStyle(document.querySelector('.cands .out')).backgroundColor")
+    assert chip not in ("rgba(0, 0, 0, 0)", "transparent"), chip
+    page.screenshot(path=str(shots / "teach-chain-dark.png"))
+    page.click("#theme-button")
     page.click("#hint-apply")
     assert page.locator(".links").count() == 0  # applied: the drawing goes with the hint
     assert page.errors == []

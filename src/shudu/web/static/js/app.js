@@ -26,6 +26,10 @@ const page = {
   savedState: null, // the state the server holds (as JSON), so an idle page sends nothing
   saveStopped: null, // why saving stopped: "stale" (another page saved) or "gone" (deleted)
   lastTick: 0,
+  paused: false,
+  level: null, // the puzzle's level: from the bank or the generator, else from /api/rate
+  stats: { hints: 0, mistakes: 0 }, // this game's hints asked and wrong digits entered
+  settings: { check: false, autoNotes: true, highlight: true, dark: false },
 };
 
 const board = new Board($("board"), { onSelect: select });
@@ -41,9 +45,27 @@ function render() {
     badMarks: page.badMarks,
     step: page.step,
     replay: page.replay,
+    highlight: page.settings.highlight,
   });
   $("undo-button").disabled = !page.game.undoStack.length;
   $("redo-button").disabled = !page.game.redoStack.length;
+  showCounts();
+  $("notes-button").setAttribute("aria-pressed", String(page.mode !== "digit"));
+  $("notes-button").classList.toggle("on", page.mode !== "digit");
+}
+
+// How many of each digit are still to place; a digit placed everywhere it goes is greyed.
+function showCounts() {
+  const game = page.game;
+  const placed = new Array(game.size + 1).fill(0);
+  for (let cell = 0; cell < game.entries.length; cell++) placed[game.value(cell)]++;
+  for (const button of $("pad").children) {
+    const digit = Number(button.dataset.digit);
+    const left = Math.max(game.size - placed[digit], 0);
+    button.querySelector(".left").textContent = left ? String(left) : "";
+    button.classList.toggle("done", left === 0);
+    button.setAttribute("aria-label", `digit ${game.puzzle.digits[digit - 1]}, ${left} left`);
+  }
 }
 
 function say(text, tone = "") {
@@ -63,7 +85,7 @@ function showTime() {
 function tick() {
   const now = performance.now();
   const game = page.game;
-  if (game && !game.finished && document.visibilityState === "visible" && page.lastTick) {
+  if (game && !game.finished && !page.paused && document.visibilityState === "visible" && page.lastTick) {
     game.elapsed += now - page.lastTick;
   }
   page.lastTick = now;
@@ -77,18 +99,27 @@ function title(puzzle, level) {
   return `${puzzle.size}×${puzzle.size}${variant}${level ? ` · ${level}` : ""}`;
 }
 
+function showLevel(level) {
+  page.level = level;
+  $("rating").textContent = level || "";
+  $("rating").hidden = !level;
+}
+
 function buildPad(puzzle) {
   const pad = $("pad");
   pad.replaceChildren();
   const n = puzzle.size;
-  const rows = n <= 6 ? 1 : n <= 16 ? 2 : 3;
+  const rows = n <= 9 ? 1 : n <= 16 ? 2 : 3; // one row on a phone up to 9x9
   pad.style.setProperty("--cols", Math.ceil(n / rows));
   puzzle.digits.forEach((char, k) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = char;
     button.dataset.digit = k + 1;
     button.setAttribute("aria-label", `digit ${char}`);
+    const face = Object.assign(document.createElement("span"), { className: "face", textContent: char });
+    const left = Object.assign(document.createElement("span"), { className: "left" });
+    left.setAttribute("aria-hidden", "true");
+    button.append(face, left);
     button.addEventListener("click", () => input(k + 1, page.mode));
     pad.append(button);
   });
@@ -105,8 +136,12 @@ function show(saved) {
   zoom(false);
   $("zoom-button").hidden = saved.puzzle.size < 16;
   buildPad(saved.puzzle);
-  $("title").textContent = title(saved.puzzle, saved.level);
-  $("rating").hidden = true;
+  $("title").textContent = title(saved.puzzle);
+  showLevel(saved.level);
+  pause(false);
+  page.stats = loadStats(saved.id);
+  game.autoNotes = page.settings.autoNotes;
+  $("share-link").hidden = true;
   history.replaceState(null, "", `#game=${saved.id}`);
   localStorage.setItem("shudu-last-game", saved.id);
   say(game.finished ? "This puzzle is finished." : "", game.finished ? "done" : "");
@@ -117,7 +152,8 @@ function show(saved) {
   if (page.dirty) saveLater();
   showTime();
   render();
-  if (page.features.rate) rate();
+  if (page.features.rate && !saved.level) rate();
+  if (page.settings.check) solution().then(render, () => {});
 }
 
 // A move kept in localStorage may be based on a save that was still on its way when the page went
@@ -286,10 +322,7 @@ async function rate() {
   try {
     const rating = await api("/api/rate", { puzzle: page.game.puzzle.json });
     const label = rating.level ?? rating.rating ?? rating.score;
-    if (label !== undefined) {
-      $("rating").textContent = `rated ${label}`;
-      $("rating").hidden = false;
-    }
+    if (label !== undefined && label !== null) showLevel(String(label));
   } catch (error) {
     /* a rating is a nicety; the game goes on without it */
   }
@@ -313,8 +346,9 @@ function move(dr, dc) {
   select(r * n + c);
 }
 
-function changed() {
+function changed(entered = null) {
   const game = page.game;
+  const before = page.wrong;
   page.wrong = new Set();
   page.badMarks = new Set();
   page.step = null;
@@ -324,8 +358,39 @@ function changed() {
   if (!game.finished && game.isComplete() && !game.conflicts().size) finish();
   else if (game.isComplete()) say("Every cell is filled, but some digits clash.", "bad");
   else say("");
+  if (page.settings.check && game.solution) {
+    page.wrong = new Set(game.wrong());
+    const fresh = (entered || []).filter((cell) => page.wrong.has(cell) && !before.has(cell));
+    if (fresh.length) {
+      page.stats.mistakes += fresh.length;
+      keepStats();
+    }
+  }
   render();
   saveLater();
+}
+
+// --- this game's hints and mistakes (kept in localStorage: the server's game has no place for them)
+
+const statsKey = (id) => `shudu-stats-${id}`;
+
+function loadStats(id) {
+  try {
+    const raw = JSON.parse(localStorage.getItem(statsKey(id)) || "{}");
+    return { hints: Number(raw.hints) || 0, mistakes: Number(raw.mistakes) || 0 };
+  } catch (error) {
+    return { hints: 0, mistakes: 0 };
+  }
+}
+
+function keepStats() {
+  if (page.game && page.game.id !== null) {
+    try {
+      localStorage.setItem(statsKey(page.game.id), JSON.stringify(page.stats));
+    } catch (error) {
+      /* a nicety: the game goes on without it */
+    }
+  }
 }
 
 async function finish(byShudu = false) {
@@ -346,25 +411,78 @@ async function finish(byShudu = false) {
   say(byShudu ? "Solved by shudu." : `Solved in ${$("timer").textContent}. Well done!`, "done");
   render();
   saveLater();
+  if (!byShudu) showDone();
+}
+
+function clock(ms) {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// The completion screen: this game's time, hints and mistakes, and the player's solved games by level.
+async function showDone() {
+  const game = page.game;
+  const facts = [
+    ["Time", $("timer").textContent],
+    ["Hints", String(page.stats.hints)],
+    ["Mistakes", page.settings.check ? String(page.stats.mistakes) : "not checked as you went"],
+    ["Level", page.level ? page.level[0].toUpperCase() + page.level.slice(1) : "not rated"],
+  ];
+  $("done-facts").replaceChildren(
+    ...facts.flatMap(([term, value]) => [
+      Object.assign(document.createElement("dt"), { textContent: term }),
+      Object.assign(document.createElement("dd"), { textContent: value }),
+    ]),
+  );
+  $("done-history-title").textContent = `Your solved ${game.size}×${game.size} games by level`;
+  const body = $("done-history").querySelector("tbody");
+  body.replaceChildren();
+  $("done-dialog").showModal();
+  try {
+    await saving();
+    const { games } = await api("/api/games");
+    const byLevel = new Map();
+    for (const saved of games) {
+      if (!saved.finished || saved.size !== game.size) continue;
+      const level = saved.level || "unrated";
+      byLevel.set(level, [...(byLevel.get(level) || []), saved.elapsed_ms]);
+    }
+    for (const [level, times] of byLevel) {
+      const row = document.createElement("tr");
+      const average = times.reduce((a, b) => a + b, 0) / times.length;
+      for (const text of [level, String(times.length), clock(average), clock(Math.min(...times))]) {
+        row.append(Object.assign(document.createElement("td"), { textContent: text }));
+      }
+      body.append(row);
+    }
+  } catch (error) {
+    /* the history is a nicety */
+  }
+}
+
+// The save in flight, if any, has ended.
+async function saving() {
+  for (let tries = 0; page.saving && tries < 50; tries++) await page.saving;
 }
 
 function input(digit, mode) {
   const game = page.game;
   if (!game || page.replay || !page.selected.length) return;
   if (digit < 1 || digit > game.size) return;
-  if (game.act(page.selected, { kind: mode, digit })) changed();
+  if (page.paused) return;
+  if (game.act(page.selected, { kind: mode, digit })) changed(mode === "digit" ? page.selected : null);
 }
 
 function erase() {
-  if (page.game && !page.replay && page.game.act(page.selected, { kind: "erase" })) changed();
+  if (page.game && !page.replay && !page.paused && page.game.act(page.selected, { kind: "erase" })) changed();
 }
 
 function undo() {
-  if (page.game && !page.replay && page.game.undo()) changed();
+  if (page.game && !page.replay && !page.paused && page.game.undo()) changed();
 }
 
 function redo() {
-  if (page.game && !page.replay && page.game.redo()) changed();
+  if (page.game && !page.replay && !page.paused && page.game.redo()) changed();
 }
 
 // Fill every empty cell's centre marks with its candidates (one move: one undo takes them back).
@@ -502,6 +620,7 @@ const HINT_LEVELS = ["vague", "technique", "step"];
 // Each press of Hint tells more: where to look, then the technique, then the whole step.
 async function hint() {
   const game = page.game;
+  if (!game || page.paused) return;
   const level = page.hint ? Math.min(page.hint.level + 1, 3) : 1;
   let data;
   const request = { puzzle: game.puzzle.json, entries: game.entries, level: HINT_LEVELS[level - 1] };
@@ -532,12 +651,21 @@ async function hint() {
     $("hint-text").textContent = data.solved ? "The puzzle is already solved." : text || "No step found.";
     return;
   }
+  if (level === 1) {
+    page.stats.hints++;
+    keepStats();
+  }
   page.hint = { data, level };
   const drawn = drawStep(data.step);
   const none = { placements: new Map(), eliminations: new Map() };
   if (level === 1) {
-    // only the area: the step's first house, or its cells
-    const area = drawn.area.size ? new Set(page.game.puzzle.houses.find((h) => h.name === data.step.houses[0]).cells) : drawn.cells;
+    // only the area, never the cell itself: the step's first house, else the box (or region) of
+    // its first cell
+    const { houses, region } = page.game.puzzle;
+    const named = drawn.area.size && houses.find((h) => h.name === data.step.houses[0]);
+    const first = data.step.cells[0];
+    const box = first === undefined ? [] : region.flatMap((r, cell) => (r === region[first] ? [cell] : []));
+    const area = new Set(named ? named.cells : box);
     page.step = { ...none, area, cells: new Set() };
   } else if (level === 2) page.step = { ...drawn, ...none };
   else {
@@ -794,6 +922,7 @@ function onKey(event) {
     event.preventDefault();
     return redo();
   }
+  if (key === "Escape" && $("sheet").classList.contains("open") && !page.replay) return openSheet(false);
   if (page.replay) {
     if (key === "Escape") {
       $("explain-panel").open = false;
@@ -811,12 +940,20 @@ function onKey(event) {
     event.preventDefault();
     return erase();
   }
-  if (target !== $("board") && target !== document.body && !target.closest("#pad")) return;
+  if (target !== $("board") && target !== document.body && !target.closest("#pad, .tools")) return;
   const digit = digitOfKey(event);
   if (digit && !event.altKey) {
     event.preventDefault();
     const mode = event.shiftKey ? "corner" : ctrl ? "centre" : page.mode;
     input(digit, mode);
+    return;
+  }
+  // letters that are not digits of this size: commands
+  if (ctrl || event.altKey) return;
+  const command = { n: toggleNotes, z: undo, y: redo, h: () => page.features.hint && hint(), p: () => pause(!page.paused) }[key.toLowerCase()];
+  if (command) {
+    event.preventDefault();
+    command();
   }
 }
 
@@ -825,6 +962,104 @@ function onKey(event) {
 function setTheme(theme) {
   document.documentElement.dataset.theme = theme;
   localStorage.setItem("shudu-theme", theme);
+  page.settings.dark = theme === "dark";
+  $("set-dark").checked = page.settings.dark;
+}
+
+// --- settings, notes, pause, the sheet, sharing ----------------------------------------------
+//
+// Settings live in this browser's localStorage, as the player does: the player is this browser's
+// cookie, and the server keeps games, not preferences.
+
+const SETTINGS = { check: "set-check", autoNotes: "set-auto", highlight: "set-highlight" };
+
+function loadSettings() {
+  try {
+    Object.assign(page.settings, JSON.parse(localStorage.getItem("shudu-settings") || "{}"));
+  } catch (error) {
+    /* the defaults */
+  }
+  for (const [name, id] of Object.entries(SETTINGS)) $(id).checked = Boolean(page.settings[name]);
+}
+
+function changeSetting(name, value) {
+  page.settings[name] = value;
+  const { check, autoNotes, highlight } = page.settings;
+  localStorage.setItem("shudu-settings", JSON.stringify({ check, autoNotes, highlight }));
+  if (!page.game) return;
+  page.game.autoNotes = autoNotes;
+  if (name === "check" && value) solution().then(() => changedView(), () => {});
+  if (name === "check" && !value) page.wrong = new Set();
+  render();
+}
+
+function changedView() {
+  if (page.settings.check && page.game.solution) page.wrong = new Set(page.game.wrong());
+  render();
+}
+
+function setMode(mode) {
+  page.mode = mode;
+  const radio = document.querySelector(`input[name="mode"][value="${mode}"]`);
+  if (radio) radio.checked = true;
+  if (page.game) render();
+}
+
+// Notes: the centre marks, which hints read as the player's candidates (Shift+digit still adds a
+// corner mark).
+function toggleNotes() {
+  setMode(page.mode === "digit" ? "centre" : "digit");
+}
+
+function pause(on) {
+  page.paused = on && Boolean(page.game) && !page.game.finished;
+  tick();
+  $("board-frame").classList.toggle("paused", page.paused);
+  $("paused").hidden = !page.paused;
+  $("pause-button").setAttribute("aria-pressed", String(page.paused));
+  $("pause-button").setAttribute("aria-label", page.paused ? "go on" : "pause");
+  $("pause-button").textContent = page.paused ? "▶" : "❚❚";
+}
+
+// On a phone the sheet slides over the lower page, leaving the board in view; on a wide screen it
+// is the column beside the board and always shown.
+function openSheet(on, section = null) {
+  $("sheet").classList.toggle("open", on);
+  $("more-button").setAttribute("aria-expanded", String(on));
+  if (section) {
+    $(section).open = true;
+    $(section).scrollIntoView({ block: "nearest" });
+  }
+}
+
+// A link that opens this puzzle, new, for anyone: the puzzle travels in the link, no player data.
+function shareLink() {
+  const json = page.game.puzzle.json;
+  return `${location.origin}${location.pathname}#puzzle=${encodeURIComponent(JSON.stringify(json))}`;
+}
+
+async function share() {
+  const link = shareLink();
+  const field = $("share-link");
+  field.value = link;
+  field.hidden = false;
+  field.select();
+  try {
+    await navigator.clipboard.writeText(link);
+    say("Link copied.");
+  } catch (error) {
+    say("Copy the link below.");
+  }
+}
+
+function sharedPuzzle() {
+  const text = new URLSearchParams(location.hash.slice(1)).get("puzzle");
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return text; // a puzzle in one line of text
+  }
 }
 
 function wire() {
@@ -832,6 +1067,28 @@ function wire() {
   on("new-button", openNewDialog);
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
   on("theme-button", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
+  $("set-dark").addEventListener("change", () => setTheme($("set-dark").checked ? "dark" : "light"));
+  for (const [name, id] of Object.entries(SETTINGS)) $(id).addEventListener("change", () => changeSetting(name, $(id).checked));
+  on("settings-button", () => openSheet(true, "settings-panel"));
+  on("more-button", () => openSheet(!$("sheet").classList.contains("open")));
+  on("sheet-close", () => openSheet(false));
+  on("notes-button", toggleNotes);
+  on("pause-button", () => pause(!page.paused));
+  on("paused", () => pause(false));
+  on("share-button", share);
+  on("print-button", () => window.print());
+  on("done-close", () => $("done-dialog").close());
+  on("done-new", () => {
+    $("done-dialog").close();
+    openNewDialog();
+  });
+  // A tap on the pad or the tools keeps the focus (and the page) where it is: no scroll, and
+  // the keyboard goes on driving the board.
+  for (const bar of [$("pad"), document.querySelector(".tools")]) {
+    bar.addEventListener("pointerdown", (event) => {
+      if (event.target.closest("button")) event.preventDefault();
+    });
+  }
   on("erase-button", erase);
   on("zoom-button", () => zoom(!$("board-frame").classList.contains("zoomed")));
   on("undo-button", undo);
@@ -872,9 +1129,10 @@ function wire() {
     });
   }
   document.querySelectorAll('input[name="mode"]').forEach((radio) =>
-    radio.addEventListener("change", () => (page.mode = radio.value)),
+    radio.addEventListener("change", () => setMode(radio.value)),
   );
   $("explain-panel").addEventListener("toggle", () => {
+    if ($("explain-panel").open) openSheet(true);
     if ($("explain-panel").open && !page.explain) explain();
     if (!$("explain-panel").open && page.explain) closeHelp();
   });
@@ -910,6 +1168,8 @@ function wire() {
   window.addEventListener("pagehide", () => page.dirty && saveLater(true));
   on("save-reload", () => page.game && openGame(page.game.id).catch((error) => say(error.message, "bad")));
   window.addEventListener("hashchange", () => {
+    const shared = sharedPuzzle();
+    if (shared) return startGame(shared).catch((error) => say(error.message, "bad"));
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
     if (id && (!page.game || String(page.game.id) !== id)) openGame(id).catch((error) => say(error.message, "bad"));
   });
@@ -926,13 +1186,16 @@ function wire() {
 
 async function start() {
   setTheme(localStorage.getItem("shudu-theme") || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
+  loadSettings();
   wire();
   try {
     const about = await api("/api/features");
     page.features = { ...about, ...about.features };
     document.querySelectorAll("[data-feature]").forEach((el) => (el.hidden = !page.features[el.dataset.feature]));
+    const shared = sharedPuzzle();
     const wanted = new URLSearchParams(location.hash.slice(1)).get("game") || localStorage.getItem("shudu-last-game");
-    if (wanted) {
+    if (shared) await startGame(shared);
+    else if (wanted) {
       try {
         await openGame(wanted);
       } catch (error) {

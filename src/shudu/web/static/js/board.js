@@ -32,6 +32,7 @@ export class Board {
       .filter((extra) => !extra.diagonal)
       .forEach((extra, k) => extra.cells.forEach((cell) => (shade[cell] ??= k % 6)));
     const region = puzzle.region;
+    const tint = this.regionTints(puzzle);
     this.cells = [];
     for (let r = 0; r < n; r++) {
       const row = document.createElement("div");
@@ -49,6 +50,7 @@ export class Board {
         else if (region[i] !== region[i + n]) classes.push("thick-bottom");
         cell.dataset.base = classes.join(" ");
         if (shade[i] !== null) cell.dataset.extra = shade[i];
+        else if (tint) cell.dataset.tint = tint[region[i]];
         cell.addEventListener("pointerdown", (event) => {
           event.preventDefault();
           this.element.focus({ preventScroll: true });
@@ -83,6 +85,42 @@ export class Board {
     }
   }
 
+  // Irregular (jigsaw) regions each get a soft tint, neighbours never the same: a greedy colouring
+  // of the regions' touching graph (four colours seldom run out; a fifth and sixth are there).
+  // Boxes get none: their thick lines are enough.
+  regionTints(puzzle) {
+    const n = puzzle.size;
+    const region = puzzle.region;
+    const bounds = new Map(); // region → [top, bottom, left, right, cells]
+    region.forEach((r, i) => {
+      const [row, col] = [Math.floor(i / n), i % n];
+      const b = bounds.get(r) || [row, row, col, col, 0];
+      bounds.set(r, [Math.min(b[0], row), Math.max(b[1], row), Math.min(b[2], col), Math.max(b[3], col), b[4] + 1]);
+    });
+    const boxed = [...bounds.values()].every(([t, b, l, r, count]) => (b - t + 1) * (r - l + 1) === count);
+    if (boxed) return null;
+    const touching = new Map();
+    const link = (a, b) => {
+      if (a === b) return;
+      if (!touching.has(a)) touching.set(a, new Set());
+      if (!touching.has(b)) touching.set(b, new Set());
+      touching.get(a).add(b);
+      touching.get(b).add(a);
+    };
+    for (let i = 0; i < n * n; i++) {
+      if (i % n < n - 1) link(region[i], region[i + 1]);
+      if (i + n < n * n) link(region[i], region[i + n]);
+    }
+    const colour = {};
+    for (const r of [...new Set(region)].sort((a, b) => a - b)) {
+      const used = new Set([...(touching.get(r) || [])].map((o) => colour[o]));
+      let k = 0;
+      while (used.has(k)) k++;
+      colour[r] = k % 6;
+    }
+    return colour;
+  }
+
   // view: {game, selected: [cells], wrong: Set, badMarks: Set,
   //        step: {cells, area, placements, eliminations, candidates?, links?},
   //        replay: {values, candidates?, cell?, bad?, emptied?}} — a replay (the explanation or the
@@ -95,6 +133,7 @@ export class Board {
     const houses = new Set();
     if (focus !== null) for (const peer of game.peers[focus]) houses.add(peer);
     const focusDigit = focus !== null ? game.value(focus) : 0;
+    const highlight = view.highlight !== false;
     const conflicts = game.conflicts();
     const wrong = view.wrong || new Set();
     for (let i = 0; i < n * n; i++) {
@@ -110,8 +149,8 @@ export class Board {
         if (i === replay.cell) classes.push(replay.bad ? "trace-bad" : "trace-cell");
         if (i === replay.emptied) classes.push("trace-bad");
       } else {
-        if (houses.has(i)) classes.push("house");
-        if (focusDigit && game.value(i) === focusDigit) classes.push("same");
+        if (highlight && houses.has(i)) classes.push("house");
+        if (highlight && focusDigit && game.value(i) === focusDigit) classes.push("same");
         if (selected.has(i)) classes.push("selected");
         if (conflicts.has(i)) classes.push("conflict");
         if (wrong.has(i)) classes.push("wrong");
@@ -138,7 +177,7 @@ export class Board {
       cell.className = classes.join(" ");
       cell.setAttribute("aria-selected", selected.has(i) ? "true" : "false");
       cell.setAttribute("aria-label", this.describe(game, i, value));
-      cell.replaceChildren(...this.content(game, i, value, cands, Boolean(replay)));
+      cell.replaceChildren(...this.content(game, i, value, cands, Boolean(replay), highlight && !replay ? focusDigit : 0));
     }
     this.drawLinks(step && step.candidates ? step.links : null);
   }
@@ -205,7 +244,8 @@ export class Board {
     return marks.length ? `${name}: empty, marks ${marks.join(" ")}` : `${name}: empty`;
   }
 
-  content(game, cell, value, cands, bare) {
+  // ``lit``: the selected cell's digit, shown stronger inside pencil marks.
+  content(game, cell, value, cands, bare, lit = 0) {
     const digits = this.puzzle.digits;
     const span = (cls, text) => {
       const el = document.createElement("span");
@@ -231,7 +271,7 @@ export class Board {
       const box = document.createElement("div");
       box.className = "corner";
       corner.slice(0, CORNERS.length).forEach((d, k) => {
-        const mark = span("", digits[d - 1]);
+        const mark = span(d === lit ? "lit" : "", digits[d - 1]);
         const [x, y] = CORNERS[k];
         mark.style.left = `${x}%`;
         mark.style.top = `${y}%`;
@@ -242,7 +282,10 @@ export class Board {
     }
     const centre = [...game.centre[cell], ...corner.slice(CORNERS.length)];
     if (centre.length) {
-      const box = span("centre", centre.map((d) => digits[d - 1]).join(""));
+      const box = span("centre", "");
+      const line = span("", ""); // one inline run inside the flex box: the marks read as one word
+      line.append(...centre.map((d) => span(d === lit ? "lit" : "", digits[d - 1])));
+      box.append(line);
       if (centre.length > 4) box.style.fontSize = `max(7px, ${Math.max(0.18, 1.3 / centre.length)}em)`;
       parts.push(box);
     }

@@ -33,6 +33,7 @@ export class Game {
     this.finished = saved ? saved.finished : false;
     this.peers = peersOf(puzzle);
     this.solution = null;
+    this.autoNotes = true; // placing a digit removes it from its peers' pencil marks
   }
 
   get size() {
@@ -73,7 +74,7 @@ export class Game {
       for (const cell of targets) {
         touch(cell);
         this.entries[cell] = clear ? 0 : d;
-        if (!clear) {
+        if (!clear && this.autoNotes) {
           for (const peer of this.peers[cell]) {
             if (this.corner[peer].includes(d) || this.centre[peer].includes(d)) {
               touch(peer);
