@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from test_rules import _Skip, random_rule
 
 import shudu
 from shudu.errors import VariantError
@@ -30,6 +29,7 @@ from shudu.logic.techniques import EVERY_FINDER, Finder
 from shudu.puzzle import Puzzle
 from shudu.rules import Rule, lookup
 from shudu.variants import Variant
+from test_rules import _Skip, random_rule
 
 #: Puzzles with more solutions than this are passed over (each step is checked against all).
 MOST_SOLUTIONS = 40
@@ -154,9 +154,7 @@ def fitting(source: Source, grid: CandidateGrid) -> list[tuple[int, ...]]:
     return [
         sol
         for sol in source.solutions
-        if all(
-            (grid.values[c] == sol[c]) if grid.values[c] else grid.has(c, sol[c]) for c in range(len(sol))
-        )
+        if all((grid.values[c] == sol[c]) if grid.values[c] else grid.has(c, sol[c]) for c in range(len(sol)))
     ]
 
 

@@ -495,6 +495,7 @@ CATALOG: tuple[Technique, ...] = (
         forms=(_f("45 rule (innies)"), _f("45 rule (outies)")),
     ),
     Technique("Rule contradiction", "", (), "hard", 150, 4.6),
+    Technique("Rule Forcing Chain", "", (), "extreme", 500, 8.5),
 )
 
 

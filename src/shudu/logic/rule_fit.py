@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules import lookup
+from ..rules import WeightedSum, lookup
+from ..solvers._conditions_py import make
 from .grid import CandidateGrid, bits
 from .rule_tables import RuleItem
 
-__all__ = ["MAX_NODES", "MAX_TUPLES", "SumFit", "rule_fit", "sum_fit"]
+__all__ = ["MAX_NODES", "MAX_TUPLES", "SumFit", "rule_fit", "sum_bounds", "sum_fit"]
 
-#: The most search nodes one sum's search may take.
-MAX_NODES = 20000
+#: The most search nodes one sum's search may take (beyond, :func:`sum_bounds` answers).
+MAX_NODES = 4000
+#: The most assignments (the product of the open cells' candidate counts) a sum's search starts on.
+MAX_TRIES = 50000
 #: The most full assignments of a rule's open cells the general search judges.
 MAX_TUPLES = 4096
 #: How many answers a geometry's rules remember before their memory is emptied.
@@ -113,6 +116,11 @@ def _sum_fit(
         return SumFit(tuple(opens), (0,) * len(opens), ())
     opens, doms, apart = parts
     n = len(opens)
+    tries = 1
+    for mask in doms:
+        tries *= mask.bit_count()
+    if tries > MAX_TRIES:
+        return None
     ws = [weight[c] for c in opens]
     order = sorted(range(n), key=lambda i: doms[i].bit_count())
     # the least and greatest the cells after position k can add
@@ -159,7 +167,9 @@ def _sum_fit(
     return SumFit(tuple(opens), tuple(used), tuple(sorted(combos)))
 
 
-def rule_fit(grid: CandidateGrid, index: int, item: RuleItem) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def rule_fit(
+    grid: CandidateGrid, index: int, item: RuleItem
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """(open cells, per open cell the digits some assignment that keeps the rule puts there) of
     one rule, judged by the rule's own check on its cells; None for a rule without cells, with
     no open cell, or with more than :data:`MAX_TUPLES` assignments to try."""
@@ -218,3 +228,29 @@ def _rule_fit(grid: CandidateGrid, item: RuleItem) -> tuple[tuple[int, ...], tup
 
     walk(0)
     return opens, tuple(used)
+
+
+def sum_bounds(grid: CandidateGrid, kind: WeightedSum) -> list[tuple[int, int]] | None:
+    """The candidates the constraint engine's propagator of a sum removes (it bounds the sum by
+    the digits its cells can take, different where they share a house): the answer for a sum
+    too big for :func:`sum_fit`. None when it finds the sum broken."""
+    memo = _memo(grid)
+    values, cands = grid.values, grid.cands
+    state = tuple(-values[c] if values[c] else cands[c] for c in kind.cells)
+    key = ("bounds", kind, state)
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    rules = grid.t.rules
+    assert rules is not None
+    dom = {c: (1 << (values[c] - 1) if values[c] else cands[c]) for c in kind.cells}
+    full = [0] * len(values)
+    for c, d in dom.items():
+        full[c] = d
+    found: list[tuple[int, int]] | None = None
+    prop = memo.get(("prop", kind))
+    if prop is None:
+        prop = memo[("prop", kind)] = make(kind, rules.shape, grid.geometry.house_cells)
+    if prop.run(full) is not None:  # type: ignore[attr-defined]
+        found = [(c, d + 1) for c in dom if not values[c] for d in bits(cands[c] & ~full[c])]
+    memo[key] = found
+    return found

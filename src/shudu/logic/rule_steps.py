@@ -83,7 +83,7 @@ PAIR_FORMS = {
 }
 
 
-def _pair_eliminations(grid: CandidateGrid, rel: Relation) -> list[tuple[int, int]]:
+def pair_eliminations(grid: CandidateGrid, rel: Relation) -> list[tuple[int, int]]:
     a, b = rel.a, rel.b
     dom_a, dom_b = _domain(grid, a), _domain(grid, b)
     elims = []
@@ -107,7 +107,7 @@ def iter_pair_rule(grid: CandidateGrid) -> Iterator[Step]:
     for index, rel in rules.relations:
         if grid.values[rel.a] and grid.values[rel.b]:
             continue
-        elims = _pair_eliminations(grid, rel)
+        elims = pair_eliminations(grid, rel)
         if not elims:
             continue
         rule = rules.items[index].rule
@@ -131,7 +131,7 @@ def find_pair_rule(grid: CandidateGrid) -> Step | None:
     return next(iter_pair_rule(grid), None)
 
 
-def _chain_bounds(grid: CandidateGrid, chain: OrderedChain) -> tuple[list[int], list[int]] | None:
+def chain_bounds(grid: CandidateGrid, chain: OrderedChain) -> tuple[list[int], list[int]] | None:
     """The least and greatest digit of each cell of a chain, from the cells before and after it."""
     cells, gap = chain.cells, int(chain.strict)
     low, high = [], []
@@ -154,7 +154,7 @@ def iter_thermometer(grid: CandidateGrid) -> Iterator[Step]:
     if rules is None:
         return
     for index, chain in rules.chains:
-        bounds = _chain_bounds(grid, chain)
+        bounds = chain_bounds(grid, chain)
         if bounds is None:
             continue
         low, high = bounds
@@ -184,9 +184,9 @@ def find_thermometer(grid: CandidateGrid) -> Step | None:
     return next(iter_thermometer(grid), None)
 
 
-def _propagated(grid: CandidateGrid, index: int) -> list[tuple[int, int]]:
+def propagated(grid: CandidateGrid, index: int) -> list[tuple[int, int]] | None:
     """The eliminations of a rule's own propagators (the constraint engine's), run once each on
-    the grid's domains."""
+    the grid's domains; None when one finds the rule broken."""
     rules = grid.t.rules
     assert rules is not None
     item = rules.items[index]
@@ -197,7 +197,7 @@ def _propagated(grid: CandidateGrid, index: int) -> list[tuple[int, int]]:
         if isinstance(kind, LineCondition) and kind.name == "rule":
             continue
         if make(kind, rules.shape, houses).run(dom) is None:
-            return []
+            return None
     return [
         (c, d + 1)
         for c in dict.fromkeys(cell for kind in item.kinds for cell in getattr(kind, "cells", ()))
@@ -219,17 +219,16 @@ def iter_rule_contradiction(grid: CandidateGrid) -> Iterator[Step]:
                 continue  # the rule is already broken here: nothing to teach
             elims = [(c, d + 1) for c, u in zip(cells, used, strict=True) for d in bits(grid.cands[c] & ~u)]
         else:
-            elims = _propagated(grid, index)
+            elims = propagated(grid, index) or []
         if not elims:
             continue
-        cells = sorted({c for c, _ in elims})
         yield make_step(
             grid,
             "Rule contradiction",
             f"of the ways to fill the open cells of the {item.words} from their candidates, "
             "none that keeps the rule uses these candidates",
             eliminations=elims,
-            cells=cells,
+            cells=sorted({c for c, _ in elims}),
         )
 
 

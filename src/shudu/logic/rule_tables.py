@@ -12,7 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..geometry import Geometry
-from ..rules import AllDifferent, Kind, LineCondition, OrderedChain, Relation, Rule, Shape, WeightedSum, lookup
+from ..rules import (
+    AllDifferent,
+    Kind,
+    LineCondition,
+    OrderedChain,
+    Relation,
+    Rule,
+    Shape,
+    WeightedSum,
+    lookup,
+)
 from ..solvers.constraints import shape_of
 
 __all__ = ["RuleItem", "RuleTables", "rule_tables"]

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ..notation import digit_char
 from .grid import CandidateGrid, and_list, bits
-from .rule_fit import SumFit, sum_fit
+from .rule_fit import SumFit, sum_bounds, sum_fit
 from .step import Step, make_step
 
 __all__ = [
@@ -70,16 +70,30 @@ def iter_sum_combinations(grid: CandidateGrid) -> Iterator[Step]:
         return
     for index, kind in rules.sums:
         fit = sum_fit(grid, kind.cells, kind.coeffs, kind.total, distinct=kind.distinct)
-        if fit is None or not fit.combos:
+        words = rules.items[index].words
+        if fit is None:  # too many ways to list: the sum's bounds
+            bounded = sum_bounds(grid, kind)
+            if bounded:
+                yield make_step(
+                    grid,
+                    "Cage combinations" if kind.distinct else "Sum combinations",
+                    f"the least and the most the other cells of the {words} can add up to "
+                    "leave these digits out",
+                    eliminations=bounded,
+                    cells=[c for c in kind.cells if not grid.values[c]],
+                    digits=sorted({d for _, d in bounded}),
+                )
+            continue
+        if not fit.combos:
             continue
         elims = _fit_eliminations(grid, fit)
         if not elims:
             continue
-        words = rules.items[index].words
         if _unit(kind.coeffs):
             reason = f"{_where(grid, fit.cells, kind.cells)} of the {words} can only hold {_combos_text(fit)}"
         else:
-            reason = f"of the ways to fill {_where(grid, fit.cells, kind.cells)} of the {words}, none uses these digits"
+            where = _where(grid, fit.cells, kind.cells)
+            reason = f"of the ways to fill {where} of the {words}, none uses these digits"
         yield make_step(
             grid,
             "Cage combinations" if kind.distinct else "Sum combinations",
@@ -146,7 +160,9 @@ def find_cage_forced_digit(grid: CandidateGrid) -> Step | None:
 
 
 @lru_cache(maxsize=64)
-def _unions(house_bits: tuple[int, ...], kinds: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+def _unions(
+    house_bits: tuple[int, ...], kinds: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every union of one to three houses of one kind (rows, columns, boxes) that do not
     overlap: (the houses, their cells)."""
     out = []
