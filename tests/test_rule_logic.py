@@ -141,6 +141,13 @@ def test_rate_explain_hint_and_steps_read_rules() -> None:
     for step in rating.steps:
         grid.apply(step)
     assert tuple(grid.values) == tuple(solved.solution.cells)
+    quick = shudu.rate(puzzle)  # the tallied rounds rate as the steps do
+    assert (quick.level, quick.score, quick.se, quick.hardest) == (
+        rating.level,
+        rating.score,
+        rating.se,
+        rating.hardest,
+    )
     assert shudu.explain(puzzle).steps
     for level in ("vague", "technique", "step"):
         hint = shudu.hint(puzzle, level)

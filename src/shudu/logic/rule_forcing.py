@@ -12,7 +12,8 @@ without a place in a house, a rule that no assignment of its cells keeps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from ..notation import digit_char
 from ..rules import LineCondition
@@ -21,6 +22,7 @@ from .grid import CandidateGrid, bits
 from .propagate import settle
 from .rule_fit import rule_fit, sum_bounds, sum_fit
 from .rule_steps import chain_bounds, pair_eliminations, propagated
+from .rule_tables import RuleItem
 from .step import Step, first_of_listing, make_step
 
 __all__ = ["find_rule_forcing_chain", "iter_rule_forcing_chain", "rule_eliminations", "settle_rules"]
@@ -33,20 +35,79 @@ class Broken(Exception):
     """The grid or a rule cannot hold any more."""
 
 
-def rule_eliminations(grid: CandidateGrid) -> set[tuple[int, int]]:
-    """Every candidate the rule techniques remove from ``grid`` at once; Broken when a rule has
-    no assignment left."""
+@dataclass(frozen=True)
+class _Watch:
+    """Per cell, the rules' parts that read it (by their index in the rule tables' lists)."""
+
+    conditions: tuple[tuple[int, ...], ...]
+    relations: tuple[tuple[int, ...], ...]
+    chains: tuple[tuple[int, ...], ...]
+    sums: tuple[tuple[int, ...], ...]
+    items: tuple[tuple[int, ...], ...]
+
+
+def _watch(grid: CandidateGrid) -> _Watch:
     rules = grid.t.rules
     assert rules is not None
+    found = rules.memo.get("watch")
+    if isinstance(found, _Watch):
+        return found
+    n = len(grid.values)
+
+    def index(parts: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+        per: list[list[int]] = [[] for _ in range(n)]
+        for i, cells in enumerate(parts):
+            for c in set(cells):
+                per[c].append(i)
+        return tuple(tuple(p) for p in per)
+
+    watch = _Watch(
+        index([cond.cells for _, cond in rules.conditions]),
+        index([(rel.a, rel.b) for _, rel in rules.relations]),
+        index([chain.cells for _, chain in rules.chains]),
+        index([kind.cells for _, kind in rules.sums]),
+        index([tuple(item.rule.cells) if _searched(item) else () for item in rules.items]),
+    )
+    rules.memo["watch"] = watch
+    return watch
+
+
+def _searched(item: RuleItem) -> bool:
+    """Whether a rule has a part the kinds read below leave out (a condition on a line)."""
+    return any(isinstance(k, LineCondition) and k.name != "allowed" for k in item.kinds) or (
+        not item.rule.cells and any(isinstance(k, LineCondition) for k in item.kinds)
+    )
+
+
+def _touched(per_cell: tuple[tuple[int, ...], ...], cells: Iterable[int] | None, count: int) -> Iterable[int]:
+    if cells is None:
+        return range(count)
+    out: set[int] = set()
+    for c in cells:
+        out.update(per_cell[c])
+    return sorted(out)
+
+
+def rule_eliminations(grid: CandidateGrid, cells: Iterable[int] | None = None) -> set[tuple[int, int]]:
+    """Every candidate the rule techniques remove from ``grid`` at once, from the rules that read
+    ``cells`` (None: every rule); Broken when a rule has no assignment left."""
+    rules = grid.t.rules
+    assert rules is not None
+    if cells is not None:
+        cells = list(cells)
+    watch = _watch(grid)
     out: set[tuple[int, int]] = set()
-    cands = grid.cands
-    for _, cond in rules.conditions:
+    cands, values = grid.cands, grid.values
+    for i in _touched(watch.conditions, cells, len(rules.conditions)):
+        cond = rules.conditions[i][1]
         if cond.name == "allowed":
             out.update((c, d + 1) for c in cond.cells for d in bits(cands[c] & ~cond.params[0]))
-    for _, rel in rules.relations:
-        if not (grid.values[rel.a] and grid.values[rel.b]):
+    for i in _touched(watch.relations, cells, len(rules.relations)):
+        rel = rules.relations[i][1]
+        if not (values[rel.a] and values[rel.b]):
             out.update(pair_eliminations(grid, rel))
-    for _, chain in rules.chains:
+    for i in _touched(watch.chains, cells, len(rules.chains)):
+        chain = rules.chains[i][1]
         bounds = chain_bounds(grid, chain)
         if bounds is None:
             raise Broken
@@ -54,7 +115,8 @@ def rule_eliminations(grid: CandidateGrid) -> set[tuple[int, int]]:
             if lo > hi:
                 raise Broken
             out.update((c, d + 1) for d in bits(cands[c]) if not lo <= d + 1 <= hi)
-    for _, kind in rules.sums:
+    for i in _touched(watch.sums, cells, len(rules.sums)):
+        kind = rules.sums[i][1]
         fit = sum_fit(grid, kind.cells, kind.coeffs, kind.total, distinct=kind.distinct)
         if fit is None:
             bounded = sum_bounds(grid, kind)
@@ -64,11 +126,16 @@ def rule_eliminations(grid: CandidateGrid) -> set[tuple[int, int]]:
             continue
         if not fit.combos:
             raise Broken
-        out.update(
-            (c, d + 1) for c, used in zip(fit.cells, fit.used, strict=True) for d in bits(cands[c] & ~used)
+        for c, used in zip(fit.cells, fit.used, strict=True):
+            out.update((c, d + 1) for d in bits(cands[c] & ~used))
+    touched_items = _touched(watch.items, cells, len(rules.items))
+    if cells is not None:  # the rules on the whole grid read every cell
+        touched_items = sorted(
+            {*touched_items, *(i for i, it in enumerate(rules.items) if not it.rule.cells)}
         )
-    for index, item in enumerate(rules.items):
-        if not any(isinstance(k, LineCondition) and k.name != "allowed" for k in item.kinds):
+    for index in touched_items:
+        item = rules.items[index]
+        if not _searched(item):
             continue  # its kinds are all read above
         found = rule_fit(grid, index, item)
         if found is None:
@@ -77,23 +144,30 @@ def rule_eliminations(grid: CandidateGrid) -> set[tuple[int, int]]:
                 raise Broken
             out.update(more)
             continue
-        cells, used = found
+        opens, used = found
         if not all(used):
             raise Broken
-        out.update((c, d + 1) for c, u in zip(cells, used, strict=True) for d in bits(cands[c] & ~u))
+        out.update((c, d + 1) for c, u in zip(opens, used, strict=True) for d in bits(cands[c] & ~u))
     return out
 
 
-def settle_rules(grid: CandidateGrid) -> int | None:
+def settle_rules(grid: CandidateGrid, since: CandidateGrid | None = None) -> int | None:
     """Singles and the rule techniques applied to ``grid`` in place until nothing changes: how
-    many rounds it took, or None when the grid or a rule broke."""
+    many rounds it took, or None when the grid or a rule broke. ``since``, a grid ``grid`` was
+    made from whose rules had nothing to remove, lets the first round look only at the rules
+    of the cells that changed since."""
     rounds = 0
+    n = len(grid.cands)
+    ref = since.cands[:] if since is not None else None
     try:
         while rounds < MAX_ROUNDS:
             if settle(grid).grid is None:
                 return None
             rounds += 1
-            elims = rule_eliminations(grid)
+            now = grid.cands
+            changed = None if ref is None else [c for c in range(n) if now[c] != ref[c]]
+            ref = now[:]
+            elims = rule_eliminations(grid, changed)
             if not elims:
                 return rounds
             for cell, digit in elims:
@@ -115,12 +189,18 @@ def iter_rule_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
     (cells with fewer candidates first)."""
     if grid.t.rules is None:
         return
+    # the rules of the cells an assumption leaves alone have nothing to say, once the grid's
+    # own rules have had their say
+    try:
+        quiet = grid if not rule_eliminations(grid) else None
+    except Broken:
+        return  # a rule is broken already: there is nothing to assume
     for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
         for d in bits(grid.cands[cell]):
             checkpoint()
             trial = grid.copy()
             trial.place(cell, d + 1)
-            if settle_rules(trial) is not None:
+            if settle_rules(trial, quiet) is not None:
                 continue
             yield make_step(
                 grid,

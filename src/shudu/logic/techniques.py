@@ -156,8 +156,9 @@ TECHNIQUES: tuple[Finder, ...] = (
     _t("Franken Swordfish", complex_fish.find_franken_swordfish),
     _t("Finned Franken X-Wing", complex_fish.find_finned_franken_x_wing),
     _t("Finned Franken Swordfish", complex_fish.find_finned_franken_swordfish),
-    _t("Forcing Chain", forcing.find_forcing_chain),
+    # on a grid with rules, the forcing chain that follows the rules comes first
     _t("Rule Forcing Chain", rule_forcing.find_rule_forcing_chain),
+    _t("Forcing Chain", forcing.find_forcing_chain),
     _t("Forcing Net", forcing.find_forcing_net),
     _t("Nested Forcing Net", forcing.find_nested_forcing_net),
     _t("Brute Force", forcing.find_brute_force),
