@@ -144,10 +144,10 @@ def rule_eliminations(grid: CandidateGrid, cells: Iterable[int] | None = None) -
                 raise Broken
             out.update(more)
             continue
-        opens, used = found
-        if not all(used):
+        opens, taken = found
+        if not all(taken):
             raise Broken
-        out.update((c, d + 1) for c, u in zip(opens, used, strict=True) for d in bits(cands[c] & ~u))
+        out.update((c, d + 1) for c, u in zip(opens, taken, strict=True) for d in bits(cands[c] & ~u))
     return out
 
 
