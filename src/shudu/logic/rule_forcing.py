@@ -44,6 +44,9 @@ class _Watch:
     chains: tuple[tuple[int, ...], ...]
     sums: tuple[tuple[int, ...], ...]
     items: tuple[tuple[int, ...], ...]
+    #: The rules searched whole (:func:`_searched`), and those of them on the whole grid.
+    searched: frozenset[int]
+    whole: tuple[int, ...]
 
 
 def _watch(grid: CandidateGrid) -> _Watch:
@@ -67,6 +70,8 @@ def _watch(grid: CandidateGrid) -> _Watch:
         index([chain.cells for _, chain in rules.chains]),
         index([kind.cells for _, kind in rules.sums]),
         index([tuple(item.rule.cells) if _searched(item) else () for item in rules.items]),
+        frozenset(i for i, item in enumerate(rules.items) if _searched(item)),
+        tuple(i for i, item in enumerate(rules.items) if _searched(item) and not item.rule.cells),
     )
     rules.memo["watch"] = watch
     return watch
@@ -128,15 +133,12 @@ def rule_eliminations(grid: CandidateGrid, cells: Iterable[int] | None = None) -
             raise Broken
         for c, used in zip(fit.cells, fit.used, strict=True):
             out.update((c, d + 1) for d in bits(cands[c] & ~used))
-    touched_items = _touched(watch.items, cells, len(rules.items))
-    if cells is not None:  # the rules on the whole grid read every cell
-        touched_items = sorted(
-            {*touched_items, *(i for i, it in enumerate(rules.items) if not it.rule.cells)}
-        )
+    if cells is None:
+        touched_items: Iterable[int] = sorted(watch.searched)
+    else:  # the rules on the whole grid read every cell
+        touched_items = sorted({*_touched(watch.items, cells, 0), *watch.whole})
     for index in touched_items:
         item = rules.items[index]
-        if not _searched(item):
-            continue  # its kinds are all read above
         found = rule_fit(grid, index, item)
         if found is None:
             more = propagated(grid, index)
@@ -172,7 +174,7 @@ def settle_rules(grid: CandidateGrid, since: CandidateGrid | None = None) -> int
                 return rounds
             for cell, digit in elims:
                 grid.eliminate(cell, digit)
-            if any(not grid.cands[c] for c in bits(grid.empty)):
+            if any(not grid.cands[c] and not grid.values[c] for c, _ in elims):
                 return None
     except Broken:
         return None

@@ -83,19 +83,40 @@ PAIR_FORMS = {
 }
 
 
+#: The candidates a relation table leaves, by (table, digits of a, digits of b): the digits of
+#: a, and of b, that have a partner across. Tables are shared (one per rule type and size).
+_PAIR_MEMO: dict[tuple[tuple[int, ...], int, int], tuple[int, int]] = {}
+_PAIR_MEMO_MOST = 1 << 16
+
+
+def _partners(allowed: tuple[int, ...], dom_a: int, dom_b: int) -> tuple[int, int]:
+    key = (allowed, dom_a, dom_b)
+    found = _PAIR_MEMO.get(key)
+    if found is None:
+        keep_a = keep_b = 0
+        for d in bits(dom_a):
+            partners = allowed[d] & dom_b
+            if partners:
+                keep_a |= 1 << d
+                keep_b |= partners
+        if len(_PAIR_MEMO) >= _PAIR_MEMO_MOST:
+            _PAIR_MEMO.clear()
+        found = _PAIR_MEMO[key] = (keep_a, keep_b)
+    return found
+
+
 def pair_eliminations(grid: CandidateGrid, rel: Relation) -> list[tuple[int, int]]:
+    """The candidates of a relation's two cells without a partner in the other cell."""
     a, b = rel.a, rel.b
-    dom_a, dom_b = _domain(grid, a), _domain(grid, b)
+    values, cands = grid.values, grid.cands
+    dom_a = 1 << (values[a] - 1) if values[a] else cands[a]
+    dom_b = 1 << (values[b] - 1) if values[b] else cands[b]
+    keep_a, keep_b = _partners(rel.allowed, dom_a, dom_b)
     elims = []
-    partners_of_b = 0
-    for d in bits(dom_a):
-        partners = rel.allowed[d] & dom_b
-        if not partners and not grid.values[a]:
-            elims.append((a, d + 1))
-        elif partners:
-            partners_of_b |= partners
-    if not grid.values[b]:
-        elims += [(b, d + 1) for d in bits(grid.cands[b] & ~partners_of_b)]
+    if not values[a] and dom_a & ~keep_a:
+        elims += [(a, d + 1) for d in bits(dom_a & ~keep_a)]
+    if not values[b] and dom_b & ~keep_b:
+        elims += [(b, d + 1) for d in bits(dom_b & ~keep_b)]
     return elims
 
 
