@@ -22,9 +22,9 @@ from .rule_tables import RuleItem
 __all__ = ["MAX_NODES", "MAX_TUPLES", "SumFit", "rule_fit", "sum_bounds", "sum_fit"]
 
 #: The most search nodes one sum's search may take (beyond, :func:`sum_bounds` answers).
-MAX_NODES = 4000
+MAX_NODES = 3000
 #: The most assignments (the product of the open cells' candidate counts) a sum's search starts on.
-MAX_TRIES = 50000
+MAX_TRIES = 8000
 #: The most full assignments of a rule's open cells the general search judges.
 MAX_TUPLES = 4096
 #: How many answers a geometry's rules remember before their memory is emptied.
@@ -232,8 +232,8 @@ def _rule_fit(grid: CandidateGrid, item: RuleItem) -> tuple[tuple[int, ...], tup
 
 def sum_bounds(grid: CandidateGrid, kind: WeightedSum) -> list[tuple[int, int]] | None:
     """The candidates the constraint engine's propagator of a sum removes (it bounds the sum by
-    the digits its cells can take, different where they share a house): the answer for a sum
-    too big for :func:`sum_fit`. None when it finds the sum broken."""
+    the digits its cells can take, and a cage's by its combinations): the answer for a sum too
+    big for :func:`sum_fit`. None when it finds the sum broken."""
     memo = _memo(grid)
     values, cands = grid.values, grid.cands
     state = tuple(-values[c] if values[c] else cands[c] for c in kind.cells)
@@ -249,7 +249,8 @@ def sum_bounds(grid: CandidateGrid, kind: WeightedSum) -> list[tuple[int, int]] 
     found: list[tuple[int, int]] | None = None
     prop = memo.get(("prop", kind))
     if prop is None:
-        prop = memo[("prop", kind)] = make(kind, rules.shape, grid.geometry.house_cells)
+        # without the houses' bounds, which cost more than the rest of a path's rule steps
+        prop = memo[("prop", kind)] = make(kind, rules.shape)
     if prop.run(full) is not None:  # type: ignore[attr-defined]
         found = [(c, d + 1) for c in dom if not values[c] for d in bits(cands[c] & ~full[c])]
     memo[key] = found
