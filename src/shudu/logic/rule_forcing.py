@@ -25,7 +25,13 @@ from .rule_steps import chain_bounds, pair_eliminations, propagated
 from .rule_tables import RuleItem
 from .step import Step, first_of_listing, make_step
 
-__all__ = ["find_rule_forcing_chain", "iter_rule_forcing_chain", "rule_eliminations", "settle_rules"]
+__all__ = [
+    "find_rule_forcing_chain",
+    "follow",
+    "iter_rule_forcing_chain",
+    "rule_eliminations",
+    "settle_rules",
+]
 
 #: The most rounds (singles, then the rules) one assumption is followed.
 MAX_ROUNDS = 60
@@ -112,25 +118,25 @@ def rule_eliminations(grid: CandidateGrid, cells: Iterable[int] | None = None) -
         if not (values[rel.a] and values[rel.b]):
             out.update(pair_eliminations(grid, rel))
     for i in _touched(watch.chains, cells, len(rules.chains)):
-        chain = rules.chains[i][1]
+        index, chain = rules.chains[i]
         bounds = chain_bounds(grid, chain)
         if bounds is None:
-            raise Broken
+            raise Broken(rules.items[index].words)
         for c, lo, hi in zip(chain.cells, *bounds, strict=True):
             if lo > hi:
-                raise Broken
+                raise Broken(rules.items[index].words)
             out.update((c, d + 1) for d in bits(cands[c]) if not lo <= d + 1 <= hi)
     for i in _touched(watch.sums, cells, len(rules.sums)):
-        kind = rules.sums[i][1]
+        index, kind = rules.sums[i]
         fit = sum_fit(grid, kind.cells, kind.coeffs, kind.total, distinct=kind.distinct)
         if fit is None:
             bounded = sum_bounds(grid, kind)
             if bounded is None:
-                raise Broken
+                raise Broken(rules.items[index].words)
             out.update(bounded)
             continue
         if not fit.combos:
-            raise Broken
+            raise Broken(rules.items[index].words)
         for c, used in zip(fit.cells, fit.used, strict=True):
             out.update((c, d + 1) for d in bits(cands[c] & ~used))
     if cells is None:
@@ -143,42 +149,50 @@ def rule_eliminations(grid: CandidateGrid, cells: Iterable[int] | None = None) -
         if found is None:
             more = propagated(grid, index)
             if more is None:
-                raise Broken
+                raise Broken(item.words)
             out.update(more)
             continue
         opens, taken = found
         if not all(taken):
-            raise Broken
+            raise Broken(item.words)
         out.update((c, d + 1) for c, u in zip(opens, taken, strict=True) for d in bits(cands[c] & ~u))
     return out
 
 
-def settle_rules(grid: CandidateGrid, since: CandidateGrid | None = None) -> int | None:
-    """Singles and the rule techniques applied to ``grid`` in place until nothing changes: how
-    many rounds it took, or None when the grid or a rule broke. ``since``, a grid ``grid`` was
-    made from whose rules had nothing to remove, lets the first round look only at the rules
-    of the cells that changed since."""
+def follow(grid: CandidateGrid, since: CandidateGrid | None = None) -> tuple[int, str | None]:
+    """Singles and the rule techniques applied to ``grid`` in place until nothing changes (at
+    most :data:`MAX_ROUNDS` rounds): (the rounds it took, None), or (the rounds, what broke)
+    when the grid or a rule broke. ``since``, a grid ``grid`` was made from whose rules had
+    nothing to remove, lets the first round look only at the rules of the cells that changed
+    since."""
     rounds = 0
     n = len(grid.cands)
     ref = since.cands[:] if since is not None else None
     try:
         while rounds < MAX_ROUNDS:
             if settle(grid).grid is None:
-                return None
+                return rounds, "a cell or a house is left without a digit"
             rounds += 1
             now = grid.cands
             changed = None if ref is None else [c for c in range(n) if now[c] != ref[c]]
             ref = now[:]
             elims = rule_eliminations(grid, changed)
             if not elims:
-                return rounds
+                return rounds, None
             for cell, digit in elims:
                 grid.eliminate(cell, digit)
-            if any(not grid.cands[c] and not grid.values[c] for c, _ in elims):
-                return None
-    except Broken:
-        return None
-    return rounds
+            emptied = [c for c, _ in elims if not grid.cands[c] and not grid.values[c]]
+            if emptied:
+                return rounds, f"{grid.name(emptied[0])} is left without a candidate"
+    except Broken as exc:
+        return rounds, f"the {exc.args[0]} can no longer be kept" if exc.args else "a rule breaks"
+    return rounds, None
+
+
+def settle_rules(grid: CandidateGrid, since: CandidateGrid | None = None) -> int | None:
+    """:func:`follow`: the rounds it took, or None when the grid or a rule broke."""
+    rounds, broke = follow(grid, since)
+    return None if broke else rounds
 
 
 @first_of_listing
@@ -202,13 +216,14 @@ def iter_rule_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
             checkpoint()
             trial = grid.copy()
             trial.place(cell, d + 1)
-            if settle_rules(trial, quiet) is not None:
+            rounds, broke = follow(trial, quiet)
+            if broke is None:
                 continue
             yield make_step(
                 grid,
                 "Rule Forcing Chain",
-                f"assuming {grid.name(cell)} = {digit_char(d + 1)}, the singles and the rule "
-                "steps that follow break the grid",
+                f"assuming {grid.name(cell)} = {digit_char(d + 1)}, after {rounds or 1} round"
+                f"{'s' if rounds > 1 else ''} of singles and rule steps {broke}",
                 eliminations=[(cell, d + 1)],
                 cells=[cell],
                 digits=[d + 1],
