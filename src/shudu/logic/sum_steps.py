@@ -56,11 +56,12 @@ def _fit_eliminations(grid: CandidateGrid, fit: SumFit) -> list[tuple[int, int]]
     ]
 
 
-def _where(grid: CandidateGrid, cells: Sequence[int], total_cells: Sequence[int]) -> str:
-    """``its open cells r1c1 and r1c2`` or ``its cells`` (when all are open)."""
-    if len(cells) == len(set(total_cells)):
-        return "its cells"
-    return f"its open cells {grid.names(list(cells))}"
+def _subject(grid: CandidateGrid, cells: Sequence[int], all_cells: Sequence[int], words: str) -> str:
+    """``the killer cage r1c1-r1c2 (total 3)``, or ``the open cells r1c1 and r1c2 of the …``
+    when some of its cells are placed."""
+    if len(cells) == len(set(all_cells)):
+        return f"the {words}"
+    return f"the open cells {grid.names(list(cells))} of the {words}"
 
 
 def iter_sum_combinations(grid: CandidateGrid) -> Iterator[Step]:
@@ -90,10 +91,10 @@ def iter_sum_combinations(grid: CandidateGrid) -> Iterator[Step]:
         if not elims:
             continue
         if _unit(kind.coeffs):
-            reason = f"{_where(grid, fit.cells, kind.cells)} of the {words} can only hold {_combos_text(fit)}"
+            reason = f"{_subject(grid, fit.cells, kind.cells, words)} can only hold {_combos_text(fit)}"
         else:
-            where = _where(grid, fit.cells, kind.cells)
-            reason = f"of the ways to fill {where} of the {words}, none uses these digits"
+            subject = _subject(grid, fit.cells, kind.cells, words)
+            reason = f"of the ways to fill {subject}, none uses these digits"
         yield make_step(
             grid,
             "Cage combinations" if kind.distinct else "Sum combinations",
@@ -143,7 +144,7 @@ def iter_cage_forced_digit(grid: CandidateGrid) -> Iterator[Step]:
             yield make_step(
                 grid,
                 "Cage forced digit",
-                f"every combination left to {_where(grid, fit.cells, kind.cells)} of the {words} "
+                f"every combination left to {_subject(grid, fit.cells, kind.cells, words)} "
                 f"({_combos_text(fit)}) holds {digit_char(d + 1)}, which can only go in "
                 f"{grid.names(places)} there",
                 eliminations=[(cell, d + 1) for cell in bits(out)],
