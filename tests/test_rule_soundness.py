@@ -217,7 +217,9 @@ def test_every_step_is_sound_on_random_rule_puzzles() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_every_step_is_sound_on_many_random_rule_puzzles() -> None:
-    checked, failures = run(seed=4141, puzzles=60, states=8)
+    checked, failures = run(seed=4141, puzzles=45, states=8)
+    print(f"{checked} steps checked, {len(failures)} unsound")
     assert not failures, "\n".join(failures[:5])
     assert checked >= 100_000

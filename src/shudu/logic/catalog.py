@@ -495,7 +495,15 @@ CATALOG: tuple[Technique, ...] = (
         forms=(_f("45 rule (innies)"), _f("45 rule (outies)")),
     ),
     Technique("Rule contradiction", "", (), "hard", 150, 4.6),
-    Technique("Rule Forcing Chain", "", (), "extreme", 500, 8.5),
+    Technique(
+        "Rule Forcing Chain",
+        "",
+        (),
+        "extreme",
+        500,
+        8.5,
+        forms=(_f("Rule Forcing Chain (short)", level="unfair", score=300, se=7.5),),
+    ),
 )
 
 

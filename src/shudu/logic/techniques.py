@@ -156,7 +156,12 @@ TECHNIQUES: tuple[Finder, ...] = (
     _t("Franken Swordfish", complex_fish.find_franken_swordfish),
     _t("Finned Franken X-Wing", complex_fish.find_finned_franken_x_wing),
     _t("Finned Franken Swordfish", complex_fish.find_finned_franken_swordfish),
-    # on a grid with rules, the forcing chain that follows the rules comes first
+    # on a grid with rules, the forcing chains that follow the rules come first, short ones first
+    Finder(
+        CATALOG_BY_NAME["Rule Forcing Chain"],
+        rule_forcing.find_short_rule_forcing_chain,
+        form=rule_forcing.SHORT_FORM,
+    ),
     _t("Rule Forcing Chain", rule_forcing.find_rule_forcing_chain),
     _t("Forcing Chain", forcing.find_forcing_chain),
     _t("Forcing Net", forcing.find_forcing_net),
