@@ -70,7 +70,8 @@ class Board:
         left = remaining_seconds()
         if left is not None and left <= 0:
             raise LogicTimeout("time limit reached")
-        status = solvers.get().answer(self.puzzle, budget=Budget.of(None, left))[0]
+        solver = solvers.for_geometry("auto", self.puzzle.geometry)  # the constraint engine for rules
+        status = solver.answer(self.puzzle, budget=Budget.of(None, left))[0]
         if status == "timeout":
             raise LogicTimeout("time limit reached while counting solutions")
         return status
@@ -89,9 +90,7 @@ def parse_board(board: Any, *, box: BoxLike = None, variant: VariantLike = None)
     Raises :class:`~shudu.errors.ParseError` (naming the cell or field) on anything else.
     """
     box = checked_options(box, variant)
-    parsed = _parse_board(board, box, variant)
-    parsed.puzzle.geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
-    return parsed
+    return _parse_board(board, box, variant)
 
 
 def _parse_board(board: Any, box: BoxLike, variant: VariantLike) -> Board:

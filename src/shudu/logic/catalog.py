@@ -464,6 +464,46 @@ CATALOG: tuple[Technique, ...] = (
         forms=(_f("Nested Forcing Net Contradiction", se=9.5),),
     ),
     Technique("Brute Force", "Brute Force", (), "extreme", 10000, 10.0),
+    # constraint rules (docs/rating.md, "Constraint techniques"): no HoDoKu codes; rated beside
+    # the classic techniques a player finds as hard
+    Technique("Restricted digits", "", (), "easy", 4, 1.0),
+    Technique(
+        "Pair rule",
+        "",
+        (),
+        "easy",
+        8,
+        1.8,
+        forms=(
+            _f("Kropki pair"),
+            _f("X/V pair"),
+            _f("Whisper pair"),
+            _f("Greater-than pair"),
+            _f("Negative constraint"),
+        ),
+    ),
+    Technique("Thermometer", "", (), "easy", 8, 1.8, forms=(_f("Slow thermometer"),)),
+    Technique("Sum combinations", "", (), "easy", 12, 2.0, forms=(_f("Cage combinations"),)),
+    Technique("Cage forced digit", "", (), "medium", 50, 2.6),
+    Technique(
+        "45 rule",
+        "",
+        (),
+        "medium",
+        60,
+        2.8,
+        forms=(_f("45 rule (innies)"), _f("45 rule (outies)")),
+    ),
+    Technique("Rule contradiction", "", (), "hard", 150, 4.6),
+    Technique(
+        "Rule Forcing Chain",
+        "",
+        (),
+        "extreme",
+        500,
+        8.5,
+        forms=(_f("Rule Forcing Chain (short)", level="unfair", score=300, se=7.5),),
+    ),
 )
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..notation import digit_char
-from .budget import c_limits, c_spent, checkpoint
+from ..solvers.base import Budget, SearchTimeout
+from ..solvers.constraints import solutions_from
+from .budget import LogicTimeout, c_limits, c_spent, checkpoint, remaining_seconds
 from .chain import Branch, Net
 from .grid import CandidateGrid, bits
 from .implications import conclusion_branch, contradiction_branch
@@ -469,8 +471,12 @@ def find_brute_force(grid: CandidateGrid) -> Step | None:
 
 
 def search(grid: CandidateGrid) -> list[int] | None:
-    """A solution of ``grid`` that respects its candidates (singles, then guesses), or None."""
+    """A solution of ``grid`` that respects its candidates (singles, then guesses), or None.
+
+    A grid with constraint rules is searched by the constraint engine, which keeps them all."""
     checkpoint()
+    if grid.t.rules is not None:
+        return _rule_search(grid)
     if settle(grid).grid is None:
         return None
     if not grid.empty:
@@ -483,3 +489,19 @@ def search(grid: CandidateGrid) -> list[int] | None:
         if found is not None:
             return found
     return None
+
+
+def _rule_search(grid: CandidateGrid) -> list[int] | None:
+    """:func:`search` for a grid with constraint rules: solver ``constraints`` from the grid's
+    candidates, within the time left (LogicTimeout past it)."""
+    domains = [1 << (v - 1) if v else m for v, m in zip(grid.values, grid.cands, strict=True)]
+    if not all(domains):
+        return None
+    left = remaining_seconds()
+    if left is not None and left <= 0:
+        raise LogicTimeout("time limit reached")
+    try:
+        found = next(solutions_from(grid.geometry, domains, budget=Budget.of(None, left)), None)
+    except SearchTimeout:
+        raise LogicTimeout("time limit reached while searching") from None
+    return None if found is None else list(found)

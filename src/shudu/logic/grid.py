@@ -15,6 +15,7 @@ from typing import Protocol
 
 from ..geometry import Geometry
 from ..variants import Cell
+from .rule_tables import RuleTables, rule_tables
 
 Digit = int
 #: A set of cells as an int: bit ``cell`` set for each cell in it.
@@ -75,10 +76,13 @@ class Tables:
     extras: tuple[int, ...]
     #: Pairs of houses ``(a, b, a & b)`` that share two or more cells.
     overlaps: tuple[tuple[int, int, CellSet], ...]
-    #: Whether the variant has anti-knight or anti-king links (peers beyond the houses).
+    #: Whether a cell has peers beyond its houses: anti-knight or anti-king links, or cells a
+    #: constraint rule keeps apart.
     has_links: bool
     #: The ``r1c2`` name of each cell, by index (steps name cells in every explanation).
     names: tuple[str, ...] = ()
+    #: The puzzle's constraint rules (None: it has none). Cells a rule keeps apart are peers.
+    rules: RuleTables | None = None
 
 
 #: How many geometries' tables are kept (least recently used ones are dropped): as many as
@@ -89,10 +93,20 @@ TABLES_CACHE_SIZE = 128
 
 @lru_cache(maxsize=TABLES_CACHE_SIZE)
 def tables(geometry: Geometry) -> Tables:
-    """The house and peer bitmasks of a geometry, built once and kept in a bounded cache."""
-    geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
+    """The house and peer bitmasks of a geometry, built once and kept in a bounded cache.
+
+    With constraint rules, two cells a rule keeps from holding the same digit are peers too
+    (:mod:`~shudu.logic.rule_tables`), as anti-knight cells are."""
     house_bits = tuple(sum(1 << c for c in cells) for cells in geometry.house_cells)
-    peer_bits = tuple(sum(1 << p for p in peers) for peers in geometry.peers)
+    peers = [sum(1 << p for p in cell_peers) for cell_peers in geometry.peers]
+    rules = rule_tables(geometry)
+    linked = any(geometry.links)
+    for a, b in rules.apart if rules is not None else ():
+        if not peers[a] >> b & 1:
+            peers[a] |= 1 << b
+            peers[b] |= 1 << a
+            linked = True
+    peer_bits = tuple(peers)
     kinds: dict[str, list[int]] = {"row": [], "column": [], "box": [], "region": [], "extra": []}
     for h, house in enumerate(geometry.houses):
         kinds[house.kind].append(h)
@@ -109,8 +123,9 @@ def tables(geometry: Geometry) -> Tables:
         boxes=tuple(kinds["box"] + kinds["region"]),
         extras=tuple(kinds["extra"]),
         overlaps=tuple(overlaps),
-        has_links=any(geometry.links),
+        has_links=linked,
         names=tuple(geometry.cell_name(cell) for cell in range(geometry.ncells)),
+        rules=rules,
     )
 
 
@@ -177,7 +192,8 @@ class CandidateGrid:
         """The grid of some placed digits, every other cell holding all digits its peers allow.
 
         ``givens`` marks which placed cells are the puzzle's givens (None: all of them)."""
-        if not tables(geometry).has_links:  # a cell's peers are the cells of its houses
+        t = tables(geometry)
+        if not t.has_links:  # a cell's peers are the cells of its houses
             return cls._from_houses(geometry, values, givens)
         full = (1 << geometry.size) - 1
         cands = []
@@ -186,7 +202,7 @@ class CandidateGrid:
                 cands.append(0)
             else:
                 seen = 0
-                for peer in geometry.peers[cell]:
+                for peer in bits(t.peer_bits[cell]):
                     if values[peer]:
                         seen |= 1 << (values[peer] - 1)
                 cands.append(full & ~seen)

@@ -115,7 +115,6 @@ def analyse(
 ) -> Rating:
     """The one path behind :func:`rate` and :func:`~shudu.logic.explain.explain`: the solution
     count, HoDoKu's path and Sudoku Explainer's, within the limits."""
-    puzzle.geometry.variant.refuse_rules("the logic engine (rate, explain, hint, steps)")
     seconds = check_seconds(timeout, "timeout")
     nodes = check_count(node_limit, "node_limit", minimum=1)
     path: list[Step] = []
@@ -166,7 +165,8 @@ def solve_within_limits(puzzle: Puzzle) -> Answer:
     left = remaining_seconds()
     if left is not None and left <= 0:
         raise LogicTimeout("time limit reached")
-    answer = Answer(*solvers.get().answer(puzzle, budget=Budget.of(None, left)))
+    solver = solvers.for_geometry("auto", puzzle.geometry)  # the constraint engine for rules
+    answer = Answer(*solver.answer(puzzle, budget=Budget.of(None, left)))
     if answer.status == "timeout":
         raise LogicTimeout("time limit reached while counting solutions")
     return answer

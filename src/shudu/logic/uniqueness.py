@@ -26,7 +26,9 @@ Rectangle = tuple[Cell, Cell, Cell, Cell]
 
 
 def _plain(grid: CandidateGrid) -> bool:
-    return not grid.t.extras and not grid.t.has_links
+    """Whether the uniqueness patterns hold: no extra region, link or constraint rule (a digit
+    swap that rows, columns and boxes allow may break a cage or a dot)."""
+    return not grid.t.extras and not grid.t.has_links and grid.t.rules is None
 
 
 def _rectangles(grid: CandidateGrid, *, missing: bool = False) -> Iterator[tuple[Rectangle, int, int]]:
@@ -359,7 +361,7 @@ def iter_bug_plus_one(grid: CandidateGrid) -> Iterator[Step]:
     taking one digit out of that cell would leave every digit exactly twice (or placed) in every
     house. Such a grave has no or two solutions (the other candidate of every cell is one too), so in
     a puzzle with one solution the odd cell holds that digit: its other candidates go."""
-    if grid.t.has_links:
+    if grid.t.has_links or grid.t.rules is not None:
         return
     odd = None
     for cell in bits(grid.empty):

@@ -56,6 +56,7 @@ __all__ = [
     "encode_network",
     "network_sources",
     "shape_of",
+    "solutions_from",
 ]
 
 #: How many nodes between two looks at the clock (a node here costs microseconds, not nanoseconds).
@@ -165,10 +166,11 @@ class _Search:
         ):
             raise SearchTimeout("time limit reached")
 
-    def solutions(self) -> Iterator[tuple[int, ...]]:
+    def solutions(self, start: Sequence[int] | None = None) -> Iterator[tuple[int, ...]]:
+        """The solutions, from the givens' domains or from ``start`` (a domain per cell)."""
         n = self.puzzle.geometry.size
         full = (1 << n) - 1
-        dom = [1 << (v - 1) if v else full for v in self.puzzle.cells]
+        dom = [1 << (v - 1) if v else full for v in self.puzzle.cells] if start is None else list(start)
         if not self._propagate(dom, None):
             return
         self.stats.settled += sum(
@@ -378,8 +380,9 @@ def encode_network(
     return out
 
 
-def _c_search(puzzle: Puzzle) -> tuple[Any, Shape] | None:
-    """A C search over the puzzle's network, or None when the network cannot run in C."""
+def _c_search(puzzle: Puzzle, start: Sequence[int] | None = None) -> tuple[Any, Shape] | None:
+    """A C search over the puzzle's network (from ``start``'s domains if given), or None when
+    the network cannot run in C."""
     geometry = puzzle.geometry
     shape = shape_of(geometry)
     houses = geometry.house_cells
@@ -390,7 +393,10 @@ def _c_search(puzzle: Puzzle) -> tuple[Any, Shape] | None:
     records = array("i", _geometry_records(geometry.size, houses, geometry.links))
     records.extend(rules)
     full = (1 << geometry.size) - 1
-    domains = array("I", [1 << (v - 1) if v else full for v in puzzle.cells])
+    if start is None:
+        domains = array("I", [1 << (v - 1) if v else full for v in puzzle.cells])
+    else:
+        domains = array("I", start)
     try:
         return _core.ConstraintSearch(geometry.size, records, domains), shape
     except ValueError:  # beyond the C engine's limits (a sum of thousands of cells …)
@@ -442,3 +448,18 @@ class ConstraintSolver(Solver):
             yield from _c_solutions(*found, budget, stats)
         else:
             yield from _Search(puzzle, budget, stats).solutions()
+
+
+def solutions_from(
+    geometry: Geometry, domains: Sequence[int], *, budget: Budget = UNLIMITED
+) -> Iterator[tuple[int, ...]]:
+    """The solutions of a geometry's rules in which every cell holds a digit of its domain (a
+    bit mask per cell, bit k for digit k + 1): the search from a candidate grid."""
+    values = tuple(d.bit_length() if d and not d & (d - 1) else 0 for d in domains)
+    puzzle = Puzzle.trusted(values, geometry)
+    stats = Stats()
+    found = _c_search(puzzle, domains) if _core is not None else None
+    if found is not None:
+        yield from _c_solutions(*found, budget, stats)
+    else:
+        yield from _Search(puzzle, budget, stats).solutions(domains)

@@ -1,0 +1,70 @@
+"""The logic engine on published constraint puzzles (the core half of the shared ISS corpus): each
+path it finds ends in the published solution, and how many need no search is counted.
+
+A puzzle whose rating runs past its time counts as not rated, never as wrong; a puzzle in a form
+shudu does not read is left out (tests/test_constraint_corpus.py checks those errors).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import shudu
+from shudu.errors import ParseError
+from shudu.logic.grid import CandidateGrid
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss_constraint_puzzles.tsv"
+#: Seconds a puzzle's rating may take here.
+SECONDS = 20.0
+#: The steps that settle a cell by trying candidates rather than by a pattern.
+SEARCH = {"Brute Force"}
+FORCING = {"Forcing Chain", "Forcing Net", "Nested Forcing Net"}
+
+pytestmark = pytest.mark.skipif(not DATA.exists(), reason=f"the shared corpus is absent ({DATA})")
+
+
+def _rows() -> list[dict[str, str]]:
+    if not DATA.exists():
+        return []
+    with DATA.open(encoding="utf-8") as handle:
+        return [row for row in csv.DictReader(handle, delimiter="\t") if row["scope"] == "core"]
+
+
+def _digits(text: str) -> tuple[int, ...]:
+    if any(c.isalpha() for c in text):
+        return tuple(ord(c.upper()) - ord("A") + 1 for c in text)
+    return tuple(int(c) for c in text)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_every_path_on_the_core_puzzles_ends_in_the_published_solution() -> None:
+    rated = by_logic = without_forcing = 0
+    missing: Counter[str] = Counter()
+    for row in _rows():
+        try:
+            puzzle = shudu.parse_puzzle(row["iss_input"])
+        except ParseError:
+            continue
+        rating = shudu.rate(puzzle, steps=True, timeout=SECONDS)
+        if rating.status != "unique" or not rating.complete:
+            continue
+        rated += 1
+        grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+        for step in rating.steps:
+            grid.apply(step)
+        assert tuple(grid.values) == _digits(row["solution"]), row["name"]
+        used = {step.technique.name for step in rating.steps}
+        if not used & SEARCH:
+            by_logic += 1
+            if not used & FORCING:
+                without_forcing += 1
+        else:
+            missing[row["types"]] += 1
+    print(f"rated {rated}; solved without search {by_logic}; without forcing chains either {without_forcing}")
+    print("needing search, by rule types:", dict(missing))
+    assert rated >= 10
