@@ -26,9 +26,11 @@ from .puzzle import Grid, Puzzle
 from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
 from .workshop import (
+    Backdoors,
     Redundancy,
     TrueCandidates,
     UniqueResult,
+    backdoors,
     is_minimal,
     make_unique,
     redundant,
@@ -38,6 +40,7 @@ from .workshop import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "Backdoors",
     "BatchResult",
     "Board",
     "Geometry",
@@ -52,6 +55,7 @@ __all__ = [
     "UniqueResult",
     "Variant",
     "__version__",
+    "backdoors",
     "count",
     "errors",
     "explain",

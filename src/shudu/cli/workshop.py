@@ -1,4 +1,4 @@
-"""``shudu candidates``, ``make-unique`` and ``redundant``: the setter's workshop."""
+"""``shudu candidates``, ``make-unique``, ``redundant`` and ``backdoors``: the setter's workshop."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from ..formats import Entry
 from ..formats.document import Document
 from ..formats.pencil_marks import format_pm
 from ..notation import cell_name, digit_char
+from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
+from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
 from ._common import count as count_option
 
@@ -145,6 +147,46 @@ def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
     _each(args, out, answer)
 
 
+def cmd_backdoors(args: argparse.Namespace, out: Output) -> None:
+    techniques = (
+        [t.strip() for t in args.techniques.split(",")] if "," in args.techniques else args.techniques
+    )
+
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.backdoors(
+            entry.puzzle,
+            techniques,
+            max_size=args.max_size,
+            limit=args.limit,
+            node_limit=args.node_limit,
+            timeout=args.timeout,
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; the backdoors listed hold, more may exist")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        said = {
+            "solved": "solved: the techniques finish the puzzle as it is",
+            "not-found": f"not found: no set of at most {args.max_size} cells",
+            "none": "no solution",
+            "multiple": "multiple: not unique, so no digit can be given",
+        }.get(found.status)
+        if said is not None or not found.backdoors:
+            out.answer(said or "timeout: none found")
+            return
+        record = found.to_json()
+        doors = f"{found.count}{'' if found.complete else '+'} backdoor{'s' * (found.count != 1)}"
+        out.answer(f"{found.status}: {doors} of {found.size} cell{'s' * (found.size != 1)}")
+        for door in record["backdoors"]:
+            out.answer("  " + " ".join(door))
+        if found.count > len(found.backdoors):
+            out.answer(f"  … {found.count - len(found.backdoors)} more (--limit)")
+
+    _each(args, out, answer)
+
+
 def register(commands: Commands) -> None:
     candidates = commands.add(
         "candidates",
@@ -190,4 +232,35 @@ def register(commands: Commands) -> None:
     add_format(redundant, "text", "json")
     redundant.add_argument(
         "--givens-only", action="store_true", help="look at the givens only, not the constraint rules"
+    )
+
+    doors = commands.add(
+        "backdoors",
+        "the fewest cells which, given their solution digits, let a set of techniques finish a puzzle",
+        f"shudu backdoors {PUZZLE} --techniques singles --max-size 3",
+        cmd_backdoors,
+    )
+    add_input(doors)
+    add_format(doors, "text", "json")
+    doors.add_argument(
+        "--techniques",
+        default="singles",
+        metavar="SET",
+        help="singles (the default), a level (easy … extreme: that level's techniques and easier ones) "
+        "or technique names joined with commas (shudu's or HoDoKu's names or codes)",
+    )
+    doors.add_argument(
+        "--max-size",
+        type=count_option("--max-size", minimum=1, maximum=BACKDOORS_MAX_SIZE),
+        default=BACKDOORS_MAX_SIZE,
+        metavar="N",
+        help=f"look for backdoors of at most N cells (1 to {BACKDOORS_MAX_SIZE}; default: "
+        f"{BACKDOORS_MAX_SIZE})",
+    )
+    doors.add_argument(
+        "--limit",
+        type=count_option("--limit", minimum=1),
+        default=BACKDOORS_LIMIT,
+        metavar="N",
+        help=f"list at most N backdoors; all are counted (default: {BACKDOORS_LIMIT})",
     )

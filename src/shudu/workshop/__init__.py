@@ -7,14 +7,17 @@ on classic puzzles, the region variants and puzzles with constraint rules alike.
 
 from __future__ import annotations
 
+from .backdoors import Backdoors, backdoors
 from .candidates import TrueCandidates, true_candidates
 from .redundancy import Redundancy, is_minimal, redundant
 from .unique import UniqueResult, make_unique
 
 __all__ = [
+    "Backdoors",
     "Redundancy",
     "TrueCandidates",
     "UniqueResult",
+    "backdoors",
     "is_minimal",
     "make_unique",
     "redundant",
