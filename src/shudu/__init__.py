@@ -27,13 +27,16 @@ from .solvers.fast import BatchResult, solve_many
 from .variants import Variant
 from .workshop import (
     Backdoors,
+    Drill,
     Redundancy,
+    Training,
     TrueCandidates,
     UniqueResult,
     backdoors,
     is_minimal,
     make_unique,
     redundant,
+    train,
     true_candidates,
 )
 
@@ -43,6 +46,7 @@ __all__ = [
     "Backdoors",
     "BatchResult",
     "Board",
+    "Drill",
     "Geometry",
     "Grid",
     "House",
@@ -51,6 +55,7 @@ __all__ = [
     "ShuduError",
     "SolveResult",
     "StepList",
+    "Training",
     "TrueCandidates",
     "UniqueResult",
     "Variant",
@@ -75,6 +80,7 @@ __all__ = [
     "solve",
     "solve_many",
     "solvers",
+    "train",
     "true_candidates",
     "variants",
 ]
