@@ -1,4 +1,4 @@
-"""Workshop benchmark: true candidates, redundancy and make-unique on 9x9 puzzles.
+"""Workshop benchmark: true candidates, redundancy, make-unique, backdoors and the trainer.
 
 Run from the repository root::
 
@@ -12,7 +12,9 @@ make unique, less givens until it has 10-1,000, and the generated puzzles of
 more than one given); for redundancy, the 17-clue puzzles as they are. Each call's answer is
 checked (true candidates against the union of every solution; the made-unique puzzle counted
 unique), then timed (wall clock, best of ``--repeat``) and the
-medians printed with their targets.
+medians printed with their targets. Backdoors: puzzles drawn from
+``forum_hardest_1905_11plus.txt``; the trainer: one board of a technique from a seed drawn,
+timed once (a generated puzzle and its path), its first step checked.
 """
 
 from __future__ import annotations
@@ -138,6 +140,31 @@ def main() -> int:
     if GENERATED.exists():
         generated = draw_generated(GENERATED.read_text().split(), args.count, rng)
         print(make_unique_line("generated 9x9 less 10-16 givens, 10-1,000 solutions", generated))
+    hardest = DATA.with_name("forum_hardest_1905_11plus.txt")
+    if hardest.exists():
+        puzzles = rng.sample([line.split()[0][:81] for line in hardest.read_text().splitlines()], args.count)
+        times, sizes = [], []
+        for puzzle in puzzles:
+            found = shudu.backdoors(puzzle)
+            assert found.status == "found" and found.complete and found.size is not None
+            sizes.append(found.size)
+            times.append(best(lambda p=puzzle: shudu.backdoors(p), 1))
+        print(
+            f"backdoors (singles), forum hardest 9x9 (sizes {min(sizes)}-{max(sizes)}): "
+            f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
+        )
+    for technique in ("Naked pair", "Locked candidates (pointing)"):
+        times = []
+        for _ in range(args.count):
+            seed = rng.randrange(2**32)
+            start = time.perf_counter()
+            drill = shudu.train(technique, seed=seed).drills[0]
+            times.append(time.perf_counter() - start)
+            assert shudu.find_steps(drill.board, technique).steps
+        print(
+            f"trainer, one {technique} board (a generated puzzle walked): "
+            f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms (target < 1 s)"
+        )
     return 0
 
 

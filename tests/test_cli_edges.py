@@ -9,8 +9,10 @@ never a traceback.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -206,7 +208,7 @@ def _signalled(args: list[str], signum: int, *, group: bool, cwd: Path, **env: s
         started = time.monotonic()
         while process.poll() is None and time.monotonic() - started < 60:
             # at work once it imported shudu and runs: its CPU time grows past the start-up's
-            if _cpu_seconds(process.pid) > 0.5:
+            if _cpu_seconds(process.pid) > _start_up_seconds() + 0.3:
                 break
             time.sleep(0.1)
         assert process.poll() is None, process.communicate()[1]
@@ -223,6 +225,16 @@ def _signalled(args: list[str], signum: int, *, group: bool, cwd: Path, **env: s
         else:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)  # its workers, if any are left
+
+
+@functools.cache
+def _start_up_seconds() -> float:
+    """The CPU time ``shudu --version`` takes on this machine now (the imports of the command
+    line), so that a signal is sent once a command is past them, however busy the machine is."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([*SHUDU, "--version"], capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -45,6 +45,11 @@ _LAZY: dict[str, str] = {
     "make_unique": "shudu.workshop",
     "redundant": "shudu.workshop",
     "true_candidates": "shudu.workshop",
+    "Backdoors": "shudu.workshop",
+    "Drill": "shudu.workshop",
+    "Training": "shudu.workshop",
+    "backdoors": "shudu.workshop",
+    "train": "shudu.workshop",
 }
 #: The packages and modules of shudu reachable as attributes before they are imported.
 _MODULES = frozenset(
@@ -60,14 +65,18 @@ if TYPE_CHECKING:
     from .logic.rating import rate
     from .solvers.fast import BatchResult, solve_many
     from .workshop import (
+        Drill,
         Redundancy,
+        Training,
         TrueCandidates,
         UniqueResult,
         is_minimal,
         make_unique,
         redundant,
+        train,
         true_candidates,
     )
+    from .workshop.backdoors import Backdoors, backdoors
 
 
 def __getattr__(name: str) -> Any:
@@ -89,8 +98,10 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = [
+    "Backdoors",
     "BatchResult",
     "Board",
+    "Drill",
     "Geometry",
     "Grid",
     "House",
@@ -99,10 +110,12 @@ __all__ = [
     "ShuduError",
     "SolveResult",
     "StepList",
+    "Training",
     "TrueCandidates",
     "UniqueResult",
     "Variant",
     "__version__",
+    "backdoors",
     "count",
     "errors",
     "explain",
@@ -122,6 +135,7 @@ __all__ = [
     "solve",
     "solve_many",
     "solvers",
+    "train",
     "true_candidates",
     "variants",
 ]

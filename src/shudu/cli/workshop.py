@@ -1,10 +1,12 @@
-"""``shudu candidates``, ``make-unique`` and ``redundant``: the setter's workshop."""
+"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors`` and ``train``: the setter's
+workshop."""
 
 from __future__ import annotations
 
 import argparse
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .. import workshop
@@ -12,8 +14,10 @@ from ..errors import ShuduError
 from ..formats import Entry
 from ..formats.document import Document
 from ..formats.pencil_marks import format_pm
-from ..notation import cell_name, digit_char
-from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
+from ..notation import LEVELS, cell_name, digit_char
+from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
+from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
+from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries, seconds
 from ._common import count as count_option
 
 
@@ -145,6 +149,66 @@ def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
     _each(args, out, answer)
 
 
+def cmd_backdoors(args: argparse.Namespace, out: Output) -> None:
+    techniques = (
+        [t.strip() for t in args.techniques.split(",")] if "," in args.techniques else args.techniques
+    )
+
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.backdoors(
+            entry.puzzle,
+            techniques,
+            max_size=args.max_size,
+            limit=args.limit,
+            node_limit=args.node_limit,
+            timeout=args.timeout,
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; the backdoors listed hold, more may exist")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        said = {
+            "solved": "solved: the techniques finish the puzzle as it is",
+            "not-found": f"not found: no set of at most {args.max_size} cells",
+            "none": "no solution",
+            "multiple": "multiple: not unique, so no digit can be given",
+        }.get(found.status)
+        if said is not None or not found.backdoors:
+            out.answer(said or "timeout: none found")
+            return
+        record = found.to_json()
+        doors = f"{found.count}{'' if found.complete else '+'} backdoor{'s' * (found.count != 1)}"
+        out.answer(f"{found.status}: {doors} of {found.size} cell{'s' * (found.size != 1)}")
+        for door in record["backdoors"]:
+            out.answer("  " + " ".join(door))
+        if found.count > len(found.backdoors):
+            out.answer(f"  … {found.count - len(found.backdoors)} more (--limit)")
+
+    _each(args, out, answer)
+
+
+def cmd_train(args: argparse.Namespace, out: Output) -> None:
+    found = workshop.train(args.technique, args.count, level=args.level, seed=args.seed, timeout=args.timeout)
+    drills = [drill.to_json() for drill in found.drills]
+    if args.format == "json":
+        text = json.dumps(drills, ensure_ascii=False) + "\n"
+    else:
+        text = "".join(json.dumps(drill, ensure_ascii=False) + "\n" for drill in drills)
+    if args.output == "-":
+        out.out.write(text)
+    else:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ShuduError(f"cannot write {args.output}: {exc.strerror}") from None
+        out.note(f"{len(drills)} {found.technique} board{'s' * (len(drills) != 1)} written to {args.output}")
+    if found.status == "timeout":
+        made = f"{len(drills)} of {args.count} {found.technique} boards made"
+        out.note(f"timeout: {made} ({found.tried} puzzles tried)")
+
+
 def register(commands: Commands) -> None:
     candidates = commands.add(
         "candidates",
@@ -191,3 +255,71 @@ def register(commands: Commands) -> None:
     redundant.add_argument(
         "--givens-only", action="store_true", help="look at the givens only, not the constraint rules"
     )
+
+    doors = commands.add(
+        "backdoors",
+        "the fewest cells which, given their solution digits, let a set of techniques finish a puzzle",
+        f"shudu backdoors {PUZZLE} --techniques singles --max-size 3",
+        cmd_backdoors,
+    )
+    add_input(doors)
+    add_format(doors, "text", "json")
+    doors.add_argument(
+        "--techniques",
+        default="singles",
+        metavar="SET",
+        help="singles (the default), a level (easy … extreme: that level's techniques and easier ones) "
+        "or technique names joined with commas (shudu's or HoDoKu's names or codes)",
+    )
+    doors.add_argument(
+        "--max-size",
+        type=count_option("--max-size", minimum=1, maximum=BACKDOORS_MAX_SIZE),
+        default=BACKDOORS_MAX_SIZE,
+        metavar="N",
+        help=f"look for backdoors of at most N cells (1 to {BACKDOORS_MAX_SIZE}; default: "
+        f"{BACKDOORS_MAX_SIZE})",
+    )
+    doors.add_argument(
+        "--limit",
+        type=count_option("--limit", minimum=1),
+        default=BACKDOORS_LIMIT,
+        metavar="N",
+        help=f"list at most N backdoors; all are counted (default: {BACKDOORS_LIMIT})",
+    )
+
+    drills = commands.add(
+        "train",
+        "boards from real puzzles on which a technique is the next step, each with its step as the answer",
+        "shudu train X-Wing --count 20 -o drills.jsonl",
+        cmd_train,
+    )
+    drills.add_argument(
+        "technique", metavar="TECHNIQUE", help="shudu's or HoDoKu's name or code (X-Wing, 0300)"
+    )
+    drills.add_argument(
+        "--count",
+        type=count_option("--count", minimum=1),
+        default=1,
+        metavar="N",
+        help="how many boards (default: 1)",
+    )
+    drills.add_argument("--level", choices=LEVELS, help="generate puzzles of this level (default: any)")
+    drills.add_argument(
+        "--seed",
+        type=count_option("--seed"),
+        help="a whole number from 0: the same seed gives the same boards",
+    )
+    drills.add_argument(
+        "--timeout",
+        type=seconds("--timeout"),
+        default=60.0,
+        metavar="SECONDS",
+        help="stop after this long with the boards made (default: 60)",
+    )
+    drills.add_argument(
+        "--format",
+        choices=("jsonl", "json"),
+        default="jsonl",
+        help="jsonl: one board a line (default); json: one list of them",
+    )
+    drills.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)")

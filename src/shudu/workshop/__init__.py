@@ -1,5 +1,6 @@
-"""The setter's workshop: true candidates, the fewest givens that make a puzzle unique, and the
-givens and rules a puzzle can do without (docs/workshop.md).
+"""The setter's workshop: true candidates, the fewest givens that make a puzzle unique, the
+givens and rules a puzzle can do without (docs/workshop.md); backdoors and the trainer, which
+ask the logic engine instead.
 
 Every call runs the exact solver many times, all within one budget (``node_limit``, ``timeout``),
 on classic puzzles, the region variants and puzzles with constraint rules alike.
@@ -7,16 +8,23 @@ on classic puzzles, the region variants and puzzles with constraint rules alike.
 
 from __future__ import annotations
 
+from .backdoors import Backdoors, backdoors
 from .candidates import TrueCandidates, true_candidates
 from .redundancy import Redundancy, is_minimal, redundant
+from .trainer import Drill, Training, train
 from .unique import UniqueResult, make_unique
 
 __all__ = [
+    "Backdoors",
+    "Drill",
     "Redundancy",
+    "Training",
     "TrueCandidates",
     "UniqueResult",
+    "backdoors",
     "is_minimal",
     "make_unique",
     "redundant",
+    "train",
     "true_candidates",
 ]
