@@ -62,6 +62,32 @@ def near_cells(
     return [(c, m) for c, m in sorted(sees.items()) if c not in on_line and m.bit_count() >= 2]
 
 
+#: A renban line of this many cells or fewer keeps only the digits of the assignments of
+#: distinct digits that fill a run (its cells' digits tried in turn); a longer one keeps the
+#: runs that each cell meets and whose digits all have a cell.
+RENBAN_MATCHED = 4
+
+
+def _distinct_supports(doms: Sequence[int], support: list[int]) -> bool:
+    """Or into ``support`` the digits each cell takes in some assignment of distinct digits of
+    ``doms``; whether there is one."""
+    k, pick, found = len(doms), [0] * len(doms), False
+
+    def place(i: int, used: int) -> None:
+        nonlocal found
+        if i == k:
+            found = True
+            for j in range(k):
+                support[j] |= pick[j]
+            return
+        for low in bits(doms[i] & ~used):
+            pick[i] = low
+            place(i + 1, used | low)
+
+    place(0, 0)
+    return found
+
+
 def _renban(
     kind: LineCondition,
     shape: Shape,
@@ -69,7 +95,8 @@ def _renban(
     links: Sequence[Sequence[int]] = (),
 ) -> ConditionRun:
     """The line's digits are a run of ``k`` consecutive digits: keep the runs that every cell can
-    take part in and whose every digit has a cell; a digit all such runs hold and one cell can
+    take part in and whose every digit has a cell (on a short line, the runs its cells can fill
+    with distinct digits, and only the digits of such fillings); a digit all such runs hold and one cell can
     take goes there; and it leaves every cell off the line that sees (through ``houses`` or
     ``links``) all the line's cells that can take it (the line holds it in one of them)."""
     cells, k, n = kind.cells, len(kind.cells), shape.size
@@ -79,7 +106,13 @@ def _renban(
     def run(dom: list[int]) -> Changed:
         doms = [dom[c] for c in cells]
         allowed, required = 0, -1
+        support = [0] * k
         for w in runs:
+            if k <= RENBAN_MATCHED:
+                if _distinct_supports([d & w for d in doms], support):
+                    allowed |= w
+                    required &= w
+                continue
             union = 0
             for d in doms:
                 if not d & w:
@@ -91,7 +124,7 @@ def _renban(
                     required &= w
         if not allowed:
             return None
-        changed = _commit(dom, cells, [allowed] * k)
+        changed = _commit(dom, cells, support if k <= RENBAN_MATCHED else [allowed] * k)
         if changed is None:
             return None
         for low in bits(required):

@@ -49,27 +49,62 @@ place_required(cnet_t *net, mask_t *dom, const cprop_t *p, mask_t required)
     }
 }
 
+/* The digits each of k cells takes in some assignment of distinct digits of doms, or'd
+ * into support (pick: scratch of k); 0 when there is none. */
+static int
+distinct_supports(const mask_t *doms, int k, int i, mask_t used, mask_t *pick, mask_t *support)
+{
+    if (i == k) {
+        for (int j = 0; j < k; j++)
+            support[j] |= pick[j];
+        return 1;
+    }
+    if (i >= RENBAN_MATCHED) /* not reached: k <= RENBAN_MATCHED */
+        return 0;
+    int any = 0;
+    for (mask_t d = doms[i] & ~used; d; d &= d - 1) {
+        pick[i] = d & (~d + 1u);
+        any |= distinct_supports(doms, k, i + 1, used | pick[i], pick, support);
+    }
+    return any;
+}
+
 static int
 renban(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
     int k = p->ncells, n = net->n;
     mask_t *doms = DOMS(net), allowed_ = 0, required = ~(mask_t)0;
     read_doms(dom, p, doms);
-    for (int low = 0; k <= 32 && low <= n - k; low++) {
-        mask_t w = (mask_t)((k == 32 ? ~0u : (1u << k) - 1u) << low), uni = 0;
-        int i;
-        for (i = 0; i < k && (doms[i] & w); i++)
-            uni |= doms[i] & w;
-        if (i == k && uni == w) {
-            allowed_ |= w;
-            required &= w;
+    if (k <= RENBAN_MATCHED) { /* a short line: the runs its cells can fill with distinct digits */
+        mask_t inside[RENBAN_MATCHED], pick[RENBAN_MATCHED], support[RENBAN_MATCHED] = {0};
+        for (int low = 0; low <= n - k; low++) {
+            mask_t w = (mask_t)(((1u << k) - 1u) << low);
+            for (int i = 0; i < k; i++)
+                inside[i] = doms[i] & w;
+            if (distinct_supports(inside, k, 0, 0, pick, support)) {
+                allowed_ |= w;
+                required &= w;
+            }
         }
-    }
-    if (!allowed_)
-        return 0;
-    for (int i = 0; i < k; i++)
-        if (!cn_narrow(net, dom, p->cells[i], allowed_))
+        if (!allowed_ || !cn_commit(net, dom, p->cells, support, k))
             return 0;
+    } else {
+        for (int low = 0; k <= 32 && low <= n - k; low++) {
+            mask_t w = (mask_t)((k == 32 ? ~0u : (1u << k) - 1u) << low), uni = 0;
+            int i;
+            for (i = 0; i < k && (doms[i] & w); i++)
+                uni |= doms[i] & w;
+            if (i == k && uni == w) {
+                allowed_ |= w;
+                required &= w;
+            }
+        }
+        if (!allowed_)
+            return 0;
+        for (int i = 0; i < k; i++)
+            if (!cn_narrow(net, dom, p->cells[i], allowed_))
+                return 0;
+    }
     place_required(net, dom, p, required);
     /* a required digit leaves every cell off the line that sees all the line's cells that can
      * take it (params: [cell, mask of the line's places it sees] pairs) */
