@@ -279,6 +279,46 @@ def test_engine_finds_exactly_the_grids_that_keep_every_rule(
     assert checked >= rounds // 2
 
 
+@pytest.mark.parametrize("links", ["anti-king", "anti-knight"])
+def test_renbans_and_entropy_squares_clear_the_cells_that_see_them_soundly(links: str) -> None:
+    """A renban's or an entropy square's needed digit leaves the cells that see all its places
+    through houses and the variant's links: the same grids as brute force with the links."""
+    rng = random.Random(f"near {links}")
+    n, checked = 6, 0
+    variant = Variant(links, anti_king=links == "anti-king", anti_knight=links == "anti-knight")
+    grids = [
+        tuple(g.cells) for g in itertools.islice(shudu.solutions(Puzzle([0] * 36, variant=variant)), 300)
+    ]
+    for _ in range(60):
+        perm = list(range(1, n + 1))
+        rng.shuffle(perm)
+        grid = tuple(perm[d - 1] for d in rng.choice(grids))
+        rules = []
+        for kind in rng.sample(["renban", "renban", "renban", "global-entropy"], rng.randint(1, 3)):
+            try:
+                rule = random_rule(kind, n, grid, rng)
+                lookup(kind).validate(rule, n)
+            except (_Skip, VariantError, StopIteration):
+                continue
+            rules.append(rule)
+        cells = [0] * (n * n)
+        for c in rng.sample(range(n * n), rng.randint(6, 10)):
+            cells[c] = grid[c]
+        puzzle = Puzzle(cells, variant=variant.with_rules(rules, n))
+        geometry = puzzle.geometry
+        shape = shape_of(geometry)
+        expected = {
+            g
+            for g in _bare_solutions(puzzle)
+            if check_grid(g, shape) is None
+            and all(g[a] != g[b] for a, linked in enumerate(geometry.links) for b in linked)
+        }
+        found = {tuple(g.cells) for g in shudu.solutions(puzzle)}
+        assert found == expected, f"{rules}: {len(found)} found, {len(expected)} expected"
+        checked += len(expected) > 1
+    assert checked >= 10
+
+
 def test_solve_many_answers_puzzles_with_rules_like_brute_force() -> None:
     """One geometry with rules, many givens: each line's status and first solution agree with
     the grids of the bare shape that keep every rule; bad lines are invalid, the others answered."""

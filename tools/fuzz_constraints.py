@@ -97,7 +97,7 @@ def one_round(rng: random.Random) -> None:
     except ShuduError:
         return
     _, sources = constraints.network_sources(geometry)
-    records = constraints.encode_network(sources, n, geometry.house_cells)
+    records = constraints.encode_network(sources, n, geometry.house_cells, geometry.links)
     if records is None:
         return
     full = (1 << n) - 1

@@ -21,6 +21,7 @@ from ._propagators_py import (
     RelationProp,
     SumProp,
     _commit,
+    _house_index,
     bits,
     rule_filter,
     sum_filter,
@@ -42,25 +43,76 @@ def _allowed(kind: LineCondition, shape: Shape) -> ConditionRun:
     return lambda dom: _commit(dom, cells, [mask] * len(cells))
 
 
-def renban_houses(cells: Sequence[int], houses: Sequence[Sequence[int]]) -> list[Sequence[int]]:
-    """The houses (in order) that hold two or more of a renban line's cells."""
-    inside = set(cells)
-    return [house for house in houses if len(inside.intersection(house)) >= 2]
+def near_cells(
+    cells: Sequence[int], houses: Sequence[Sequence[int]], links: Sequence[Sequence[int]] = ()
+) -> list[tuple[int, int]]:
+    """The cells off a line (a renban, a global entropy square) that see two or more of its cells
+    (share a house with, or are linked to), each with the mask of the line's places it sees, in
+    order of cells; none for a line of more than 31 cells."""
+    if len(cells) > 31:
+        return []
+    _, houses_of = _house_index(tuple(map(tuple, houses)))
+    sees: dict[int, int] = {}
+    for i, cell in enumerate(cells):
+        peers = {c for h in houses_of.get(cell, ()) for c in houses[h]}
+        peers.update(links[cell] if cell < len(links) else ())
+        for c in peers:
+            sees[c] = sees.get(c, 0) | 1 << i
+    on_line = set(cells)
+    return [(c, m) for c, m in sorted(sees.items()) if c not in on_line and m.bit_count() >= 2]
 
 
-def _renban(kind: LineCondition, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> ConditionRun:
+#: A renban line of this many cells or fewer keeps only the digits of the assignments of
+#: distinct digits that fill a run (its cells' digits tried in turn); a longer one keeps the
+#: runs that each cell meets and whose digits all have a cell.
+RENBAN_MATCHED = 4
+
+
+def _distinct_supports(doms: Sequence[int], support: list[int]) -> bool:
+    """Or into ``support`` the digits each cell takes in some assignment of distinct digits of
+    ``doms``; whether there is one."""
+    k, pick, found = len(doms), [0] * len(doms), False
+
+    def place(i: int, used: int) -> None:
+        nonlocal found
+        if i == k:
+            found = True
+            for j in range(k):
+                support[j] |= pick[j]
+            return
+        for low in bits(doms[i] & ~used):
+            pick[i] = low
+            place(i + 1, used | low)
+
+    place(0, 0)
+    return found
+
+
+def _renban(
+    kind: LineCondition,
+    shape: Shape,
+    houses: Sequence[Sequence[int]] = (),
+    links: Sequence[Sequence[int]] = (),
+) -> ConditionRun:
     """The line's digits are a run of ``k`` consecutive digits: keep the runs that every cell can
-    take part in and whose every digit has a cell; a digit all such runs hold and one cell can
-    take goes there; and when the cells that can take it lie in one of ``houses``, it leaves the
-    house's other cells (the line holds it once, in one of them)."""
+    take part in and whose every digit has a cell (on a short line, the runs its cells can fill
+    with distinct digits, and only the digits of such fillings); a digit all such runs hold and one cell can
+    take goes there; and it leaves every cell off the line that sees (through ``houses`` or
+    ``links``) all the line's cells that can take it (the line holds it in one of them)."""
     cells, k, n = kind.cells, len(kind.cells), shape.size
     runs = [((1 << k) - 1) << low for low in range(n - k + 1)]
-    near = renban_houses(cells, houses)
+    near = near_cells(cells, houses, links)
 
     def run(dom: list[int]) -> Changed:
         doms = [dom[c] for c in cells]
         allowed, required = 0, -1
+        support = [0] * k
         for w in runs:
+            if k <= RENBAN_MATCHED:
+                if _distinct_supports([d & w for d in doms], support):
+                    allowed |= w
+                    required &= w
+                continue
             union = 0
             for d in doms:
                 if not d & w:
@@ -72,7 +124,7 @@ def _renban(kind: LineCondition, shape: Shape, houses: Sequence[Sequence[int]] =
                     required &= w
         if not allowed:
             return None
-        changed = _commit(dom, cells, [allowed] * k)
+        changed = _commit(dom, cells, support if k <= RENBAN_MATCHED else [allowed] * k)
         if changed is None:
             return None
         for low in bits(required):
@@ -81,17 +133,17 @@ def _renban(kind: LineCondition, shape: Shape, houses: Sequence[Sequence[int]] =
                 dom[owners[0]] = low
                 changed.append(owners[0])
         for low in bits(required) if near else ():
-            owners = [c for c in cells if dom[c] & low]
-            if len(owners) < 2:
-                continue
-            for house in near:
-                if all(c in house for c in owners):
-                    for c in house:
-                        if dom[c] & low and c not in owners:
-                            dom[c] &= ~low
-                            if not dom[c]:
-                                return None
-                            changed.append(c)
+            places = 0
+            for i, c in enumerate(cells):
+                if dom[c] & low:
+                    places |= 1 << i
+            if places & (places - 1):
+                for c, seen in near:
+                    if places & ~seen == 0 and dom[c] & low:
+                        dom[c] &= ~low
+                        if not dom[c]:
+                            return None
+                        changed.append(c)
         return changed
 
     return run
@@ -337,20 +389,83 @@ def _quad(kind: LineCondition, shape: Shape) -> ConditionRun:
     return run
 
 
-def _cover(kind: LineCondition, shape: Shape) -> ConditionRun:
-    """Every class (a mask of digits) has a cell among ``cells``; a class with one possible cell
-    puts it there."""
+def _cover(
+    kind: LineCondition,
+    shape: Shape,
+    houses: Sequence[Sequence[int]] = (),
+    links: Sequence[Sequence[int]] = (),
+) -> ConditionRun:
+    """Every class (a mask of digits) has a cell among ``cells``: a digit stays in a cell when
+    the classes it does not cover can still be given cells among the others. When the classes
+    are disjoint (global entropy's thirds) a cell covers one class at most, so the classes need
+    distinct cells (a matching of classes to cells); else each needs a cell of its own. A class
+    with one digit left among the cells needs that digit: it leaves every cell off the line
+    that sees (through ``houses`` or ``links``) all the cells that can take it."""
     cells, classes = kind.cells, kind.params
+    near = near_cells(cells, houses, links)
+    every = (1 << len(cells)) - 1
+    union = 0
+    distinct = True
+    for mask in classes:
+        distinct = distinct and not union & mask
+        union |= mask
+    distinct = distinct and len(set(cells)) == len(cells)
+    #: The classes (a mask of class numbers) that each digit covers, by digit.
+    covers = [0] + [
+        sum(1 << q for q, mask in enumerate(classes) if mask >> (v - 1) & 1) for v in range(1, shape.size + 1)
+    ]
+
+    def matched(owners: list[int], todo: int, free: int) -> bool:
+        """Whether each class of ``todo`` (a mask of class numbers) finds a cell in ``free`` (a
+        mask of places) among its ``owners``, distinct ones when the classes are disjoint."""
+        if not todo:
+            return True
+        q = (todo & -todo).bit_length() - 1
+        if not distinct:
+            return bool(owners[q] & free) and matched(owners, todo & (todo - 1), free)
+        rest = todo & (todo - 1)
+        return any(matched(owners, rest, free & ~place) for place in bits(owners[q] & free))
 
     def run(dom: list[int]) -> Changed:
-        changed: list[int] = []
+        owners = [0] * len(classes)
+        for q, mask in enumerate(classes):
+            for i, c in enumerate(cells):
+                if dom[c] & mask:
+                    owners[q] |= 1 << i
+        todo = (1 << len(classes)) - 1
+        if not matched(owners, todo, every):
+            return None
+        new = []
+        for i, c in enumerate(cells):
+            free, keep, held = every & ~(1 << i), 0, {}
+            for low in bits(dom[c]):
+                left = todo & ~covers[low.bit_length()]
+                if left not in held:
+                    held[left] = matched(owners, left, free)
+                if held[left]:
+                    keep |= low
+            new.append(keep)
+        changed = _commit(dom, cells, new)
+        if changed is None or not near:
+            return changed
+        union = 0
+        for c in cells:
+            union |= dom[c]
         for mask in classes:
-            owners = [c for c in cells if dom[c] & mask]
-            if not owners:
-                return None
-            if len(owners) == 1 and dom[owners[0]] & ~mask:
-                dom[owners[0]] &= mask
-                changed.append(owners[0])
+            low = union & mask
+            if not low or low & (low - 1):
+                continue
+            places = 0
+            for i, c in enumerate(cells):
+                if dom[c] & low:
+                    places |= 1 << i
+            if places & (places - 1):
+                for c, seen in near:
+                    if places & ~seen == 0 and dom[c] & low:
+                        dom[c] &= ~low
+                        if not dom[c]:
+                            return None
+                        changed.append(c)
         return changed
 
     return run
@@ -371,9 +486,15 @@ _CONDITIONS: dict[str, Callable[[LineCondition, Shape], ConditionRun]] = {
 }
 
 
-def make(kind: Kind, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> Prop:
+def make(
+    kind: Kind,
+    shape: Shape,
+    houses: Sequence[Sequence[int]] = (),
+    links: Sequence[Sequence[int]] = (),
+) -> Prop:
     """The propagator of one compiled kind; a sum's cells that share one of ``houses`` (the
-    geometry's, when the network is built) differ, which bounds it more tightly."""
+    geometry's, when the network is built) differ, which bounds it more tightly, and a renban
+    clears the cells that see its required digit's places through ``houses`` and ``links``."""
     size = shape.size
     if isinstance(kind, AllDifferent):
         return AllDifferentProp(kind.cells, size)
@@ -385,5 +506,7 @@ def make(kind: Kind, shape: Shape, houses: Sequence[Sequence[int]] = ()) -> Prop
         return ChainProp(kind, size)
     assert isinstance(kind, LineCondition)
     if kind.name == "renban":
-        return ConditionProp(kind.cells, _renban(kind, shape, houses))
+        return ConditionProp(kind.cells, _renban(kind, shape, houses, links))
+    if kind.name == "cover":
+        return ConditionProp(kind.cells, _cover(kind, shape, houses, links))
     return ConditionProp(kind.cells, condition(kind, shape))

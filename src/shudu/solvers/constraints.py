@@ -45,7 +45,7 @@ from ..rules import (
     check_grid,
     compile_rules,
 )
-from ._conditions_py import make, renban_houses
+from ._conditions_py import make, near_cells
 from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
 from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
 
@@ -91,7 +91,7 @@ def _network(geometry: Geometry) -> _Network:
     props.extend(IntersectionProp(houses[i], houses[j]) for i, j in _house_pairs(houses))
     for a, linked in enumerate(geometry.links):
         props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
-    props.extend(make(kind, shape, houses) for kind in compile_rules(shape))
+    props.extend(make(kind, shape, houses, geometry.links) for kind in compile_rules(shape))
     watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
     # a cell starts weighing one, and one more for each rule on it: each propagator but a house
     # (an all-different group of n cells), a pair of linked cells and an intersection
@@ -326,13 +326,11 @@ def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
         for d in params:
             needs[1 << (d - 1)] = needs.get(1 << (d - 1), 0) + 1
         return tuple(x for pair in needs.items() for x in pair)
-    if name == "cover":
-        return params
     return None
 
 
 def _record(
-    source: Source, size: int, houses: Sequence[Sequence[int]]
+    source: Source, size: int, houses: Sequence[Sequence[int]], links: Sequence[Sequence[int]]
 ) -> tuple[int, Sequence[int], Sequence[int]] | None:
     """One propagator's record: its kind, cells and parameters (core/constraints.h)."""
     if isinstance(source, Intersection):
@@ -352,23 +350,30 @@ def _record(
     if isinstance(source, OrderedChain):
         return RECORD_KINDS["chain"], source.cells, (int(source.strict),)
     if isinstance(source, LineCondition) and source.name == "renban":
-        near = renban_houses(source.cells, houses)
-        params = tuple(x for house in near for x in (len(house), *house))
-        return RECORD_KINDS["renban"], source.cells, params
+        near = near_cells(source.cells, houses, links)
+        return RECORD_KINDS["renban"], source.cells, tuple(x for pair in near for x in pair)
+    if isinstance(source, LineCondition) and source.name == "cover":
+        near = near_cells(source.cells, houses, links)
+        params = (len(source.params), *source.params, *(x for pair in near for x in pair))
+        return RECORD_KINDS["cover"], source.cells, params
     cond = _condition_params(source)
     return None if cond is None else (RECORD_KINDS[source.name], source.cells, cond)
 
 
 def encode_network(
-    sources: Sequence[Source], size: int, houses: Sequence[Sequence[int]] = ()
+    sources: Sequence[Source],
+    size: int,
+    houses: Sequence[Sequence[int]] = (),
+    links: Sequence[Sequence[int]] = (),
 ) -> array[int] | None:
     """The network as the C engine reads it: per propagator, ``kind, ncells, nparams, cells,
     params`` (int32), or None when one cannot run in C (the condition ``"rule"``, or a number
-    beyond 32 bits). ``houses`` are the geometry's, whose cells differ (they bound sums)."""
+    beyond 32 bits). ``houses`` and ``links`` are the geometry's, whose cells differ (they bound
+    sums and renban lines)."""
     out = array("i")
     try:
         for source in sources:
-            rec = _record(source, size, houses)
+            rec = _record(source, size, houses, links)
             if rec is None:
                 return None
             kind, cells, params = rec
@@ -386,7 +391,7 @@ def _c_search(puzzle: Puzzle, start: Sequence[int] | None = None) -> tuple[Any, 
     geometry = puzzle.geometry
     shape = shape_of(geometry)
     houses = geometry.house_cells
-    rules = encode_network(compile_rules(shape), geometry.size, houses)
+    rules = encode_network(compile_rules(shape), geometry.size, houses, geometry.links)
     if _core is None or rules is None:
         return None
     # the same records as encode_network(network_sources(geometry)[1]), the geometry's cached

@@ -48,12 +48,13 @@ check_params(int n, int ncells, const int32_t *hdr, const int32_t *cells, const 
         *bits = 2 * abs_sum * n + 1;
         (void)total;
         return 0;
-    case CK_RENBAN: /* the houses near the line: [length, cells...] each */
-        for (int i = 0; i < np; i += 1 + par[i]) {
-            if (par[i] < 1 || par[i] > np - i - 1) { *why = "a renban's houses are cut short"; return -1; }
-            for (int j = 1; j <= par[i]; j++)
-                if (par[i + j] < 0 || par[i + j] >= ncells) { *why = "a renban's house leaves the grid"; return -1; }
-        }
+    case CK_RENBAN: /* the cells near the line: [cell, mask of the line's places it sees] each */
+        if (np % 2 || (np && k > 31)) { *why = "a renban takes [cell, places] pairs"; return -1; }
+        for (int i = 0; i < np; i += 2)
+            if (par[i] < 0 || par[i] >= ncells || par[i + 1] < 1 || (k < 31 && par[i + 1] >= 1 << k)) {
+                *why = "a renban's near cell is out of range";
+                return -1;
+            }
         return 0;
     case CK_BETWEEN:
         if (np != 0 || k < 2) { *why = "wrong parameters or cells"; return -1; }
@@ -74,7 +75,17 @@ check_params(int n, int ncells, const int32_t *hdr, const int32_t *cells, const 
                 return -1;
             }
         return 0;
-    case CK_COVER:
+    case CK_COVER: /* [nclasses, classes..., then cell, mask of places near it pairs] */
+        if (np < 1 || par[0] < 0 || par[0] > 32 || k > 64 || (np - 1 - par[0]) < 0 || (np - 1 - par[0]) % 2
+            || (np - 1 - par[0] && k > 31)) {
+            *why = "a cover takes [nclasses <= 32, classes..., cell, places...] on 64 cells at most";
+            return -1;
+        }
+        for (int i = 1 + par[0]; i < np; i += 2)
+            if (par[i] < 0 || par[i] >= ncells || par[i + 1] < 1 || (k < 31 && par[i + 1] >= 1 << k)) {
+                *why = "a cover's near cell is out of range";
+                return -1;
+            }
         return 0;
     default:
         *why = "unknown kind";

@@ -29,15 +29,21 @@
  *               cells sharing a house, numbered from 0 in order of first place)
  *   CHAIN       [step]                         (1: strictly rising)
  *   ALLOWED     [mask]
- *   RENBAN      []
+ *   RENBAN      [cell, places, ...]  (cells off the line that see two or more of its cells,
+ *                                     each with the mask of the line's places it sees)
  *   BETWEEN     []
  *   SANDWICH    [total]
  *   XSUM        [total]
  *   SKYSCRAPER  [count]
  *   SUMLINE     [total, loop]
  *   QUAD        [mask, count, mask, count, ...]   (in the order of the Python dict)
- *   COVER       [mask, ...]
+ *   COVER       [nclasses, mask..., cell, places, ...]  (the classes, then near cells as
+ *                                     RENBAN's)
  *   LUNCHBOX    [total]                                                                */
+/* A renban line of this many cells or fewer keeps only the digits of assignments of distinct
+ * digits that fill a run (the Python engine's RENBAN_MATCHED). */
+#define RENBAN_MATCHED 4
+
 enum {
     CK_ALLDIFF = 0, CK_INTERSECT, CK_RELATION, CK_SUM, CK_CHAIN, CK_ALLOWED, CK_RENBAN,
     CK_BETWEEN, CK_SANDWICH, CK_XSUM, CK_SKYSCRAPER, CK_SUMLINE, CK_QUAD, CK_COVER,

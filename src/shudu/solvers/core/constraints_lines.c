@@ -49,55 +49,77 @@ place_required(cnet_t *net, mask_t *dom, const cprop_t *p, mask_t required)
     }
 }
 
+/* The digits each of k cells takes in some assignment of distinct digits of doms, or'd
+ * into support (pick: scratch of k); 0 when there is none. */
+static int
+distinct_supports(const mask_t *doms, int k, int i, mask_t used, mask_t *pick, mask_t *support)
+{
+    if (i == k) {
+        for (int j = 0; j < k; j++)
+            support[j] |= pick[j];
+        return 1;
+    }
+    if (i >= RENBAN_MATCHED) /* not reached: k <= RENBAN_MATCHED */
+        return 0;
+    int any = 0;
+    for (mask_t d = doms[i] & ~used; d; d &= d - 1) {
+        pick[i] = d & (~d + 1u);
+        any |= distinct_supports(doms, k, i + 1, used | pick[i], pick, support);
+    }
+    return any;
+}
+
 static int
 renban(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
     int k = p->ncells, n = net->n;
     mask_t *doms = DOMS(net), allowed_ = 0, required = ~(mask_t)0;
     read_doms(dom, p, doms);
-    for (int low = 0; k <= 32 && low <= n - k; low++) {
-        mask_t w = (mask_t)((k == 32 ? ~0u : (1u << k) - 1u) << low), uni = 0;
-        int i;
-        for (i = 0; i < k && (doms[i] & w); i++)
-            uni |= doms[i] & w;
-        if (i == k && uni == w) {
-            allowed_ |= w;
-            required &= w;
+    if (k <= RENBAN_MATCHED) { /* a short line: the runs its cells can fill with distinct digits */
+        mask_t inside[RENBAN_MATCHED], pick[RENBAN_MATCHED], support[RENBAN_MATCHED] = {0};
+        for (int low = 0; low <= n - k; low++) {
+            mask_t w = (mask_t)(((1u << k) - 1u) << low);
+            for (int i = 0; i < k; i++)
+                inside[i] = doms[i] & w;
+            if (distinct_supports(inside, k, 0, 0, pick, support)) {
+                allowed_ |= w;
+                required &= w;
+            }
         }
-    }
-    if (!allowed_)
-        return 0;
-    for (int i = 0; i < k; i++)
-        if (!cn_narrow(net, dom, p->cells[i], allowed_))
+        if (!allowed_ || !cn_commit(net, dom, p->cells, support, k))
             return 0;
+    } else {
+        for (int low = 0; k <= 32 && low <= n - k; low++) {
+            mask_t w = (mask_t)((k == 32 ? ~0u : (1u << k) - 1u) << low), uni = 0;
+            int i;
+            for (i = 0; i < k && (doms[i] & w); i++)
+                uni |= doms[i] & w;
+            if (i == k && uni == w) {
+                allowed_ |= w;
+                required &= w;
+            }
+        }
+        if (!allowed_)
+            return 0;
+        for (int i = 0; i < k; i++)
+            if (!cn_narrow(net, dom, p->cells[i], allowed_))
+                return 0;
+    }
     place_required(net, dom, p, required);
-    /* a required digit whose places on the line lie in one house near it leaves the house's
-     * other cells */
+    /* a required digit leaves every cell off the line that sees all the line's cells that can
+     * take it (params: [cell, mask of the line's places it sees] pairs) */
     for (mask_t r = p->nparams ? required : 0; r; r &= r - 1) {
         mask_t low = r & (~r + 1u);
-        int owners = 0;
+        uint32_t places = 0;
         for (int i = 0; i < k; i++)
-            owners += !!(dom[p->cells[i]] & low);
-        if (owners < 2)
+            if (dom[p->cells[i]] & low)
+                places |= (uint32_t)1 << i;
+        if (!(places & (places - 1)))
             continue;
-        for (int h = 0; h < p->nparams; h += 1 + p->params[h]) {
-            const int32_t *house = p->params + h + 1;
-            int len = p->params[h], inside = 0;
-            for (int i = 0; i < k; i++)
-                if (dom[p->cells[i]] & low)
-                    for (int j = 0; j < len; j++)
-                        if (house[j] == p->cells[i]) { inside++; break; }
-            if (inside < owners)
-                continue;
-            for (int j = 0; j < len; j++) {
-                int c = house[j], owner = 0;
-                if (!(dom[c] & low))
-                    continue;
-                for (int i = 0; i < k && !owner; i++)
-                    owner = p->cells[i] == c;
-                if (!owner && !cn_narrow(net, dom, c, ~low))
-                    return 0;
-            }
+        for (int j = 0; j < p->nparams; j += 2) {
+            int c = p->params[j];
+            if (!(places & ~(uint32_t)p->params[j + 1]) && (dom[c] & low) && !cn_narrow(net, dom, c, ~low))
+                return 0;
         }
     }
     return 1;
@@ -407,23 +429,101 @@ quad(cnet_t *net, mask_t *dom, const cprop_t *p)
     return 1;
 }
 
+/* Whether each class of todo (a mask of class numbers) finds a place in free among its
+ * owners (masks of places), distinct places when distinct (the Python engine's matched). */
+static int
+cover_matched(const uint64_t *owners, uint32_t todo, uint64_t free, int distinct)
+{
+    if (!todo)
+        return 1;
+    int q = CTZ(todo);
+    uint32_t rest = todo & (todo - 1);
+    if (!distinct)
+        return (owners[q] & free) && cover_matched(owners, rest, free, distinct);
+    for (uint64_t o = owners[q] & free; o; o &= o - 1)
+        if (cover_matched(owners, rest, free & ~(o & (~o + 1u)), distinct))
+            return 1;
+    return 0;
+}
+
+/* Every class has a cell: a digit stays in a cell when the classes it does not cover can
+ * still be given cells among the others, distinct ones when the classes are disjoint and the
+ * cells differ (at most 32 classes of 64 cells, checked when the record is read). */
 static int
 cover(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
-    for (int q = 0; q < p->nparams; q++) {
-        mask_t mask = (mask_t)p->params[q];
-        int owners = 0, owner = -1;
-        for (int i = 0; i < p->ncells; i++)
-            if (dom[p->cells[i]] & mask) {
-                owners++;
-                if (owner < 0)
-                    owner = p->cells[i];
+    int k = p->ncells, np = p->params[0], distinct = 1;
+    const int32_t *classes = p->params + 1, *near = classes + np;
+    int nnear = p->nparams - 1 - np;
+    uint64_t owners[32];
+    uint32_t covers[33] = {0};
+    mask_t seen = 0, *keep = SEEN(net);
+    for (int q = 0; q < np; q++) {
+        mask_t mask = (mask_t)classes[q];
+        distinct = distinct && !(seen & mask);
+        seen |= mask;
+        owners[q] = 0;
+        for (int i = 0; i < k; i++)
+            if (dom[p->cells[i]] & mask)
+                owners[q] |= (uint64_t)1 << i;
+        for (int v = 0; v < 32; v++)
+            if (mask >> v & 1)
+                covers[v + 1] |= (uint32_t)1 << q;
+    }
+    for (int i = 0; i < k && distinct; i++)
+        for (int j = 0; j < i; j++)
+            if (p->cells[i] == p->cells[j])
+                distinct = 0;
+    uint32_t todo = np == 32 ? 0xffffffffu : ((uint32_t)1 << np) - 1;
+    uint64_t every = k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
+    if (!cover_matched(owners, todo, every, distinct))
+        return 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t free = every & ~((uint64_t)1 << i);
+        uint32_t tried[4];
+        int results[4], ntried = 0;
+        keep[i] = 0;
+        for (mask_t d = dom[p->cells[i]]; d; d &= d - 1) {
+            mask_t low = d & (~d + 1u);
+            uint32_t left = todo & ~covers[CTZ(low) + 1];
+            int held = -1;
+            for (int t = 0; t < ntried; t++)
+                if (tried[t] == left)
+                    held = results[t];
+            if (held < 0) {
+                held = cover_matched(owners, left, free, distinct);
+                if (ntried < 4) {
+                    tried[ntried] = left;
+                    results[ntried++] = held;
+                }
             }
-        if (!owners)
-            return 0;
-        if (owners == 1 && (dom[owner] & ~mask)) {
-            dom[owner] &= mask;
-            cnet_touch(net, owner);
+            if (held)
+                keep[i] |= low;
+        }
+    }
+    if (!cn_commit(net, dom, p->cells, keep, k))
+        return 0;
+    if (!nnear)
+        return 1;
+    /* a class with one digit left among the cells needs it: it leaves the cells near the line
+     * that see all its places */
+    mask_t uni = 0;
+    for (int i = 0; i < k; i++)
+        uni |= dom[p->cells[i]];
+    for (int q = 0; q < np; q++) {
+        mask_t low = uni & (mask_t)classes[q];
+        if (!low || (low & (low - 1)))
+            continue;
+        uint32_t places = 0;
+        for (int i = 0; i < k; i++)
+            if (dom[p->cells[i]] & low)
+                places |= (uint32_t)1 << i;
+        if (!(places & (places - 1)))
+            continue;
+        for (int j = 0; j < nnear; j += 2) {
+            int c = near[j];
+            if (!(places & ~(uint32_t)near[j + 1]) && (dom[c] & low) && !cn_narrow(net, dom, c, ~low))
+                return 0;
         }
     }
     return 1;
