@@ -192,6 +192,19 @@ def test_stderr_closed_or_full_keeps_the_answers_and_the_status(
 # --- signals ----------------------------------------------------------------------------------
 
 
+def _group_cpu_seconds(group: int) -> float:
+    """The CPU time of every process of a process group (a command and its workers)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def _signalled(args: list[str], signum: int, *, group: bool, cwd: Path, **env: str) -> tuple[int, str]:
     """Start ``shudu args``, wait until it is at work, send ``signum``; its status and stderr.
     The process (and its group) is killed in any case."""
@@ -208,7 +221,12 @@ def _signalled(args: list[str], signum: int, *, group: bool, cwd: Path, **env: s
         started = time.monotonic()
         while process.poll() is None and time.monotonic() - started < 60:
             # at work once it imported shudu and runs: its CPU time grows past the start-up's
-            if _cpu_seconds(process.pid) > _start_up_seconds() + 0.3:
+            # (a batch once its workers are at work too: seconds of work in all, past the
+            # start-up of the command, of its pool and of each worker)
+            if group:
+                if _group_cpu_seconds(process.pid) > _start_up_seconds() * 6 + 5:
+                    break
+            elif _cpu_seconds(process.pid) > _start_up_seconds() + 0.3:
                 break
             time.sleep(0.1)
         assert process.poll() is None, process.communicate()[1]
