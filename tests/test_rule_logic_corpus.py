@@ -16,6 +16,7 @@ import pytest
 import shudu
 from shudu.errors import ParseError
 from shudu.logic.grid import CandidateGrid
+from shudu.puzzle import Grid
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss_constraint_puzzles.tsv"
 #: Seconds a puzzle's rating may take here.
@@ -57,7 +58,8 @@ def test_every_path_on_the_core_puzzles_ends_in_the_published_solution() -> None
         grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
         for step in rating.steps:
             grid.apply(step)
-        assert tuple(grid.values) == _digits(row["solution"]), row["name"]
+        solved = Grid.trusted(tuple(grid.values), puzzle.geometry).to_string()
+        assert solved == row["solution"] or tuple(grid.values) == _digits(row["solution"]), row["name"]
         used = {step.technique.name for step in rating.steps}
         if not used & SEARCH:
             by_logic += 1
