@@ -23,7 +23,7 @@ check_params(int n, int ncells, const int32_t *hdr, const int32_t *cells, const 
         if (np != 1) { *why = "takes one parameter"; return -1; }
         return 0;
     case CK_INTERSECT:
-        if (np != 2 || par[0] < 0 || par[1] < 0 || par[0] + par[1] > k) {
+        if (np != 2 || par[0] < 0 || par[1] < 0 || (long long)par[0] + par[1] > k) {
             *why = "an intersection takes [nshared, nfirst] within its cells";
             return -1;
         }
