@@ -50,6 +50,8 @@ _LAZY: dict[str, str] = {
     "Training": "shudu.workshop",
     "backdoors": "shudu.workshop",
     "train": "shudu.workshop",
+    "WhyNot": "shudu.workshop",
+    "why_not": "shudu.workshop",
 }
 #: The packages and modules of shudu reachable as attributes before they are imported.
 _MODULES = frozenset(
@@ -77,6 +79,7 @@ if TYPE_CHECKING:
         true_candidates,
     )
     from .workshop.backdoors import Backdoors, backdoors
+    from .workshop.why import WhyNot, why_not
 
 
 def __getattr__(name: str) -> Any:
@@ -114,6 +117,7 @@ __all__ = [
     "TrueCandidates",
     "UniqueResult",
     "Variant",
+    "WhyNot",
     "__version__",
     "backdoors",
     "count",
@@ -138,4 +142,5 @@ __all__ = [
     "train",
     "true_candidates",
     "variants",
+    "why_not",
 ]

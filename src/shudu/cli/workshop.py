@@ -1,5 +1,5 @@
-"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors`` and ``train``: the setter's
-workshop."""
+"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors``, ``train`` and ``why-not``: the
+setter's workshop."""
 
 from __future__ import annotations
 
@@ -209,6 +209,43 @@ def cmd_train(args: argparse.Namespace, out: Output) -> None:
         out.note(f"timeout: {made} ({found.tried} puzzles tried)")
 
 
+def cmd_why_not(args: argparse.Namespace, out: Output) -> None:
+    from ..logic.board import parse_board
+
+    def answer(entry: Entry) -> None:
+        board: Any = entry.puzzle
+        if entry.puzzle is None or entry.text.strip().startswith("{"):
+            # a JSON board, a candidate grid or a HoDoKu library line
+            try:
+                board = parse_board(entry.text)
+            except ShuduError as exc:
+                # a line that does not look like a board keeps the puzzle reader's own message
+                if entry.text.strip()[:1] in (":", "{") or entry.error is None:
+                    raise
+                raise entry.error from exc
+        found = workshop.why_not(
+            board, args.cell, args.digit, node_limit=args.node_limit, timeout=args.timeout
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; a refutation shown holds, a shorter one may exist")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+        else:
+            out.answer(str(found))
+
+    for entry in read_entries(args):
+        if args.algorithm != "auto":
+            error = ShuduError("--algorithm: the workshop commands run the exact solver 'auto' only")
+            out.problem(str(error.at_line(entry.line)))
+            _invalid(args, out, entry, error)
+            continue
+        try:
+            answer(entry)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            _invalid(args, out, entry, exc)
+
+
 def register(commands: Commands) -> None:
     candidates = commands.add(
         "candidates",
@@ -323,3 +360,15 @@ def register(commands: Commands) -> None:
         help="jsonl: one board a line (default); json: one list of them",
     )
     drills.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)")
+
+    why = commands.add(
+        "why-not",
+        "why a digit cannot go in a cell: the shortest refutation of the logic engine, rated like a step",
+        f"shudu why-not r1c2 6 {PUZZLE}\n"
+        '  shudu why-not r1c2 2 \'{"givens": "...", "entries": "...", "pencil": {"r1c2": "27"}}\'',
+        cmd_why_not,
+    )
+    why.add_argument("cell", metavar="CELL", help="the cell: r1c2 (row 1, column 2) or its index from 0")
+    why.add_argument("digit", metavar="DIGIT", help="the digit (1-9, or A-P on grids larger than 9x9)")
+    add_input(why)
+    add_format(why, "text", "json")

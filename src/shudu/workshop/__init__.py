@@ -13,6 +13,7 @@ from .candidates import TrueCandidates, true_candidates
 from .redundancy import Redundancy, is_minimal, redundant
 from .trainer import Drill, Training, train
 from .unique import UniqueResult, make_unique
+from .why import WhyNot, why_not
 
 __all__ = [
     "Backdoors",
@@ -21,10 +22,12 @@ __all__ = [
     "Training",
     "TrueCandidates",
     "UniqueResult",
+    "WhyNot",
     "backdoors",
     "is_minimal",
     "make_unique",
     "redundant",
     "train",
     "true_candidates",
+    "why_not",
 ]
