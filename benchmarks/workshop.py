@@ -1,4 +1,5 @@
-"""Workshop benchmark: true candidates, redundancy, make-unique, backdoors, why not and the trainer.
+"""Workshop benchmark: true candidates, redundancy, make-unique, backdoors, why not, bottlenecks and
+the trainer.
 
 Run from the repository root::
 
@@ -13,9 +14,10 @@ more than one given); for redundancy, the 17-clue puzzles as they are. Each call
 checked (true candidates against the union of every solution; the made-unique puzzle counted
 unique), then timed (wall clock, best of ``--repeat``) and the
 medians printed with their targets. Backdoors: puzzles drawn from
-``forum_hardest_1905_11plus.txt``, and for why not a random wrong candidate of each (its
-refutation checked found); the trainer: one board of a technique from a seed drawn,
-timed once (a generated puzzle and its path), its first step checked.
+``forum_hardest_1905_11plus.txt``; why not: a random wrong candidate of each of those and of
+17-clue puzzles (its refutation checked found); bottlenecks of 17-clue puzzles; the trainer:
+one board of a technique from a seed drawn, timed once (a generated puzzle and its path), its
+first step checked.
 """
 
 from __future__ import annotations
@@ -155,6 +157,18 @@ def main() -> int:
     print(f"redundancy, 17-clue 9x9: median {statistics.median(times) * 1000:.2f} ms (target < 20 ms)")
 
     print(why_not_line("17-clue 9x9", rng.sample(lines, args.count), rng))
+    times, stalls, necks = [], [], 0
+    for puzzle in rng.sample(lines, args.count):
+        found = shudu.bottlenecks(puzzle)
+        assert found.status in ("found", "not-found")
+        stalls.append(len(found.stalls))
+        necks += bool(found.bottlenecks)
+        times.append(best(lambda p=puzzle: shudu.bottlenecks(p), 1))
+    print(
+        f"bottlenecks, 17-clue 9x9: median {statistics.median(times) * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms (no target in the issue); stalls {min(stalls)}-{max(stalls)}, "
+        f"{necks}/{len(stalls)} with a bottleneck"
+    )
     print(
         make_unique_line(
             "17-clue 9x9 less givens, 10-1,000 solutions", draw(lines, args.count, 10, 1000, rng)

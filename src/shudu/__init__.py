@@ -52,6 +52,8 @@ _LAZY: dict[str, str] = {
     "train": "shudu.workshop",
     "WhyNot": "shudu.workshop",
     "why_not": "shudu.workshop",
+    "Bottlenecks": "shudu.workshop",
+    "bottlenecks": "shudu.workshop",
 }
 #: The packages and modules of shudu reachable as attributes before they are imported.
 _MODULES = frozenset(
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
         true_candidates,
     )
     from .workshop.backdoors import Backdoors, backdoors
+    from .workshop.bottlenecks import Bottlenecks, bottlenecks
     from .workshop.why import WhyNot, why_not
 
 
@@ -104,6 +107,7 @@ __all__ = [
     "Backdoors",
     "BatchResult",
     "Board",
+    "Bottlenecks",
     "Drill",
     "Geometry",
     "Grid",
@@ -120,6 +124,7 @@ __all__ = [
     "WhyNot",
     "__version__",
     "backdoors",
+    "bottlenecks",
     "count",
     "errors",
     "explain",

@@ -1,5 +1,5 @@
-"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors``, ``train`` and ``why-not``: the
-setter's workshop."""
+"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors``, ``bottlenecks``, ``train`` and
+``why-not``: the setter's workshop."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ..formats.pencil_marks import format_pm
 from ..notation import LEVELS, cell_name, digit_char
 from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
 from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
+from ..workshop.bottlenecks import LIMIT as BOTTLENECKS_LIMIT
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries, seconds
 from ._common import count as count_option
 
@@ -189,6 +190,39 @@ def cmd_backdoors(args: argparse.Namespace, out: Output) -> None:
     _each(args, out, answer)
 
 
+def cmd_bottlenecks(args: argparse.Namespace, out: Output) -> None:
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.bottlenecks(
+            entry.puzzle, limit=args.limit, node_limit=args.node_limit, timeout=args.timeout
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; the stalls shown hold, the walk did not finish")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        said = {"none": "no solution", "multiple": "multiple: not unique, so no level to speak of"}
+        if found.status in said:
+            out.answer(said[found.status])
+            return
+        stalls, necks = found.stalls, found.bottlenecks
+        tight = sum(stall.tight for stall in stalls)
+        out.answer(
+            f"{found.status}: level {found.level}, {len(stalls)} stall{'s' * (len(stalls) != 1)}, "
+            f"{len(necks)} bottleneck{'s' * (len(necks) != 1)} ({tight} tight)"
+        )
+        size = entry.puzzle.size
+        for stall in necks:
+            ways = f"{stall.ways} way{'s' * (stall.ways != 1)} on" + (" (tight)" if stall.tight else "")
+            every = [f"{cell_name(c, size)}={digit_char(d)}" for c, d in stall.placements]
+            every += [f"{cell_name(c, size)}<>{digit_char(d)}" for c, d in stall.eliminations]
+            out.answer(f"  after {stall.position} steps, {ways}; every way: {' '.join(every)}")
+            for step in stall.steps[: 1 if stall.tight else 3]:
+                out.answer(f"    {step.explanation.splitlines()[0]}")
+
+    _each(args, out, answer)
+
+
 def cmd_train(args: argparse.Namespace, out: Output) -> None:
     found = workshop.train(args.technique, args.count, level=args.level, seed=args.seed, timeout=args.timeout)
     drills = [drill.to_json() for drill in found.drills]
@@ -322,6 +356,22 @@ def register(commands: Commands) -> None:
         default=BACKDOORS_LIMIT,
         metavar="N",
         help=f"list at most N backdoors; all are counted (default: {BACKDOORS_LIMIT})",
+    )
+
+    necks = commands.add(
+        "bottlenecks",
+        "where every way on at a puzzle's level makes the same deduction (a tight spot: one way on)",
+        f"shudu bottlenecks {PUZZLE} --format json",
+        cmd_bottlenecks,
+    )
+    add_input(necks)
+    add_format(necks, "text", "json")
+    necks.add_argument(
+        "--limit",
+        type=count_option("--limit", minimum=1),
+        default=BOTTLENECKS_LIMIT,
+        metavar="N",
+        help=f"list at most N ways on per stall; all are counted (default: {BOTTLENECKS_LIMIT})",
     )
 
     drills = commands.add(
