@@ -54,6 +54,8 @@ _LAZY: dict[str, str] = {
     "why_not": "shudu.workshop",
     "Bottlenecks": "shudu.workshop",
     "bottlenecks": "shudu.workshop",
+    "ClueResult": "shudu.workshop",
+    "unique_clues": "shudu.workshop",
 }
 #: The packages and modules of shudu reachable as attributes before they are imported.
 _MODULES = frozenset(
@@ -82,6 +84,7 @@ if TYPE_CHECKING:
     )
     from .workshop.backdoors import Backdoors, backdoors
     from .workshop.bottlenecks import Bottlenecks, bottlenecks
+    from .workshop.clues import ClueResult, unique_clues
     from .workshop.why import WhyNot, why_not
 
 
@@ -108,6 +111,7 @@ __all__ = [
     "BatchResult",
     "Board",
     "Bottlenecks",
+    "ClueResult",
     "Drill",
     "Geometry",
     "Grid",
@@ -146,6 +150,7 @@ __all__ = [
     "solvers",
     "train",
     "true_candidates",
+    "unique_clues",
     "variants",
     "why_not",
 ]

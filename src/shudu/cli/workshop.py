@@ -11,13 +11,14 @@ from typing import Any
 
 from .. import workshop
 from ..errors import ShuduError
-from ..formats import Entry
+from ..formats import Entry, to_json
 from ..formats.document import Document
 from ..formats.pencil_marks import format_pm
 from ..notation import LEVELS, cell_name, digit_char
 from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
 from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
 from ..workshop.bottlenecks import LIMIT as BOTTLENECKS_LIMIT
+from ..workshop.clues import KINDS
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries, seconds
 from ._common import count as count_option
 
@@ -89,6 +90,10 @@ def cmd_candidates(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
+    if args.clues is not None:
+        _each(args, out, lambda entry: _unique_clues(args, out, entry))
+        return
+
     def answer(entry: Entry) -> None:
         assert entry.puzzle is not None
         found = workshop.make_unique(
@@ -113,6 +118,25 @@ def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
         out.answer(f"{found.result.to_string()}  # {len(found.added)} added ({proof}): {added or 'none'}")
 
     _each(args, out, answer)
+
+
+def _unique_clues(args: argparse.Namespace, out: Output, entry: Entry) -> None:
+    assert entry.puzzle is not None
+    found = workshop.unique_clues(
+        entry.puzzle, args.clues, max_added=args.max_added, node_limit=args.node_limit, timeout=args.timeout
+    )
+    _timeout_note(out, entry, found.status)
+    if args.format == "json":
+        _json(out, entry, found.to_json())
+        return
+    if found.result is None:
+        out.answer({"none": "no solution", "multiple": "not found"}.get(found.status, found.status))
+        return
+    size = entry.puzzle.size
+    added = "; ".join(rule.describe(size) for rule in found.added)
+    proof = "minimal" if found.proven_minimal else "best found"
+    out.answer(f"{len(found.added)} {args.clues} clues added ({proof}): {added or 'none'}")
+    out.answer(json.dumps(to_json(found.result), ensure_ascii=False))
 
 
 def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
@@ -313,6 +337,12 @@ def register(commands: Commands) -> None:
         default="none",
         metavar="NAME",
         help="add givens in symmetric sets: rot180, rot90, mirror, flip, diagonal … (default: none)",
+    )
+    unique.add_argument(
+        "--clues",
+        choices=KINDS,
+        help="add clues of this kind between cells next to each other instead of givens "
+        "(cage: a two-cell cage with its total); the result is printed as JSON",
     )
 
     redundant = commands.add(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .backdoors import Backdoors, backdoors
 from .bottlenecks import Bottlenecks, Stall, bottlenecks
 from .candidates import TrueCandidates, true_candidates
+from .clues import ClueResult, unique_clues
 from .redundancy import Redundancy, is_minimal, redundant
 from .trainer import Drill, Training, train
 from .unique import UniqueResult, make_unique
@@ -19,6 +20,7 @@ from .why import WhyNot, why_not
 __all__ = [
     "Backdoors",
     "Bottlenecks",
+    "ClueResult",
     "Drill",
     "Redundancy",
     "Stall",
@@ -33,5 +35,6 @@ __all__ = [
     "redundant",
     "train",
     "true_candidates",
+    "unique_clues",
     "why_not",
 ]
