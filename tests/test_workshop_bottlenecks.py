@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 
@@ -20,12 +21,14 @@ from shudu.logic.allsteps import technique_steps
 from shudu.logic.board import parse_board
 from shudu.logic.techniques import EVERY_FINDER, rating_of, techniques
 from shudu.notation import LEVELS
+from shudu.puzzle import Puzzle
 from shudu.workshop.bottlenecks import Bottlenecks
+from test_workshop import _killer
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
-def check(puzzle: str, found: Bottlenecks) -> None:
+def check(puzzle: str | Puzzle, found: Bottlenecks) -> None:
     assert found.status in ("found", "not-found") and found.level is not None
     solution = shudu.solve(puzzle).solution
     assert solution is not None
@@ -110,3 +113,17 @@ def test_the_command() -> None:
     out = io.StringIO()
     assert main(["bottlenecks", HARD, "--format", "json"], stdout=out, stderr=err) == 0
     assert json.loads(out.getvalue())["level"] == "medium"
+
+
+@pytest.mark.parametrize("seed", range(3, 6))
+def test_the_stalls_of_killer_puzzles(seed: int) -> None:
+    """9x9 killer puzzles made unique with givens from a solution: the rule techniques too."""
+    puzzle = _killer(seed, 9)
+    solution = next(shudu.solutions(puzzle)).cells
+    cells = list(puzzle.cells)
+    rng = random.Random(seed)
+    while shudu.count(Puzzle(tuple(cells), variant=puzzle.variant), 2) > 1:
+        cell = rng.choice([c for c, v in enumerate(cells) if not v])
+        cells[cell] = solution[cell]
+    unique = Puzzle(tuple(cells), variant=puzzle.variant)
+    check(unique, shudu.bottlenecks(unique, limit=1000, timeout=120))

@@ -27,6 +27,8 @@ from shudu.logic.board import Board
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.step import Step
 from shudu.puzzle import Puzzle
+from shudu.rules import Rule
+from shudu.variants import get as get_variant
 from shudu.workshop.why import WhyNot, broken, gone
 from test_workshop import SHAPES, _grid, _killer, all_solutions
 
@@ -215,6 +217,11 @@ def test_the_answers_in_words() -> None:
     assert several.status == "possible" and several.solution is not None and several.solution[1] == 2
     marks = shudu.why_not({"givens": "1" + "." * 15, "pencil": {"r1c2": "34"}}, "r1c2", 2)
     assert marks.reason == "r1c2 cannot be 2: the pencil marks of r1c2 leave 2 out"
+    cage = Rule("cage", (2, 11, 12), (15,))  # r1c3, r2c3, r2c4: r1c3 and r2c4 share no house
+    killer = Puzzle((0, 0, 5) + (0,) * 78, variant=get_variant("standard", 9).with_rules([cage], 9))
+    assert shudu.why_not(killer, "r2c4", 5).reason == (
+        "r2c4 cannot be 5: r1c3 holds 5 in the killer cage r1c3-r2c3-r2c4 (total 15)"
+    )
 
 
 def test_the_contradictions_hold() -> None:

@@ -178,7 +178,10 @@ def why_not(
             return answer("placed", f"{name} holds {digit_char(d)}")
         return answer("eliminated", f"{name} cannot be {digit_char(d)}: it holds {digit_char(held)}")
     if not grid.has(where, d):
-        return answer("eliminated", f"{name} cannot be {digit_char(d)}: {_seen(grid, target)}")
+        return answer(
+            "eliminated",
+            f"{name} cannot be {digit_char(d)}: {_seen(grid, target, parsed.candidates is not None)}",
+        )
     try:
         solution = _solution_with(grid, target, deadline)
         if solution is not None:
@@ -225,8 +228,9 @@ def candidate_digit(digit: object, size: int) -> int:
     return value
 
 
-def _seen(grid: CandidateGrid, target: Candidate) -> str:
-    """Why ``target`` is no candidate of an open cell: a peer holds the digit, or the marks."""
+def _seen(grid: CandidateGrid, target: Candidate, marks: bool) -> str:
+    """Why ``target`` is no candidate of an open cell: a peer holds the digit, or the marks
+    (``marks``: the board has pencil marks)."""
     cell, d = target
     geo = grid.geometry
     for peer in sorted(geo.peers[cell]):
@@ -234,7 +238,14 @@ def _seen(grid: CandidateGrid, target: Candidate) -> str:
             shared = set(geo.cell_houses[cell]) & set(geo.cell_houses[peer])
             where = f" in {geo.houses[min(shared)].name}" if shared else ", which it sees"
             return f"{grid.name(peer)} holds {digit_char(d)}{where}"
-    return f"the pencil marks of {grid.name(cell)} leave {digit_char(d)} out"
+    for rule in geo.variant.rules:  # a rule whose cells may not repeat a digit (a killer cage)
+        if cell in rule.cells:
+            for other in rule.cells:
+                if other != cell and grid.values[other] == d:
+                    return f"{grid.name(other)} holds {digit_char(d)} in the {rule.describe(grid.size)}"
+    if marks:
+        return f"the pencil marks of {grid.name(cell)} leave {digit_char(d)} out"
+    return f"the puzzle's rules leave {digit_char(d)} no place in {grid.name(cell)}"
 
 
 def _solution_with(
