@@ -473,9 +473,10 @@ class _Refuter:
         said = ", ".join(
             f"{grid.name(c)} = {digit_char(v)}" for step in self.chain for c, v in step.placements
         )
+        then = f"then {said}, and " if said else ""
         text = (
-            f"{found.name}: if {grid.name(cell)} were {digit_char(d)}, then {said or 'nothing'}, "
-            f"and {broken(end)}, so {grid.name(cell)} <> {digit_char(d)}"
+            f"{found.name}: if {grid.name(cell)} were {digit_char(d)}, {then}{broken(end)}, "
+            f"so {grid.name(cell)} <> {digit_char(d)}"
         )
         return Step(
             technique=found.technique,
@@ -509,7 +510,8 @@ class _Refuter:
         if method == "steps":
             how = f"{len(steps)} step{'s' * (len(steps) != 1)}, the hardest {step.name}"
         else:
-            how = f"placing it breaks the grid after {len(steps)} step{'s' * (len(steps) != 1)}"
+            after = f"after {len(steps)} step{'s' * (len(steps) != 1)}" if steps else "at once"
+            how = f"placing it breaks the grid {after}"
         end = ""
         if method == "contradiction" and self.chain_start is not None:
             grid = self.chain_start.copy()
