@@ -130,8 +130,10 @@ class WhyNot:
             "method": self.method or None,
             "level": self.level,
             "se": self.se,
+            "step": None if self.step is None else self.step.to_json(),
             "steps": [step.to_json() for step in self.steps],
             "broken": self.broken or None,
+            "contradiction": [step.to_json() for step in self.contradiction],
             "solution": None if self.solution is None else "".join(digit_char(d) for d in self.solution),
         }
 
