@@ -1,4 +1,5 @@
-"""Workshop benchmark: true candidates, redundancy, make-unique, backdoors and the trainer.
+"""Workshop benchmark: true candidates, redundancy, make-unique, backdoors, why not, bottlenecks and
+the trainer.
 
 Run from the repository root::
 
@@ -13,8 +14,10 @@ more than one given); for redundancy, the 17-clue puzzles as they are. Each call
 checked (true candidates against the union of every solution; the made-unique puzzle counted
 unique), then timed (wall clock, best of ``--repeat``) and the
 medians printed with their targets. Backdoors: puzzles drawn from
-``forum_hardest_1905_11plus.txt``; the trainer: one board of a technique from a seed drawn,
-timed once (a generated puzzle and its path), its first step checked.
+``forum_hardest_1905_11plus.txt``; why not: a random wrong candidate of each of those and of
+17-clue puzzles (its refutation checked found); bottlenecks of 17-clue puzzles; the trainer:
+one board of a technique from a seed drawn, timed once (a generated puzzle and its path), its
+first step checked.
 """
 
 from __future__ import annotations
@@ -81,6 +84,27 @@ def make_unique_line(what: str, puzzles: list[str]) -> str:
     )
 
 
+def why_not_line(what: str, puzzles: list[str], rng: random.Random) -> str:
+    """why_not of a random wrong candidate of each puzzle (one its solution does not have)."""
+    times, lengths, methods = [], [], []
+    for puzzle in puzzles:
+        solution = shudu.solve(puzzle).solution
+        assert solution is not None
+        grid = shudu.parse_board(puzzle).grid()
+        wrong = [(c, d) for c in range(81) for d in grid.candidates(c) if d != solution.cells[c]]
+        cell, digit = rng.choice(wrong)
+        found = shudu.why_not(puzzle, cell, digit)
+        assert found.status == "refuted", found.reason
+        lengths.append(len(found.steps))
+        methods.append(found.method)
+        times.append(best(lambda p=puzzle, c=cell, d=digit: shudu.why_not(p, c, d), 1))
+    return (
+        f"why not, a wrong candidate of a {what}: median {statistics.median(times) * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms (no target in the issue); steps {min(lengths)}-{max(lengths)} "
+        f"(median {statistics.median(lengths):.0f}), {methods.count('contradiction')} contradictions"
+    )
+
+
 def draw(lines: list[str], count: int, low: int, high: int, rng: random.Random) -> list[str]:
     out: list[str] = []
     while len(out) < count:
@@ -132,6 +156,19 @@ def main() -> int:
         times.append(best(lambda p=puzzle: shudu.redundant(p), args.repeat))
     print(f"redundancy, 17-clue 9x9: median {statistics.median(times) * 1000:.2f} ms (target < 20 ms)")
 
+    print(why_not_line("17-clue 9x9", rng.sample(lines, args.count), rng))
+    times, stalls, necks = [], [], 0
+    for puzzle in rng.sample(lines, args.count):
+        found = shudu.bottlenecks(puzzle)
+        assert found.status in ("found", "not-found")
+        stalls.append(len(found.stalls))
+        necks += bool(found.bottlenecks)
+        times.append(best(lambda p=puzzle: shudu.bottlenecks(p), 1))
+    print(
+        f"bottlenecks, 17-clue 9x9: median {statistics.median(times) * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms (no target in the issue); stalls {min(stalls)}-{max(stalls)}, "
+        f"{necks}/{len(stalls)} with a bottleneck"
+    )
     print(
         make_unique_line(
             "17-clue 9x9 less givens, 10-1,000 solutions", draw(lines, args.count, 10, 1000, rng)
@@ -153,6 +190,7 @@ def main() -> int:
             f"backdoors (singles), forum hardest 9x9 (sizes {min(sizes)}-{max(sizes)}): "
             f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
         )
+        print(why_not_line("forum hardest 9x9", puzzles, rng))
     for technique in ("Naked pair", "Locked candidates (pointing)"):
         times = []
         for _ in range(args.count):

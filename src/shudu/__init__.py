@@ -50,6 +50,12 @@ _LAZY: dict[str, str] = {
     "Training": "shudu.workshop",
     "backdoors": "shudu.workshop",
     "train": "shudu.workshop",
+    "WhyNot": "shudu.workshop",
+    "why_not": "shudu.workshop",
+    "Bottlenecks": "shudu.workshop",
+    "bottlenecks": "shudu.workshop",
+    "ClueResult": "shudu.workshop",
+    "unique_clues": "shudu.workshop",
 }
 #: The packages and modules of shudu reachable as attributes before they are imported.
 _MODULES = frozenset(
@@ -77,6 +83,9 @@ if TYPE_CHECKING:
         true_candidates,
     )
     from .workshop.backdoors import Backdoors, backdoors
+    from .workshop.bottlenecks import Bottlenecks, bottlenecks
+    from .workshop.clues import ClueResult, unique_clues
+    from .workshop.why import WhyNot, why_not
 
 
 def __getattr__(name: str) -> Any:
@@ -101,6 +110,8 @@ __all__ = [
     "Backdoors",
     "BatchResult",
     "Board",
+    "Bottlenecks",
+    "ClueResult",
     "Drill",
     "Geometry",
     "Grid",
@@ -114,8 +125,10 @@ __all__ = [
     "TrueCandidates",
     "UniqueResult",
     "Variant",
+    "WhyNot",
     "__version__",
     "backdoors",
+    "bottlenecks",
     "count",
     "errors",
     "explain",
@@ -137,5 +150,7 @@ __all__ = [
     "solvers",
     "train",
     "true_candidates",
+    "unique_clues",
     "variants",
+    "why_not",
 ]

@@ -1,5 +1,5 @@
-"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors`` and ``train``: the setter's
-workshop."""
+"""``shudu candidates``, ``make-unique``, ``redundant``, ``backdoors``, ``bottlenecks``, ``train`` and
+``why-not``: the setter's workshop."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ from typing import Any
 
 from .. import workshop
 from ..errors import ShuduError
-from ..formats import Entry
+from ..formats import Entry, to_json
 from ..formats.document import Document
 from ..formats.pencil_marks import format_pm
 from ..notation import LEVELS, cell_name, digit_char
 from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
 from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
+from ..workshop.bottlenecks import LIMIT as BOTTLENECKS_LIMIT
+from ..workshop.clues import KINDS
 from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries, seconds
 from ._common import count as count_option
 
@@ -88,6 +90,10 @@ def cmd_candidates(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
+    if args.clues is not None:
+        _each(args, out, lambda entry: _unique_clues(args, out, entry))
+        return
+
     def answer(entry: Entry) -> None:
         assert entry.puzzle is not None
         found = workshop.make_unique(
@@ -112,6 +118,25 @@ def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
         out.answer(f"{found.result.to_string()}  # {len(found.added)} added ({proof}): {added or 'none'}")
 
     _each(args, out, answer)
+
+
+def _unique_clues(args: argparse.Namespace, out: Output, entry: Entry) -> None:
+    assert entry.puzzle is not None
+    found = workshop.unique_clues(
+        entry.puzzle, args.clues, max_added=args.max_added, node_limit=args.node_limit, timeout=args.timeout
+    )
+    _timeout_note(out, entry, found.status)
+    if args.format == "json":
+        _json(out, entry, found.to_json())
+        return
+    if found.result is None:
+        out.answer({"none": "no solution", "multiple": "not found"}.get(found.status, found.status))
+        return
+    size = entry.puzzle.size
+    added = "; ".join(rule.describe(size) for rule in found.added)
+    proof = "minimal" if found.proven_minimal else "best found"
+    out.answer(f"{len(found.added)} {args.clues} clues added ({proof}): {added or 'none'}")
+    out.answer(json.dumps(to_json(found.result), ensure_ascii=False))
 
 
 def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
@@ -189,6 +214,39 @@ def cmd_backdoors(args: argparse.Namespace, out: Output) -> None:
     _each(args, out, answer)
 
 
+def cmd_bottlenecks(args: argparse.Namespace, out: Output) -> None:
+    def answer(entry: Entry) -> None:
+        assert entry.puzzle is not None
+        found = workshop.bottlenecks(
+            entry.puzzle, limit=args.limit, node_limit=args.node_limit, timeout=args.timeout
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; the stalls shown hold, the walk did not finish")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+            return
+        said = {"none": "no solution", "multiple": "multiple: not unique, so no level to speak of"}
+        if found.status in said:
+            out.answer(said[found.status])
+            return
+        stalls, necks = found.stalls, found.bottlenecks
+        tight = sum(stall.tight for stall in stalls)
+        out.answer(
+            f"{found.status}: level {found.level}, {len(stalls)} stall{'s' * (len(stalls) != 1)}, "
+            f"{len(necks)} bottleneck{'s' * (len(necks) != 1)} ({tight} tight)"
+        )
+        size = entry.puzzle.size
+        for stall in necks:
+            ways = f"{stall.ways} way{'s' * (stall.ways != 1)} on" + (" (tight)" if stall.tight else "")
+            every = [f"{cell_name(c, size)}={digit_char(d)}" for c, d in stall.placements]
+            every += [f"{cell_name(c, size)}<>{digit_char(d)}" for c, d in stall.eliminations]
+            out.answer(f"  after {stall.position} steps, {ways}; every way: {' '.join(every)}")
+            for step in stall.steps[: 1 if stall.tight else 3]:
+                out.answer(f"    {step.explanation.splitlines()[0]}")
+
+    _each(args, out, answer)
+
+
 def cmd_train(args: argparse.Namespace, out: Output) -> None:
     found = workshop.train(args.technique, args.count, level=args.level, seed=args.seed, timeout=args.timeout)
     drills = [drill.to_json() for drill in found.drills]
@@ -207,6 +265,43 @@ def cmd_train(args: argparse.Namespace, out: Output) -> None:
     if found.status == "timeout":
         made = f"{len(drills)} of {args.count} {found.technique} boards made"
         out.note(f"timeout: {made} ({found.tried} puzzles tried)")
+
+
+def cmd_why_not(args: argparse.Namespace, out: Output) -> None:
+    from ..logic.board import parse_board
+
+    def answer(entry: Entry) -> None:
+        board: Any = entry.puzzle
+        if entry.puzzle is None or entry.text.strip().startswith("{"):
+            # a JSON board, a candidate grid or a HoDoKu library line
+            try:
+                board = parse_board(entry.text)
+            except ShuduError as exc:
+                # a line that does not look like a board keeps the puzzle reader's own message
+                if entry.text.strip()[:1] in (":", "{") or entry.error is None:
+                    raise
+                raise entry.error from exc
+        found = workshop.why_not(
+            board, args.cell, args.digit, node_limit=args.node_limit, timeout=args.timeout
+        )
+        if found.status == "timeout":
+            out.note(f"line {entry.line}: timeout; a refutation shown holds, a shorter one may exist")
+        if args.format == "json":
+            _json(out, entry, found.to_json())
+        else:
+            out.answer(str(found))
+
+    for entry in read_entries(args):
+        if args.algorithm != "auto":
+            error = ShuduError("--algorithm: the workshop commands run the exact solver 'auto' only")
+            out.problem(str(error.at_line(entry.line)))
+            _invalid(args, out, entry, error)
+            continue
+        try:
+            answer(entry)
+        except ShuduError as exc:
+            out.problem(str(exc.at_line(entry.line)))
+            _invalid(args, out, entry, exc)
 
 
 def register(commands: Commands) -> None:
@@ -242,6 +337,12 @@ def register(commands: Commands) -> None:
         default="none",
         metavar="NAME",
         help="add givens in symmetric sets: rot180, rot90, mirror, flip, diagonal … (default: none)",
+    )
+    unique.add_argument(
+        "--clues",
+        choices=KINDS,
+        help="add clues of this kind between cells next to each other instead of givens "
+        "(cage: a two-cell cage with its total); the result is printed as JSON",
     )
 
     redundant = commands.add(
@@ -287,6 +388,22 @@ def register(commands: Commands) -> None:
         help=f"list at most N backdoors; all are counted (default: {BACKDOORS_LIMIT})",
     )
 
+    necks = commands.add(
+        "bottlenecks",
+        "where every way on at a puzzle's level makes the same deduction (a tight spot: one way on)",
+        f"shudu bottlenecks {PUZZLE} --format json",
+        cmd_bottlenecks,
+    )
+    add_input(necks)
+    add_format(necks, "text", "json")
+    necks.add_argument(
+        "--limit",
+        type=count_option("--limit", minimum=1),
+        default=BOTTLENECKS_LIMIT,
+        metavar="N",
+        help=f"list at most N ways on per stall; all are counted (default: {BOTTLENECKS_LIMIT})",
+    )
+
     drills = commands.add(
         "train",
         "boards from real puzzles on which a technique is the next step, each with its step as the answer",
@@ -323,3 +440,15 @@ def register(commands: Commands) -> None:
         help="jsonl: one board a line (default); json: one list of them",
     )
     drills.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)")
+
+    why = commands.add(
+        "why-not",
+        "why a digit cannot go in a cell: the shortest refutation of the logic engine, rated like a step",
+        f"shudu why-not r1c2 6 {PUZZLE}\n"
+        '  shudu why-not r1c2 2 \'{"givens": "...", "entries": "...", "pencil": {"r1c2": "27"}}\'',
+        cmd_why_not,
+    )
+    why.add_argument("cell", metavar="CELL", help="the cell: r1c2 (row 1, column 2) or its index from 0")
+    why.add_argument("digit", metavar="DIGIT", help="the digit (1-9, or A-P on grids larger than 9x9)")
+    add_input(why)
+    add_format(why, "text", "json")
