@@ -2,7 +2,9 @@
 
 A request names its puzzle as ``{"puzzle": TEXT | {JSON form}, "variant", "box", "layout",
 "regions"}`` — any text format of docs/formats.md. The answer describes a puzzle with what the
-page needs to draw it: box or jigsaw region of every cell, the extra regions, links, houses.
+page needs to draw it: box or jigsaw region of every cell, the extra regions, links, houses, and
+its constraint rules in their one JSON form (each rule's ``to_json``: killer cages, thermometers,
+arrows, dots, lines, outside clues …), which the page draws.
 """
 
 from __future__ import annotations
@@ -179,6 +181,7 @@ def describe(puzzle: shudu.Puzzle) -> dict[str, Any]:
         "extras": extras,
         "houses": [{"name": h.name, "cells": list(h.cells)} for h in geo.houses],
         "links": [list(links) for links in geo.links] if any(geo.links) else None,
+        "rules": [rule.to_json(n) for rule in geo.variant.rules],
     }
 
 
