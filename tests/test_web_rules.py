@@ -3,7 +3,7 @@
 The puzzles are built here from a classic grid's solution (killer cages, thermometers, arrows,
 dots, X and V, lines, clues outside, odd and even cells, each true of that solution), with as few
 givens as keep one solution; what the page draws is counted against those rules. The browser, the
-server and the helpers are those of test_web_browser.py (Debian's chromium driven by Playwright).
+server and the helpers are those of browser_support.py (Debian's chromium driven by Playwright).
 Set SHUDU_SCREENSHOTS=DIR to keep the pictures (docs/screenshots).
 """
 
@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
+import browser_support as web
 import shudu
-import test_web_browser as web
+from browser_support import EASY, PHONE, Page, cell, current_game, open_game
 from shudu.formats.convert import read_document, write_document
 from shudu.notation import cell_name
-from test_web_browser import EASY, PHONE, Page, cell, current_game, open_game
 
 server_db, server, browser, shots = web.server_db, web.server, web.browser, web.shots
 
@@ -302,7 +302,6 @@ def test_thermos_arrows_dots_lines_and_outside_clues_are_drawn(
 def test_a_pasted_iss_killer_opens_and_is_solved_to_the_end(browser: object, server: str) -> None:
     iss = write_document(read_document(SMALL), "iss")
     page = open_game(browser, server, viewport=PHONE)
-    page.click("#more-button") if page.locator("#more-button").is_visible() else None
     page.click("#new-button")
     page.fill("#own-text", iss)
     page.wait_for_function("!document.getElementById('own-play').disabled")
@@ -362,3 +361,26 @@ def test_no_serious_accessibility_problems_on_a_rule_puzzle(browser: object, ser
     results = axe.Axe().run(page)
     bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in bad]
+
+
+def test_a_rule_game_is_saved_restored_and_shared_with_its_rules(browser: object, server: str) -> None:
+    page = open_game(browser, server, SMALL, viewport=PHONE)
+    rules = json.loads(SMALL)["rules"]
+    solved = shudu.solve(SMALL).solution
+    assert solved is not None
+    first = next(i for i, g in enumerate(current_game(page, server)["puzzle"]["givens"]) if not g)
+    cell(page, first).click()
+    page.keyboard.press(str(solved.cells[first]))
+    web.wait_for_saved(page, server, lambda g: g["entries"][first] == solved.cells[first])
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert cell(page, first).inner_text() == str(solved.cells[first])
+    assert page.locator("svg.rules g.cage").count() == len(rules)
+    # the share link carries the puzzle's JSON form, rules and all, and opens a new game of it
+    page.click("#more-button")
+    page.click("#share-button")
+    link = page.input_value("#share-link")
+    other = web.open_page(browser, link, viewport=PHONE)
+    assert other.locator("svg.rules g.cage").count() == len(rules)
+    assert current_game(other, server)["puzzle"]["rules"] == rules
+    assert page.errors == other.errors == []

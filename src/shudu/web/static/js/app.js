@@ -218,7 +218,7 @@ function zoom(on) {
 
 // --- playing ---------------------------------------------------------------------------------
 
-export function select(cell, extend = false) {
+function select(cell, extend = false) {
   if (page.replay) return;
   if (extend) {
     if (!page.selected.includes(cell)) page.selected = [...page.selected, cell];
@@ -305,7 +305,7 @@ function fillCandidates() {
   changed();
 }
 
-export async function check() {
+async function check() {
   const game = page.game;
   try {
     await solution();

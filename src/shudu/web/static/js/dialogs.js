@@ -8,7 +8,7 @@ import { $, page } from "./state.js";
 
 // --- dialogs ---------------------------------------------------------------------------------
 
-export function fillSelect(select, options, value) {
+function fillSelect(select, options, value) {
   select.replaceChildren(
     ...options.map(([key, label]) => {
       const option = document.createElement("option");
@@ -22,7 +22,7 @@ export function fillSelect(select, options, value) {
 
 // New puzzle offers only what the generator can make: each variant with the sizes it admits
 // (from /api/features "offered"); changing the variant narrows the sizes.
-export function fillSizes() {
+function fillSizes() {
   const f = page.features;
   const sizes = (f.offered && f.offered[$("new-variant").value]) || f.sizes;
   const keep = Number($("new-size").value) || (page.game ? page.game.size : 9);
@@ -45,7 +45,7 @@ export function openNewDialog() {
 }
 
 // The bank's difficulty picture, drawn afresh each time the dialog opens.
-export async function showBank() {
+async function showBank() {
   const figure = $("bank-figure");
   try {
     drawBank($("bank-chart"), await api("/api/bank"));
@@ -69,13 +69,13 @@ export function checkOwnSoon() {
   ownTimer = setTimeout(checkOwn, 250);
 }
 
-export function ownRequest() {
+function ownRequest() {
   const body = { puzzle: $("own-text").value, variant: $("own-variant").value };
   if ($("own-box").value.trim()) body.box = $("own-box").value.trim();
   return body;
 }
 
-export async function checkOwn() {
+async function checkOwn() {
   const status = $("own-status");
   ownPuzzle = null;
   $("own-play").disabled = true;

@@ -7,7 +7,7 @@ import { $, page } from "./state.js";
 
 // --- this game's hints and mistakes (kept in localStorage: the server's game has no place for them)
 
-export const statsKey = (id) => `shudu-stats-${id}`;
+const statsKey = (id) => `shudu-stats-${id}`;
 
 export function loadStats(id) {
   try {
@@ -49,13 +49,13 @@ export async function finish(byShudu = false) {
   if (!byShudu) showDone();
 }
 
-export function clock(ms) {
+function clock(ms) {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 // The completion screen: this game's time, hints and mistakes, and the player's solved games by level.
-export async function showDone() {
+async function showDone() {
   const game = page.game;
   const facts = [
     ["Time", $("timer").textContent],

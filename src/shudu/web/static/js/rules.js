@@ -38,7 +38,6 @@ const WORDS = {
   entropic: "Orange lines: any three in a row hold a low, a middle and a high digit.",
   modular: "Teal lines: any three in a row differ modulo 3.",
   "parity-line": "Red lines: neighbours alternate odd and even.",
-  "sum-line": "Gold lines: split into stretches of the same sum.",
   lunchbox: "Lunchboxes: the digits between the smallest and largest add up to the clue.",
   sandwich: "Sandwiches: the digits between 1 and 9 add up to the clue.",
   "x-sum": "X-sums: the first X digits add up to the clue, X being the first digit.",
@@ -53,6 +52,22 @@ const WORDS = {
   "strict-xv": "Negative XV: every X and V is given.",
   "global-entropy": "Every 2x2 holds a low, a middle and a high digit.",
 };
+
+// A rule in words, with the parameter that changes its meaning where it has one.
+function said(rule) {
+  switch (rule.rule) {
+    case "digits":
+      return `The digits run from ${rule.from}.`;
+    case "sum-line":
+      return `Gold lines: split into stretches adding up to ${rule.total}${rule.loop ? " (the line is a loop)" : ""}.`;
+    case "modular":
+      return rule.mod && rule.mod !== 3 ? `Teal lines: any ${rule.mod} in a row differ modulo ${rule.mod}.` : WORDS.modular;
+    case "whisper":
+      return rule.gap && rule.gap !== 5 ? `Green lines with a small ${rule.gap}: neighbours differ by at least ${rule.gap}.` : WORDS.whisper;
+    default:
+      return WORDS[rule.rule] || `${rule.rule}.`;
+  }
+}
 
 // A cell's index from its name (r1c2), on an n x n grid.
 export function cellOf(name, n) {
@@ -87,7 +102,7 @@ function arrowhead([tx, ty], [dx, dy], length = 0.26, spread = 0.75) {
 
 // The closed outlines of a cage (one per piece and per hole), inset into its cells: each side of
 // a cell with no caged neighbour beyond it, moved in, its ends moved to meet the next side's.
-export function cageOutlines(cells, n) {
+function cageOutlines(cells, n) {
   const set = new Set(cells);
   const inside = (r, c) => r >= 0 && r < n && c >= 0 && c < n && set.has(r * n + c);
   const key = (p) => p.join(",");
@@ -371,9 +386,7 @@ export function drawRules(rules, n) {
     const kind = rule.rule;
     const drawer = draw[kind] || (kind.endsWith("thermo") ? draw.thermo : ["white-dot", "black-dot", "x", "v", "greater"].includes(kind) ? draw.dots : LINES.has(kind) ? draw.line : OUTSIDE.has(kind) ? draw.outside : null);
     if (drawer && list.length) drawer(rule, list, i);
-    const said = WORDS[kind] || `${kind}.`;
-    if (kind === "digits") words.push(`Digits from ${rule.from}.`);
-    else if (!words.includes(said)) words.push(said);
+    if (!words.includes(said(rule))) words.push(said(rule));
   }
   // the drawing spans the grid and one cell on each side where a clue stands
   const [l, t, r, b] = [sides.left, sides.top, sides.right, sides.bottom].map(Number);

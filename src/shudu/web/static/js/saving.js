@@ -15,7 +15,7 @@ import { $, page } from "./state.js";
 
 export const pendingKey = (id) => `shudu-pending-${id}`;
 
-export function keepPending(game) {
+function keepPending(game) {
   const base = game.version + (page.saving ? 1 : 0); // an answered save in flight moves the version on
   try {
     localStorage.setItem(pendingKey(game.id), JSON.stringify({ base, state: game.toSave() }));

@@ -38,7 +38,7 @@ export function changeSetting(name, value) {
   render();
 }
 
-export function changedView() {
+function changedView() {
   if (page.settings.check && page.game.solution) page.wrong = new Set(page.game.wrong());
   render();
 }
@@ -78,7 +78,7 @@ export function openSheet(on, section = null) {
 }
 
 // A link that opens this puzzle, new, for anyone: the puzzle travels in the link, no player data.
-export function shareLink() {
+function shareLink() {
   const json = page.game.puzzle.json;
   return `${location.origin}${location.pathname}#puzzle=${encodeURIComponent(JSON.stringify(json))}`;
 }

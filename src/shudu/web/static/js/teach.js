@@ -27,7 +27,7 @@ export function candidatesAt(values, marks = null, removed = null) {
 
 // The links of a step's structure: a chain's or loop's links, or a net's implications (each line
 // from the lines it follows from: solid where the candidate is set, dashed where it is removed).
-export function stepLinks(structure) {
+function stepLinks(structure) {
   if (!structure) return null;
   const node = (end) => ({ at: end.at || [], digit: (end.digits || [end.digit])[0], on: end.on });
   if (structure.type === "net") {
@@ -50,7 +50,7 @@ export function stepLinks(structure) {
   return { edges, nodes: (structure.nodes || []).map(node) };
 }
 
-export function drawStep(step, candidates = null) {
+function drawStep(step, candidates = null) {
   const puzzle = page.game.puzzle;
   const area = new Set();
   for (const name of step.houses || []) {
@@ -69,7 +69,7 @@ export function drawStep(step, candidates = null) {
   };
 }
 
-export const HINT_LEVELS = ["vague", "technique", "step"];
+const HINT_LEVELS = ["vague", "technique", "step"];
 
 // Each press of Hint tells more: where to look, then the technique, then the whole step.
 export async function hint() {
