@@ -245,6 +245,11 @@ def test_a_killer_draws_one_outline_and_total_per_cage(
     ):
         assert all(x > 8 or y > 8 for x, y in marks)  # the top-left corner stays the total's
     assert "killer" in page.inner_text("#title")
+    # a screen reader hears each total with its cell
+    labelled = page.evaluate(
+        "[...document.querySelectorAll('.cell')].filter(c => c.ariaLabel.includes('cage total')).length"
+    )
+    assert labelled == len(rules)
     page.screenshot(
         path=str(shots / f"rules-killer-{'phone' if size is PHONE else 'desktop'}.png"),
         full_page=size is PHONE,
@@ -291,6 +296,7 @@ def test_thermos_arrows_dots_lines_and_outside_clues_are_drawn(
         "JSON.parse(JSON.stringify(document.querySelector('svg.rules .clue-sandwich').getBoundingClientRect()))"
     )
     assert clue_box["left"] >= 0 and clue_box["right"] <= size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]  # nothing to scroll to
     assert page.locator("#rules-list li").count() >= 8
     page.screenshot(
         path=str(shots / f"rules-mixed-{'phone' if size is PHONE else 'desktop'}.png"),

@@ -14,7 +14,7 @@ export class Board {
     this.onSelect = onSelect;
     this.cells = [];
     this.puzzle = null;
-    this.totals = new Set(); // cells whose top-left corner a cage's total takes
+    this.totals = new Map(); // cell → the cage total in its top-left corner
     this.ruleWords = [];
     this.dragging = false;
     element.addEventListener("pointerup", () => (this.dragging = false));
@@ -96,7 +96,7 @@ export class Board {
   drawRules(puzzle) {
     const rules = puzzle.rules || [];
     const frame = this.element.parentElement;
-    this.totals = new Set();
+    this.totals = new Map();
     this.ruleWords = [];
     if (frame) frame.style.padding = "";
     if (!rules.length) return;
@@ -264,7 +264,8 @@ export class Board {
 
   describe(game, cell, value) {
     const n = game.size;
-    const name = `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
+    const total = this.totals.get(cell);
+    const name = `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}${total ? ` (cage total ${total})` : ""}`;
     if (value) return `${name}: ${this.puzzle.digits[value - 1]}${game.isGiven(cell) ? " (given)" : ""}`;
     const marks = [...game.corner[cell], ...game.centre[cell]].map((d) => this.puzzle.digits[d - 1]);
     return marks.length ? `${name}: empty, marks ${marks.join(" ")}` : `${name}: empty`;

@@ -145,14 +145,14 @@ function cageOutlines(cells, n) {
   return loops;
 }
 
-// The drawing of ``rules`` on an n x n grid: {under, over, totals (cells whose top-left corner a
-// total takes), sides ({left, top, right, bottom}: where clues stand outside the grid), words
+// The drawing of ``rules`` on an n x n grid: {under, over, totals (a Map: each cell whose top-left
+// corner a small text takes, to its cage total or ""), sides ({left, top, right, bottom}: where clues stand outside the grid), words
 // (what the rules mean)}.
 export function drawRules(rules, n) {
   const svg = (cls) => el("svg", { "aria-hidden": "true" }, `rules ${cls}`);
   const under = svg("under");
   const over = svg("over");
-  const totals = new Set();
+  const totals = new Map(); // cell → the cage total in its top-left corner ("": another small text)
   const words = [];
   const sides = { left: false, top: false, right: false, bottom: false }; // where clues stand outside
   const outsideAt = (x, y) => {
@@ -172,7 +172,7 @@ export function drawRules(rules, n) {
   const small = (group, cell, text, cls, corner = "top-left") => {
     const [r, c] = [Math.floor(cell / n), cell % n];
     if (corner === "top-left" && totals.has(cell)) corner = "bottom-left";
-    if (corner === "top-left") totals.add(cell);
+    if (corner === "top-left") totals.set(cell, cls.startsWith("total") ? text : "");
     const size = 0.25;
     const w = text.length * 0.6 * size + 0.05;
     const x = corner.endsWith("left") ? c + 0.03 : c + 0.97 - w;
