@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -390,3 +391,25 @@ def test_a_rule_game_is_saved_restored_and_shared_with_its_rules(browser: object
     assert other.locator("svg.rules g.cage").count() == len(rules)
     assert current_game(other, server)["puzzle"]["rules"] == rules
     assert page.errors == other.errors == []
+
+
+def test_cage_outlines_match_the_renderers(browser: object, server: str) -> None:
+    """The page's cage outlines (rules.js) are the SVG renderer's (shudu.render), point for point,
+    for random cages: holes, diagonal touches and several pieces included."""
+    from shudu.render.rule_marks import cage_outlines
+
+    rng = random.Random(7)
+    cages = [[c for c in range(36) if rng.random() < p] for p in (0.3, 0.5, 0.7) for _ in range(10)]
+    cages += [[0], [0, 1, 6, 7], [0, 1, 2, 6, 8, 12, 13, 14], [0, 7, 14], list(range(36))]
+    page = web.open_page(browser, server)
+    drawn = page.evaluate(
+        "async (cages) => { const m = await import('/static/js/rules.js');"
+        " return cages.map((cells) => m.cageOutlines(cells, 6)); }",
+        cages,
+    )
+
+    def shape(loops: list[Any]) -> set[frozenset[tuple[float, float]]]:
+        return {frozenset((round(x, 6), round(y, 6)) for x, y in loop) for loop in loops}
+
+    for cells, loops in zip(cages, drawn, strict=True):
+        assert shape(loops) == shape(cage_outlines(cells, 6)), cells

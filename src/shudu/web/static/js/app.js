@@ -94,11 +94,21 @@ export function title(puzzle, level) {
   return `${puzzle.size}×${puzzle.size}${variant}${level ? ` · ${level}` : ""}`;
 }
 
-// What the rules mean, under the board (open on a wide screen; a tap away on a phone).
+// What the rules mean: on a phone under the board, a tap away; on a wide screen open in the
+// column beside it, under the pad and tools, as SudokuPad shows them.
+const WIDE = matchMedia("(min-width: 721px)");
+
+function placeRules() {
+  const rules = $("rules-text");
+  if (WIDE.matches) document.querySelector(".controls .tools").after(rules);
+  else $("zoom-button").after(rules);
+  rules.open = WIDE.matches;
+}
+
 function showRules(words) {
   $("rules-text").hidden = !words.length;
   $("rules-list").replaceChildren(...words.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
-  $("rules-text").open = matchMedia("(min-width: 721px)").matches;
+  placeRules();
 }
 
 export function showLevel(level) {
@@ -414,6 +424,7 @@ function onKey(event) {
 // --- start -----------------------------------------------------------------------------------
 
 function wire() {
+  WIDE.addEventListener("change", placeRules);
   const on = (id, handler) => $(id).addEventListener("click", handler);
   on("new-button", openNewDialog);
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));

@@ -10,7 +10,7 @@
 // letters, clues), so that no pencil mark hides a total.
 
 const NS = "http://www.w3.org/2000/svg";
-const INSET = 0.08; // how far a cage's outline runs inside its cells
+const INSET = 0.09; // how far a cage's outline runs inside its cells (as shudu.render draws it)
 const RING = 0.4; // an arrow's circle
 const LINES = new Set(["whisper", "renban", "palindrome", "entropic", "modular", "parity-line", "region-sum-line", "zipper", "sum-line", "lunchbox"]);
 const OUTSIDE = new Set(["sandwich", "x-sum", "skyscraper"]);
@@ -102,7 +102,7 @@ function arrowhead([tx, ty], [dx, dy], length = 0.26, spread = 0.75) {
 
 // The closed outlines of a cage (one per piece and per hole), inset into its cells: each side of
 // a cell with no caged neighbour beyond it, moved in, its ends moved to meet the next side's.
-function cageOutlines(cells, n) {
+export function cageOutlines(cells, n) {
   const set = new Set(cells);
   const inside = (r, c) => r >= 0 && r < n && c >= 0 && c < n && set.has(r * n + c);
   const key = (p) => p.join(",");
@@ -332,8 +332,14 @@ export function drawRules(rules, n) {
       if (points.length === 1) g.append(el("circle", { cx: points[0][0], cy: points[0][1], r: 0.1 }, "line-dot"));
       else line(g, points, "line-stroke", 0.2, rule.rule === "sum-line" && rule.loop === 1);
       under.append(g);
+      // a whisper's gap other than 5, a lunchbox's total: small at the line's start, over the digits
       const label = rule.rule === "whisper" && rule.gap && rule.gap !== 5 ? rule.gap : rule.rule === "lunchbox" ? rule.total : null;
-      if (label !== null) small(tag(over.appendChild(el("g", {}, `line-label line-${rule.rule}`)), rule, i), list[0], String(label), "line-total");
+      if (label !== null) {
+        const labelled = el("g", {}, `line-label line-${rule.rule}`);
+        labelled.dataset.labelOf = i;
+        small(labelled, list[0], String(label), "line-total");
+        over.append(labelled);
+      }
     },
     outside(rule, list, i) {
       const g = tag(el("g", {}, "outside"), rule, i);
