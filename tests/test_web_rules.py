@@ -246,6 +246,7 @@ def test_a_killer_draws_one_outline_and_total_per_cage(
     ):
         assert all(x > 8 or y > 8 for x, y in marks)  # the top-left corner stays the total's
     assert "killer" in page.inner_text("#title")
+    assert page.evaluate("document.getElementById('trace-panel').hidden")  # the search reads no rules
     # a screen reader hears each total with its cell
     labelled = page.evaluate(
         "[...document.querySelectorAll('.cell')].filter(c => c.ariaLabel.includes('cage total')).length"

@@ -91,3 +91,9 @@ def test_a_rule_game_is_solved_hinted_and_saved_with_its_rules(client: TestClien
     assert saved.status_code == 200, saved.text
     loaded = client.get(f"/api/games/{game['id']}").json()
     assert loaded["entries"] == entries and loaded["puzzle"]["rules"] == KILLER["rules"]
+
+
+def test_the_search_trace_refuses_a_rule_puzzle(client: TestClient) -> None:
+    answer = client.post("/api/trace", json={"puzzle": KILLER})
+    assert answer.status_code == 422
+    assert "does not read constraint rules" in answer.json()["error"]

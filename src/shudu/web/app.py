@@ -238,6 +238,9 @@ class Api:
         self._feature("trace")
         body = await read_body(request, models.TraceRequest)
         puzzle = read_puzzle(body)
+        # the enumeration search knows rows, columns and boxes only: its replay of a rule puzzle
+        # would be a search of another puzzle
+        puzzle.geometry.variant.refuse_rules("the enumeration search")
         limit = field(body, "limit", int, MAX_TRACE)
         return ok(models.Traced, await self.heavy(jobs.trace, puzzle_json(puzzle), limit))
 

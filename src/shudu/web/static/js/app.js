@@ -146,6 +146,8 @@ function show(saved) {
   page.wrong = new Set();
   board.setPuzzle(saved.puzzle);
   showRules(board.ruleWords);
+  // the enumeration search reads no rules: its replay is for classic and region puzzles
+  $("trace-panel").hidden = !page.features.trace || Boolean(saved.puzzle.rules && saved.puzzle.rules.length);
   zoom(false);
   $("zoom-button").hidden = saved.puzzle.size < 16;
   buildPad(saved.puzzle);

@@ -33,7 +33,12 @@ export async function finish(byShudu = false) {
   try {
     await solution();
   } catch (error) {
-    /* a puzzle without a known solution is done when it is full and clash-free */
+    // a classic puzzle without a known solution is done when it is full and clash-free; one with
+    // rules needs its solution to be judged
+    if (game.hasRules) {
+      say(`Every cell is filled, but the rules could not be checked: ${error.message}`, "bad");
+      return;
+    }
   }
   if (!game.isSolved()) {
     page.wrong = new Set(game.wrong());
