@@ -1,7 +1,7 @@
 """The page as players use it, at a phone's size (390x844) and a desktop's: the layout, the digit
 counts, notes, settings, pause, the completion screen, the share link and accessibility.
 
-The browser, the server and the helpers are those of test_web_browser.py (Debian's chromium driven
+The browser, the server and the helpers are those of browser_support.py (Debian's chromium driven
 by Playwright); these tests are in the slow tier too.
 """
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-# the fixtures and helpers of the browser tests (this module is skipped where they are)
-import test_web_browser as web
-from test_web_browser import (
+# the fixtures and helpers of the browser tests (this module is skipped where they are absent)
+import browser_support as web
+from browser_support import (
     EASY,
     PHONE,
     Page,

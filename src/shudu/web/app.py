@@ -11,11 +11,10 @@ have yet answer 501 and are listed as absent by ``/api/features``.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ from .bodies import path_game_id, read_body
 from .guard import Guard, check_hosts
 from .making import Maker, TooMany
 from .models import MAX_TRACE
-from .openapi import Operation, document
+from .openapi import document
 from .players import PlayerKeys, Players, check_token
 from .puzzles import (
     BadRequest,
@@ -52,6 +51,7 @@ from .puzzles import (
     to_plain,
 )
 from .responses import EXCEPTION_HANDLERS, error, ok
+from .routes import OPERATIONS, api_routes
 from .workers import Busy, Failed, Overrun, Pool
 
 STATIC = Path(__file__).parent / "static"
@@ -61,7 +61,6 @@ SIZES = (4, 6, 8, 9, 10, 12, 16, 25)
 #: longer than a request's deadline); smaller ones are tried within the deadline first.
 SLOW_SIZE = 16
 
-Handler = Callable[[Request], Awaitable[Response]]
 log = logging.getLogger(__name__)
 _call = jobs.call
 
@@ -239,6 +238,9 @@ class Api:
         self._feature("trace")
         body = await read_body(request, models.TraceRequest)
         puzzle = read_puzzle(body)
+        # the enumeration search knows rows, columns and boxes only: its replay of a rule puzzle
+        # would be a search of another puzzle
+        puzzle.geometry.variant.refuse_rules("the enumeration search")
         limit = field(body, "limit", int, MAX_TRACE)
         return ok(models.Traced, await self.heavy(jobs.trace, puzzle_json(puzzle), limit))
 
@@ -380,130 +382,6 @@ class Api:
         return {**game.to_json(), "puzzle": describe(puzzle)}
 
 
-#: The errors of a read (400: a Host the server does not answer to), of a write with a body, and
-#: of a heavy write (see docs/web.md).
-_READ = ("400", "401")
-_WRITE = ("400", "401", "403", "408", "413", "415", "422", "503")
-_HEAVY = (*_WRITE, "429", "501")
-OPERATIONS = [
-    Operation(
-        "/api/features",
-        "GET",
-        "which optional parts of the library are present",
-        answer=models.Features,
-        errors=_READ,
-    ),
-    Operation(
-        "/api/bank",
-        "GET",
-        "how many new puzzles wait in the bank, by size, variant and level",
-        answer=models.Bank,
-        errors=_READ,
-    ),
-    Operation(
-        "/api/parse",
-        "POST",
-        "parse and validate a puzzle; describe it for drawing",
-        models.PuzzleRequest,
-        models.Parsed,
-    ),
-    Operation(
-        "/api/solve",
-        "POST",
-        "solve: status unique/multiple/none/timeout and the first solution",
-        models.SolveRequest,
-        models.Solved,
-    ),
-    Operation("/api/count", "POST", "count solutions up to a limit", models.CountRequest, models.Counted),
-    Operation(
-        "/api/hint",
-        "POST",
-        "the next logical step from the player's entries (or the wrong entries)",
-        models.HintRequest,
-        models.Hinted,
-        errors=_HEAVY,
-    ),
-    Operation(
-        "/api/explain",
-        "POST",
-        "the whole solution, step by step",
-        models.PuzzleRequest,
-        models.Explained,
-        errors=_HEAVY,
-    ),
-    Operation(
-        "/api/rate",
-        "POST",
-        "the difficulty of a puzzle",
-        models.PuzzleRequest,
-        models.Rated,
-        errors=_HEAVY,
-    ),
-    Operation(
-        "/api/trace",
-        "POST",
-        "the enumeration solver's search, step by step, compact",
-        models.TraceRequest,
-        models.Traced,
-        errors=_HEAVY,
-    ),
-    Operation(
-        "/api/generate",
-        "POST",
-        "generate a new puzzle",
-        models.KindRequest,
-        models.NewPuzzle,
-        errors=_HEAVY,
-    ),
-    Operation(
-        "/api/new",
-        "POST",
-        "a new puzzle from the bank, else generated; with its rated level. A slow kind answers 202"
-        " with the progress of its making in the background: ask again until it answers 200",
-        models.KindRequest,
-        models.NewPuzzle,
-        errors=(*_HEAVY, "500"),
-        more=((202, models.Making),),
-    ),
-    Operation(
-        "/api/games",
-        "GET",
-        "the player's saved games, most recent first",
-        answer=models.Games,
-        errors=_READ,
-    ),
-    Operation(
-        "/api/games",
-        "POST",
-        "start a game",
-        models.NewGameRequest,
-        models.SavedGame,
-        201,
-        errors=_WRITE,
-        links=tuple(
-            (name, handler, (("game_id", "$response.body#/id"),))
-            for name, handler in (("load", "get_game"), ("save", "save_game"), ("delete", "delete_game"))
-        ),
-    ),
-    Operation("/api/games/{game_id}", "GET", "a saved game", answer=models.SavedGame, errors=(*_READ, "404")),
-    Operation(
-        "/api/games/{game_id}",
-        "PUT",
-        "save the player's progress, based on a version",
-        models.SaveRequest,
-        models.Summary,
-        errors=(*_WRITE, "404", "409"),
-    ),
-    Operation(
-        "/api/games/{game_id}",
-        "DELETE",
-        "delete a saved game",
-        status=204,
-        errors=("400", "401", "403", "404"),
-    ),
-]
-
-
 def _moves(game: Game) -> tuple[Any, ...]:
     """What a save changes besides the time played."""
     return (game.entries, game.corner, game.centre, game.history, game.finished)
@@ -538,49 +416,6 @@ def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
     return size, variant, level
 
 
-#: The handler of each operation, by path and method.
-HANDLERS = {
-    ("/api/features", "GET"): "get_features",
-    ("/api/bank", "GET"): "get_bank",
-    ("/api/parse", "POST"): "parse",
-    ("/api/solve", "POST"): "solve",
-    ("/api/count", "POST"): "count",
-    ("/api/hint", "POST"): "hint",
-    ("/api/explain", "POST"): "explain",
-    ("/api/rate", "POST"): "rate",
-    ("/api/trace", "POST"): "trace",
-    ("/api/generate", "POST"): "generate",
-    ("/api/new", "POST"): "new",
-    ("/api/games", "GET"): "list_games",
-    ("/api/games", "POST"): "create_game",
-    ("/api/games/{game_id}", "GET"): "get_game",
-    ("/api/games/{game_id}", "PUT"): "save_game",
-    ("/api/games/{game_id}", "DELETE"): "delete_game",
-}
-
-
-def _routes(api: Api) -> list[Route]:
-    """One route per path, taking each method of its operations, so that a method the path lacks
-    is answered 405 with ``Allow`` naming all those it has."""
-    by_path: dict[str, dict[str, Handler]] = {}
-    for op in OPERATIONS:
-        by_path.setdefault(op.path, {})[op.method] = getattr(api, HANDLERS[op.path, op.method])
-
-    def route(path: str, handlers: dict[str, Handler]) -> Route:
-        if "GET" in handlers:
-            handlers = {**handlers, "HEAD": handlers["GET"]}
-
-        async def endpoint(request: Request) -> Response:
-            return await handlers[request.method](request)
-
-        return Route(path, endpoint, methods=list(handlers))
-
-    return [route(path, handlers) for path, handlers in by_path.items()]
-
-
-OPERATIONS = [dataclasses.replace(op, name=HANDLERS[op.path, op.method]) for op in OPERATIONS]
-
-
 def create_app(
     db: str | Path | None = None,
     *,
@@ -609,7 +444,7 @@ def create_app(
     routes = [
         Route("/", lambda request: FileResponse(STATIC / "index.html"), methods=["GET"]),
         Route("/api/openapi.json", api.get_openapi, methods=["GET"]),
-        *_routes(api),
+        *api_routes(api),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

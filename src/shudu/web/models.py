@@ -193,6 +193,25 @@ class Bank(Answer):
     total: int
 
 
+def _rule_cells(schema: dict[str, Any]) -> None:
+    schema["properties"]["cells"] = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "the cells it reads, in the order that matters to it (absent: the whole grid)",
+    }
+
+
+class RuleJson(Answer):
+    """One constraint rule as :meth:`shudu.rules.Rule.to_json` writes it: its type, the cells it
+    reads in order (``r1c2`` names), and its whole-number parameters by name (``total``,
+    ``circle``, ``gap``, ``digits`` …)."""
+
+    # ``cells`` is absent for a grid-wide rule (anti-consecutive), so it is documented, not declared
+    # (a declared field would be sent as null)
+    model_config = ConfigDict(extra="allow", json_schema_extra=_rule_cells)
+    rule: str = Field(description="the rule type: cage, thermo, arrow, white-dot, renban, sandwich, …")
+
+
 class Described(Answer):
     """A puzzle with what the page needs to draw it."""
 
@@ -206,6 +225,10 @@ class Described(Answer):
     extras: list[dict[str, Any]]
     houses: list[dict[str, Any]]
     links: list[list[int]] | None
+    rules: list[RuleJson] = Field(
+        description="the puzzle's constraint rules, each in shudu's JSON form (docs/constraints.md):"
+        ' {"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3}; [] for a classic or region variant'
+    )
 
 
 class Parsed(Answer):

@@ -1,8 +1,11 @@
 """Requests to puzzles and puzzles to JSON: the web API's shared vocabulary.
 
 A request names its puzzle as ``{"puzzle": TEXT | {JSON form}, "variant", "box", "layout",
-"regions"}`` — any text format of docs/formats.md. The answer describes a puzzle with what the
-page needs to draw it: box or jigsaw region of every cell, the extra regions, links, houses.
+"regions"}`` — any text format of docs/formats.md (an f-puzzles or SudokuPad link, or ipuz,
+carries its own shape and rules). The answer describes a puzzle with what the
+page needs to draw it: box or jigsaw region of every cell, the extra regions, links, houses, and
+its constraint rules in their one JSON form (each rule's ``to_json``: killer cages, thermometers,
+arrows, dots, lines, outside clues …), which the page draws.
 """
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ from typing import Any
 
 import shudu
 from shudu.formats import to_json
+from shudu.formats.convert import detect_format, read_document
 from shudu.notation import digit_char, parse_cell_name
 
+#: The formats that carry a puzzle's whole shape and rules (f-puzzles and SudokuPad links and
+#: JSON, ipuz, ISS constraint strings): read as they are, with no variant or box beside them.
+OWN_SHAPE = ("fpuzzles", "sudokupad", "ipuz", "iss")
 #: The longest puzzle text accepted (a 25x25 grid block with decoration fits easily).
 MAX_PUZZLE_TEXT = 20_000
 
@@ -67,12 +74,21 @@ def read_puzzle(body: Mapping[str, Any]) -> shudu.Puzzle:
     variant: Any = field(body, "variant", str)
     layout = field(body, "layout", (str, list))
     regions = field(body, "regions", list)
+    box = field(body, "box", str)
+    fmt = detect_format(raw)
+    if fmt in OWN_SHAPE:
+        if variant not in (None, "standard") or box is not None or layout is not None or regions is not None:
+            raise BadRequest(
+                f'a {fmt} puzzle carries its own shape and rules; leave out "variant", "box", "layout"'
+                ' and "regions"',
+                field="puzzle",
+            )
+        return read_document(raw, fmt).puzzle
     if layout is not None or regions is not None:
         variant = {
             k: v for k, v in (("variant", variant), ("layout", layout), ("regions", regions)) if v is not None
         }
         variant.setdefault("variant", "standard")
-    box = field(body, "box", str)
     return shudu.parse_puzzle(raw, box=box, variant=variant)
 
 
@@ -179,6 +195,7 @@ def describe(puzzle: shudu.Puzzle) -> dict[str, Any]:
         "extras": extras,
         "houses": [{"name": h.name, "cells": list(h.cells)} for h in geo.houses],
         "links": [list(links) for links in geo.links] if any(geo.links) else None,
+        "rules": [rule.to_json(n) for rule in geo.variant.rules],
     }
 
 

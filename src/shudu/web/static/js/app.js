@@ -1,42 +1,21 @@
-// The page: wires the board, the controls, the dialogs and the API together.
+// The page: wires the board, the controls and the API together; the parts it uses live in
+// state.js, saving.js, finish.js, teach.js, dialogs.js and settings.js.
 
-import { api, putGame } from "./api.js";
-import { drawBank } from "./bank.js";
+import { api } from "./api.js";
 import { Board } from "./board.js";
+import { checkOwnSoon, openGamesDialog, openNewDialog, ownChosen } from "./dialogs.js";
+import { finish, keepStats, loadStats } from "./finish.js";
 import { Game } from "./game.js";
-import { Replay } from "./replay.js";
-
-const $ = (id) => document.getElementById(id);
-
-const page = {
-  features: {},
-  game: null,
-  selected: [],
-  mode: "digit",
-  wrong: new Set(),
-  badMarks: new Set(), // cells whose pencil marks leave out their digit (from a hint)
-  step: null, // a hint or explanation step drawn on the grid
-  replay: null, // {values, candidates, …} while the explanation or the search is shown
-  hint: null, // {data, level}
-  explain: null, // {steps, index}
-  explaining: null, // the explanation request in flight
-  trace: null, // Replay of the enumeration
-  saving: null, // the save in flight (a promise), one at a time
-  dirty: false, // moves made since the last save that reached the server
-  savedState: null, // the state the server holds (as JSON), so an idle page sends nothing
-  saveStopped: null, // why saving stopped: "stale" (another page saved) or "gone" (deleted)
-  lastTick: 0,
-  paused: false,
-  level: null, // the puzzle's level: from the bank or the generator, else from /api/rate
-  stats: { hints: 0, mistakes: 0 }, // this game's hints asked and wrong digits entered
-  settings: { check: false, autoNotes: true, highlight: true, dark: false },
-};
+import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPending } from "./saving.js";
+import { SETTINGS, changeSetting, loadSettings, openSheet, pause, setMode, setTheme, share, sharedPuzzle, toggleNotes } from "./settings.js";
+import { $, page } from "./state.js";
+import { applyHint, candidatesAt, closeHelp, explain, hint, showExplain, trace } from "./teach.js";
 
 const board = new Board($("board"), { onSelect: select });
 
 // --- showing ---------------------------------------------------------------------------------
 
-function render() {
+export function render() {
   if (!page.game) return;
   board.render({
     game: page.game,
@@ -68,7 +47,7 @@ function showCounts() {
   }
 }
 
-function say(text, tone = "") {
+export function say(text, tone = "") {
   const message = $("message");
   message.textContent = text;
   message.className = `message ${tone}`;
@@ -82,7 +61,7 @@ function showTime() {
   $("timer").textContent = h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-function tick() {
+export function tick() {
   const now = performance.now();
   const game = page.game;
   if (game && !game.finished && !page.paused && document.visibilityState === "visible" && page.lastTick) {
@@ -94,12 +73,45 @@ function tick() {
 
 // --- games -----------------------------------------------------------------------------------
 
-function title(puzzle, level) {
-  const variant = puzzle.variant === "standard" ? "" : ` ${puzzle.variant}`;
+// The short names of the rule sets a title gives (a killer, a thermo, …), in this order.
+const RULE_NAMES = [
+  ["cage", "killer"], ["little-killer", "little killer"], ["thermo", "thermo"], ["slow-thermo", "thermo"],
+  ["arrow", "arrow"], ["white-dot", "kropki"], ["black-dot", "kropki"], ["x", "XV"], ["v", "XV"],
+  ["renban", "renban"], ["whisper", "whispers"], ["palindrome", "palindrome"], ["region-sum-line", "region sum"],
+  ["sandwich", "sandwich"], ["x-sum", "X-sums"], ["skyscraper", "skyscrapers"], ["odd", "odd/even"], ["even", "odd/even"],
+];
+
+function ruleNames(puzzle) {
+  const kinds = new Set((puzzle.rules || []).map((rule) => rule.rule));
+  const names = [...new Set(RULE_NAMES.filter(([kind]) => kinds.has(kind)).map(([, name]) => name))];
+  if (!names.length && kinds.size) names.push("rules");
+  return names.length > 3 ? [...names.slice(0, 3), "…"] : names;
+}
+
+export function title(puzzle, level) {
+  const kinds = [...(puzzle.variant === "standard" ? [] : [puzzle.variant]), ...ruleNames(puzzle)];
+  const variant = kinds.length ? ` ${kinds.join(" ")}` : "";
   return `${puzzle.size}×${puzzle.size}${variant}${level ? ` · ${level}` : ""}`;
 }
 
-function showLevel(level) {
+// What the rules mean: on a phone under the board, a tap away; on a wide screen open in the
+// column beside it, under the pad and tools, as SudokuPad shows them.
+const WIDE = matchMedia("(min-width: 721px)");
+
+function placeRules() {
+  const rules = $("rules-text");
+  if (WIDE.matches) document.querySelector(".controls .tools").after(rules);
+  else $("zoom-button").after(rules);
+  rules.open = WIDE.matches;
+}
+
+function showRules(words) {
+  $("rules-text").hidden = !words.length;
+  $("rules-list").replaceChildren(...words.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
+  placeRules();
+}
+
+export function showLevel(level) {
   page.level = level;
   $("rating").textContent = level || "";
   $("rating").hidden = !level;
@@ -133,6 +145,9 @@ function show(saved) {
   page.selected = [];
   page.wrong = new Set();
   board.setPuzzle(saved.puzzle);
+  showRules(board.ruleWords);
+  // the enumeration search reads no rules: its replay is for classic and region puzzles
+  $("trace-panel").hidden = !page.features.trace || Boolean(saved.puzzle.rules && saved.puzzle.rules.length);
   zoom(false);
   $("zoom-button").hidden = saved.puzzle.size < 16;
   buildPad(saved.puzzle);
@@ -167,7 +182,7 @@ function pendingAhead(saved) {
   }
 }
 
-async function openGame(id) {
+export async function openGame(id) {
   let saved = await api(`/api/games/${id}`);
   for (let tries = 0; tries < 15 && pendingAhead(saved); tries++) {
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -213,121 +228,6 @@ function zoom(on) {
   $("zoom-button").textContent = on ? "Zoom out" : "Zoom in";
 }
 
-// --- saving ----------------------------------------------------------------------------------
-//
-// Every save names the version of the game it is based on; the server refuses (409) a save based
-// on an older version, so two pages never overwrite each other. One save is in flight at a time.
-// Until a move reaches the server it also waits in localStorage, so a reload or a crash that
-// beats the save brings it back: a pending state is used only while the server still holds the
-// version it was based on.
-
-const pendingKey = (id) => `shudu-pending-${id}`;
-
-function keepPending(game) {
-  const base = game.version + (page.saving ? 1 : 0); // an answered save in flight moves the version on
-  try {
-    localStorage.setItem(pendingKey(game.id), JSON.stringify({ base, state: game.toSave() }));
-  } catch (error) {
-    /* storage full or refused: the server copy is still there */
-  }
-}
-
-function withPending(saved) {
-  const raw = localStorage.getItem(pendingKey(saved.id));
-  if (!raw) return saved;
-  localStorage.removeItem(pendingKey(saved.id));
-  try {
-    const { base, state } = JSON.parse(raw);
-    if (base !== saved.version) return saved; // the server has moved on (that save landed, or another page's)
-    return {
-      ...saved,
-      ...state,
-      history: state.history,
-      elapsed_ms: Math.max(state.elapsed_ms, saved.elapsed_ms),
-      pending: true,
-    };
-  } catch (error) {
-    return saved;
-  }
-}
-
-function saveProblem(kind, text = "") {
-  page.saveStopped = kind === "stale" || kind === "gone" ? kind : null;
-  const box = $("save-problem");
-  box.hidden = !kind;
-  box.dataset.kind = kind || "";
-  $("save-problem-text").textContent = text;
-  $("save-reload").hidden = kind !== "stale";
-}
-
-async function saveNow(closing = false) {
-  const game = page.game;
-  if (!game || game.id === null || page.saveStopped) return;
-  if (page.saving) {
-    if (!closing) return; // the save in flight is followed by another when it ends
-    // the page is closing: send the latest now, based on the version the save in flight will make
-    putGame(game.id, { version: game.version + 1, ...game.toSave() });
-    return;
-  }
-  page.dirty = false;
-  const sent = game.toSave();
-  const sentState = JSON.stringify(sent); // now: moves made while the save travels are not in it
-  page.saving = putGame(game.id, { version: game.version, ...sent });
-  const { status, data } = await page.saving;
-  page.saving = null;
-  if (page.game !== game) return;
-  if (status === 200) {
-    game.version = data.version; // the same when only the time changed: no other page need hear of it
-    page.savedState = sentState;
-    if (page.dirty) saveNow();
-    else {
-      localStorage.removeItem(pendingKey(game.id));
-      saveProblem(null);
-    }
-  } else if (status === 409) {
-    localStorage.removeItem(pendingKey(game.id));
-    saveProblem(
-      "stale",
-      "This game was changed in another page or tab, so the moves made here are not saved. Reload it to go on from the saved game.",
-    );
-  } else if (status === 404) {
-    localStorage.removeItem(pendingKey(game.id));
-    saveProblem("gone", "This game was deleted (or is not yours), so the moves made here are not saved.");
-  } else {
-    page.dirty = true; // tried again at the next move or within 15 s
-    saveProblem("failed", `Could not save: ${data.error || `error ${status}`}. Trying again.`);
-  }
-}
-
-// Save the game's latest state; ``closing`` when the page is going away (no later save follows).
-function saveLater(closing = false) {
-  const game = page.game;
-  if (!game || game.id === null || page.saveStopped) return;
-  page.dirty = true;
-  keepPending(game);
-  saveNow(closing);
-}
-
-async function solution() {
-  const game = page.game;
-  if (!game.solution) {
-    const result = await api("/api/solve", { puzzle: game.puzzle.json });
-    if (!result.solution) throw new Error(`the puzzle has ${result.status === "none" ? "no solution" : "no answer in time"}`);
-    game.solution = result.solution;
-  }
-  return game.solution;
-}
-
-async function rate() {
-  try {
-    const rating = await api("/api/rate", { puzzle: page.game.puzzle.json });
-    const label = rating.level ?? rating.rating ?? rating.score;
-    if (label !== undefined && label !== null) showLevel(String(label));
-  } catch (error) {
-    /* a rating is a nicety; the game goes on without it */
-  }
-}
-
 // --- playing ---------------------------------------------------------------------------------
 
 function select(cell, extend = false) {
@@ -346,7 +246,7 @@ function move(dr, dc) {
   select(r * n + c);
 }
 
-function changed(entered = null) {
+export function changed(entered = null) {
   const game = page.game;
   const before = page.wrong;
   page.wrong = new Set();
@@ -370,98 +270,7 @@ function changed(entered = null) {
   saveLater();
 }
 
-// --- this game's hints and mistakes (kept in localStorage: the server's game has no place for them)
-
-const statsKey = (id) => `shudu-stats-${id}`;
-
-function loadStats(id) {
-  try {
-    const raw = JSON.parse(localStorage.getItem(statsKey(id)) || "{}");
-    return { hints: Number(raw.hints) || 0, mistakes: Number(raw.mistakes) || 0 };
-  } catch (error) {
-    return { hints: 0, mistakes: 0 };
-  }
-}
-
-function keepStats() {
-  if (page.game && page.game.id !== null) {
-    try {
-      localStorage.setItem(statsKey(page.game.id), JSON.stringify(page.stats));
-    } catch (error) {
-      /* a nicety: the game goes on without it */
-    }
-  }
-}
-
-async function finish(byShudu = false) {
-  const game = page.game;
-  try {
-    await solution();
-  } catch (error) {
-    /* a puzzle without a known solution is done when it is full and clash-free */
-  }
-  if (!game.isSolved()) {
-    page.wrong = new Set(game.wrong());
-    say("Every cell is filled, but some digits are wrong.", "bad");
-    render();
-    return;
-  }
-  game.finished = true;
-  tick();
-  say(byShudu ? "Solved by shudu." : `Solved in ${$("timer").textContent}. Well done!`, "done");
-  render();
-  saveLater();
-  if (!byShudu) showDone();
-}
-
-function clock(ms) {
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
-
-// The completion screen: this game's time, hints and mistakes, and the player's solved games by level.
-async function showDone() {
-  const game = page.game;
-  const facts = [
-    ["Time", $("timer").textContent],
-    ["Hints", String(page.stats.hints)],
-    ["Mistakes", page.settings.check ? String(page.stats.mistakes) : "not checked as you went"],
-    ["Level", page.level ? page.level[0].toUpperCase() + page.level.slice(1) : "not rated"],
-  ];
-  $("done-facts").replaceChildren(
-    ...facts.flatMap(([term, value]) => [
-      Object.assign(document.createElement("dt"), { textContent: term }),
-      Object.assign(document.createElement("dd"), { textContent: value }),
-    ]),
-  );
-  $("done-history-title").textContent = `Your solved ${game.size}×${game.size} games by level`;
-  const body = $("done-history").querySelector("tbody");
-  body.replaceChildren();
-  $("done-dialog").showModal();
-  try {
-    await saving();
-    const { games } = await api("/api/games");
-    const byLevel = new Map();
-    for (const saved of games) {
-      if (!saved.finished || saved.size !== game.size) continue;
-      const level = saved.level || "unrated";
-      byLevel.set(level, [...(byLevel.get(level) || []), saved.elapsed_ms]);
-    }
-    for (const [level, times] of byLevel) {
-      const row = document.createElement("tr");
-      const average = times.reduce((a, b) => a + b, 0) / times.length;
-      for (const text of [level, String(times.length), clock(average), clock(Math.min(...times))]) {
-        row.append(Object.assign(document.createElement("td"), { textContent: text }));
-      }
-      body.append(row);
-    }
-  } catch (error) {
-    /* the history is a nicety */
-  }
-}
-
-// The save in flight, if any, has ended.
-async function saving() {
+export async function saving() {
   for (let tries = 0; page.saving && tries < 50; tries++) await page.saving;
 }
 
@@ -553,349 +362,6 @@ async function solveAll() {
   }
 }
 
-// --- hints and the explanation ---------------------------------------------------------------
-
-// The candidates of every empty cell (bit d for digit d): no digit a peer holds, and, where
-// ``marks`` gives a cell some, only those; ``removed`` (a Map cell → digits) takes more away.
-function candidatesAt(values, marks = null, removed = null) {
-  const game = page.game;
-  const n = game.size;
-  const all = ((1 << n) - 1) << 1;
-  return values.map((value, cell) => {
-    if (value) return 0;
-    let mask = all;
-    for (const peer of game.peers[cell]) if (values[peer]) mask &= ~(1 << values[peer]);
-    if (marks && marks[cell].length) mask &= marks[cell].reduce((m, d) => m | (1 << d), 0);
-    for (const d of (removed && removed.get(cell)) || []) mask &= ~(1 << d);
-    return mask;
-  });
-}
-
-// The links of a step's structure: a chain's or loop's links, or a net's implications (each line
-// from the lines it follows from: solid where the candidate is set, dashed where it is removed).
-function stepLinks(structure) {
-  if (!structure) return null;
-  const node = (end) => ({ at: end.at || [], digit: (end.digits || [end.digit])[0], on: end.on });
-  if (structure.type === "net") {
-    const edges = [];
-    const nodes = [];
-    for (const branch of structure.branches || []) {
-      const lines = branch.lines || [];
-      const ends = lines.map((line) => ({ at: Number.isInteger(line.at) ? [line.at] : [], digit: line.digit, on: line.on }));
-      ends.forEach((end, k) => {
-        if (!end.at.length) return;
-        nodes.push(end);
-        for (const b of lines[k].because || []) {
-          if (ends[b] && ends[b].at.length) edges.push({ from: ends[b], to: end, kind: end.on ? "strong" : "weak" });
-        }
-      });
-    }
-    return { edges, nodes };
-  }
-  const edges = (structure.links || []).map((link) => ({ from: node(link.from), to: node(link.to), kind: link.kind }));
-  return { edges, nodes: (structure.nodes || []).map(node) };
-}
-
-function drawStep(step, candidates = null) {
-  const puzzle = page.game.puzzle;
-  const area = new Set();
-  for (const name of step.houses || []) {
-    const house = puzzle.houses.find((h) => h.name === name);
-    if (house) house.cells.forEach((cell) => area.add(cell));
-  }
-  const eliminations = new Map();
-  for (const { cell, digit } of step.eliminations) eliminations.set(cell, [...(eliminations.get(cell) || []), digit]);
-  return {
-    cells: new Set(step.cells),
-    area,
-    placements: new Map(step.placements.map(({ cell, digit }) => [cell, digit])),
-    eliminations,
-    candidates,
-    links: candidates ? stepLinks(step.structure) : null,
-  };
-}
-
-const HINT_LEVELS = ["vague", "technique", "step"];
-
-// Each press of Hint tells more: where to look, then the technique, then the whole step.
-async function hint() {
-  const game = page.game;
-  if (!game || page.paused) return;
-  const level = page.hint ? Math.min(page.hint.level + 1, 3) : 1;
-  let data;
-  const request = { puzzle: game.puzzle.json, entries: game.entries, level: HINT_LEVELS[level - 1] };
-  if (game.centre.some((marks) => marks.length)) request.pencil = game.centre; // centre marks are candidates
-  try {
-    data = await api("/api/hint", request);
-  } catch (error) {
-    $("hint-text").textContent = error.message;
-    return;
-  }
-  const text = data.text ? data.text[0].toUpperCase() + data.text.slice(1) : "";
-  if (data.mistakes.length && data.marks) {
-    page.badMarks = new Set(data.mistakes);
-    page.hint = null;
-    $("hint-text").textContent = `${text}. Fix the marks first.`;
-    render();
-    return;
-  }
-  if (data.mistakes.length) {
-    page.wrong = new Set(data.mistakes);
-    page.hint = null;
-    $("hint-text").textContent = `${text}. Fix ${data.mistakes.length === 1 ? "it" : "them"} first.`;
-    render();
-    return;
-  }
-  if (!data.step) {
-    page.hint = null;
-    $("hint-text").textContent = data.solved ? "The puzzle is already solved." : text || "No step found.";
-    return;
-  }
-  if (level === 1) {
-    page.stats.hints++;
-    keepStats();
-  }
-  page.hint = { data, level };
-  const drawn = drawStep(data.step);
-  const none = { placements: new Map(), eliminations: new Map() };
-  if (level === 1) {
-    // only the area, never the cell itself: the step's first house, else the box (or region) of
-    // its first cell
-    const { houses, region } = page.game.puzzle;
-    const named = drawn.area.size && houses.find((h) => h.name === data.step.houses[0]);
-    const first = data.step.cells[0];
-    const box = first === undefined ? [] : region.flatMap((r, cell) => (r === region[first] ? [cell] : []));
-    const area = new Set(named ? named.cells : box);
-    page.step = { ...none, area, cells: new Set() };
-  } else if (level === 2) page.step = { ...drawn, ...none };
-  else {
-    const values = game.entries.map((e, cell) => game.value(cell));
-    page.step = drawStep(data.step, candidatesAt(values, game.centre));
-  }
-  const more = level < 3 ? " (Hint again for more.)" : "";
-  $("hint-text").textContent = `${text}.${more}`.replace("..", ".");
-  $("hint-apply").hidden = level < 3 || !(data.step.placements.length || data.step.eliminations.length);
-  render();
-}
-
-function applyHint() {
-  const game = page.game;
-  const step = page.hint && page.hint.data.step;
-  if (!step) return;
-  if (step.placements.length) game.place(step.placements);
-  const cells = [...new Set(step.eliminations.map((e) => e.cell))].filter((c) => !game.value(c));
-  if (cells.length) {
-    const changes = [];
-    for (const cell of cells) {
-      const was = game.state(cell);
-      const out = step.eliminations.filter((e) => e.cell === cell).map((e) => e.digit);
-      game.centre[cell] = game.centre[cell].filter((d) => !out.includes(d));
-      game.corner[cell] = game.corner[cell].filter((d) => !out.includes(d));
-      changes.push({ cell, before: was, after: game.state(cell) });
-    }
-    game.undoStack.push(changes);
-    game.redoStack = [];
-  }
-  changed();
-}
-
-// One request at a time: pressing ▶ (or opening the panel) while the explanation loads waits for it.
-function explain() {
-  if (page.explaining) return page.explaining;
-  const game = page.game;
-  $("explain-text").textContent = "Working…";
-  page.explaining = (async () => {
-    try {
-      const data = await api("/api/explain", { puzzle: game.puzzle.json });
-      if (page.game !== game) return;
-      page.explain = { steps: data.steps, index: 0 };
-      showExplain();
-    } catch (error) {
-      $("explain-text").textContent = error.message;
-    } finally {
-      page.explaining = null;
-    }
-  })();
-  return page.explaining;
-}
-
-function showExplain() {
-  const { steps, index } = page.explain;
-  // the board as the step finds it: every earlier step's digits placed and candidates removed
-  const values = [...page.game.givens];
-  const removed = new Map();
-  for (const earlier of steps.slice(0, index)) {
-    for (const { cell, digit } of earlier.placements) values[cell] = digit;
-    for (const { cell, digit } of earlier.eliminations) removed.set(cell, [...(removed.get(cell) || []), digit]);
-  }
-  const step = steps[index];
-  page.replay = { values };
-  page.step = step ? drawStep(step, candidatesAt(values, null, removed)) : null;
-  $("explain-count").textContent = steps.length ? `${index + 1} / ${steps.length}` : "0 / 0";
-  $("explain-text").textContent = step ? step.explanation : "No steps: the puzzle is solved or beyond the logic engine.";
-  render();
-}
-
-function closeHelp() {
-  page.explain = null;
-  if (page.trace) page.trace.stop();
-  page.trace = null;
-  page.replay = null;
-  page.step = null;
-  page.hint = null;
-  $("hint-text").textContent = "";
-  $("hint-apply").hidden = true;
-  $("explain-text").textContent = "";
-  $("explain-count").textContent = "–";
-  $("trace-text").textContent = "";
-  $("trace-play").textContent = "Play";
-  render();
-}
-
-async function trace() {
-  const game = page.game;
-  $("trace-text").textContent = "Searching…";
-  try {
-    const data = await api("/api/trace", { puzzle: game.puzzle.json });
-    // Each step comes compact, [letter, field, …]; data.fields names the fields of each kind.
-    const kinds = Object.entries(data.fields || {}).map(([kind, [letter, names]]) => [letter, kind, names]);
-    const byLetter = Object.fromEntries(kinds.map(([letter, kind, names]) => [letter, { kind, names }]));
-    data.steps = data.steps.map((step) => {
-      if (!Array.isArray(step)) return step;
-      const { kind, names } = byLetter[step[0]] || { kind: step[0], names: [] };
-      return Object.fromEntries([["kind", kind], ...names.map((name, i) => [name, step[i + 1]])]);
-    });
-    page.trace = new Replay(game, data.steps, data.truncated, (view, text, index) => {
-      page.replay = view;
-      page.step = null;
-      $("trace-slider").max = data.steps.length - 1;
-      $("trace-slider").value = index;
-      $("trace-text").textContent = text;
-      render();
-    });
-    page.trace.show(0);
-  } catch (error) {
-    $("trace-text").textContent = error.message;
-  }
-}
-
-// --- dialogs ---------------------------------------------------------------------------------
-
-function fillSelect(select, options, value) {
-  select.replaceChildren(
-    ...options.map(([key, label]) => {
-      const option = document.createElement("option");
-      option.value = key;
-      option.textContent = label;
-      return option;
-    }),
-  );
-  if (value !== undefined) select.value = value;
-}
-
-// New puzzle offers only what the generator can make: each variant with the sizes it admits
-// (from /api/features "offered"); changing the variant narrows the sizes.
-function fillSizes() {
-  const f = page.features;
-  const sizes = (f.offered && f.offered[$("new-variant").value]) || f.sizes;
-  const keep = Number($("new-size").value) || (page.game ? page.game.size : 9);
-  fillSelect($("new-size"), sizes.map((n) => [n, `${n}×${n}`]), sizes.includes(keep) ? keep : sizes.includes(9) ? 9 : sizes[0]);
-}
-
-function openNewDialog() {
-  const f = page.features;
-  const variants = Object.keys(f.offered || f.variants).filter((name) => name !== "custom");
-  fillSelect($("new-variant"), variants.map((v) => [v, v]), page.game ? page.game.puzzle.variant : "standard");
-  if (!variants.includes($("new-variant").value)) $("new-variant").value = "standard";
-  $("new-size").value = page.game ? page.game.size : 9;
-  fillSizes();
-  $("new-variant").onchange = fillSizes;
-  fillSelect($("new-level"), [["", "any"], ...f.levels.map((l) => [l, l])], "");
-  fillSelect($("own-variant"), Object.keys(f.variants).map((v) => [v, v]), "standard");
-  $("new-error").textContent = "";
-  $("new-dialog").showModal();
-  showBank();
-}
-
-// The bank's difficulty picture, drawn afresh each time the dialog opens.
-async function showBank() {
-  const figure = $("bank-figure");
-  try {
-    drawBank($("bank-chart"), await api("/api/bank"));
-    figure.hidden = false;
-  } catch (error) {
-    figure.hidden = true; // the picture is a help, not a need: the dialog works without it
-  }
-}
-
-let ownTimer = null;
-let ownPuzzle = null;
-
-function ownRequest() {
-  const body = { puzzle: $("own-text").value, variant: $("own-variant").value };
-  if ($("own-box").value.trim()) body.box = $("own-box").value.trim();
-  return body;
-}
-
-async function checkOwn() {
-  const status = $("own-status");
-  ownPuzzle = null;
-  $("own-play").disabled = true;
-  if (!$("own-text").value.trim()) {
-    status.textContent = "";
-    return;
-  }
-  const text = $("own-text").value;
-  try {
-    const { puzzle } = await api("/api/parse", ownRequest());
-    const counted = await api("/api/count", { puzzle: puzzle.json, limit: 2 });
-    if (text !== $("own-text").value) return; // typed on meanwhile
-    const solutions = !counted.complete && counted.reason ? "more solutions than could be counted in time" : counted.count === 0 ? "no solution" : counted.count === 1 ? "one solution" : "several solutions";
-    status.className = counted.count === 0 ? "error" : "note";
-    status.textContent = `${title(puzzle)} puzzle, ${puzzle.clues} givens, ${solutions}.`;
-    if (counted.count > 0) {
-      ownPuzzle = puzzle;
-      $("own-play").disabled = false;
-    }
-  } catch (error) {
-    if (text !== $("own-text").value) return;
-    status.className = "error";
-    status.textContent = error.message;
-  }
-}
-
-async function openGamesDialog() {
-  const list = $("games-list");
-  list.replaceChildren();
-  const { games } = await api("/api/games");
-  if (!games.length) list.append(Object.assign(document.createElement("li"), { textContent: "No saved games yet." }));
-  for (const saved of games) {
-    const item = document.createElement("li");
-    const label = document.createElement("span");
-    const minutes = Math.floor(saved.elapsed_ms / 60000);
-    const seconds = String(Math.floor(saved.elapsed_ms / 1000) % 60).padStart(2, "0");
-    const variant = saved.variant === "standard" ? "" : ` ${saved.variant}`;
-    label.textContent = `${saved.size}×${saved.size}${variant}${saved.level ? ` · ${saved.level}` : ""} · ${saved.filled}/${saved.cells} · ${minutes}:${seconds}${saved.finished ? " · finished" : ""}`;
-    const buttons = document.createElement("span");
-    buttons.className = "row";
-    const resume = Object.assign(document.createElement("button"), { type: "button", textContent: "Resume" });
-    resume.addEventListener("click", async () => {
-      $("games-dialog").close();
-      await openGame(saved.id);
-    });
-    const remove = Object.assign(document.createElement("button"), { type: "button", textContent: "Delete" });
-    remove.setAttribute("aria-label", `delete game ${saved.id}`);
-    remove.addEventListener("click", async () => {
-      await api(`/api/games/${saved.id}`, undefined, "DELETE");
-      item.remove();
-    });
-    buttons.append(resume, remove);
-    item.append(label, buttons);
-    list.append(item);
-  }
-  $("games-dialog").showModal();
-}
-
 // --- keys ------------------------------------------------------------------------------------
 
 function digitOfKey(event) {
@@ -959,110 +425,8 @@ function onKey(event) {
 
 // --- start -----------------------------------------------------------------------------------
 
-function setTheme(theme) {
-  document.documentElement.dataset.theme = theme;
-  localStorage.setItem("shudu-theme", theme);
-  page.settings.dark = theme === "dark";
-  $("set-dark").checked = page.settings.dark;
-}
-
-// --- settings, notes, pause, the sheet, sharing ----------------------------------------------
-//
-// Settings live in this browser's localStorage, as the player does: the player is this browser's
-// cookie, and the server keeps games, not preferences.
-
-const SETTINGS = { check: "set-check", autoNotes: "set-auto", highlight: "set-highlight" };
-
-function loadSettings() {
-  try {
-    Object.assign(page.settings, JSON.parse(localStorage.getItem("shudu-settings") || "{}"));
-  } catch (error) {
-    /* the defaults */
-  }
-  for (const [name, id] of Object.entries(SETTINGS)) $(id).checked = Boolean(page.settings[name]);
-}
-
-function changeSetting(name, value) {
-  page.settings[name] = value;
-  const { check, autoNotes, highlight } = page.settings;
-  localStorage.setItem("shudu-settings", JSON.stringify({ check, autoNotes, highlight }));
-  if (!page.game) return;
-  page.game.autoNotes = autoNotes;
-  if (name === "check" && value) solution().then(() => changedView(), () => {});
-  if (name === "check" && !value) page.wrong = new Set();
-  render();
-}
-
-function changedView() {
-  if (page.settings.check && page.game.solution) page.wrong = new Set(page.game.wrong());
-  render();
-}
-
-function setMode(mode) {
-  page.mode = mode;
-  const radio = document.querySelector(`input[name="mode"][value="${mode}"]`);
-  if (radio) radio.checked = true;
-  if (page.game) render();
-}
-
-// Notes: the centre marks, which hints read as the player's candidates (Shift+digit still adds a
-// corner mark).
-function toggleNotes() {
-  setMode(page.mode === "digit" ? "centre" : "digit");
-}
-
-function pause(on) {
-  page.paused = on && Boolean(page.game) && !page.game.finished;
-  tick();
-  $("board-frame").classList.toggle("paused", page.paused);
-  $("paused").hidden = !page.paused;
-  $("pause-button").setAttribute("aria-pressed", String(page.paused));
-  $("pause-button").setAttribute("aria-label", page.paused ? "go on" : "pause");
-  $("pause-button").textContent = page.paused ? "▶" : "❚❚";
-}
-
-// On a phone the sheet slides over the lower page, leaving the board in view; on a wide screen it
-// is the column beside the board and always shown.
-function openSheet(on, section = null) {
-  $("sheet").classList.toggle("open", on);
-  $("more-button").setAttribute("aria-expanded", String(on));
-  if (section) {
-    $(section).open = true;
-    $(section).scrollIntoView({ block: "nearest" });
-  }
-}
-
-// A link that opens this puzzle, new, for anyone: the puzzle travels in the link, no player data.
-function shareLink() {
-  const json = page.game.puzzle.json;
-  return `${location.origin}${location.pathname}#puzzle=${encodeURIComponent(JSON.stringify(json))}`;
-}
-
-async function share() {
-  const link = shareLink();
-  const field = $("share-link");
-  field.value = link;
-  field.hidden = false;
-  field.select();
-  try {
-    await navigator.clipboard.writeText(link);
-    say("Link copied.");
-  } catch (error) {
-    say("Copy the link below.");
-  }
-}
-
-function sharedPuzzle() {
-  const text = new URLSearchParams(location.hash.slice(1)).get("puzzle");
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    return text; // a puzzle in one line of text
-  }
-}
-
 function wire() {
+  WIDE.addEventListener("change", placeRules);
   const on = (id, handler) => $(id).addEventListener("click", handler);
   on("new-button", openNewDialog);
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
@@ -1118,15 +482,13 @@ function wire() {
     }
   });
   on("own-play", async () => {
-    if (!ownPuzzle) return;
+    const chosen = ownChosen();
+    if (!chosen) return;
     $("new-dialog").close();
-    await startGame(ownPuzzle.json);
+    await startGame(chosen.json);
   });
   for (const id of ["own-text", "own-variant", "own-box"]) {
-    $(id).addEventListener("input", () => {
-      clearTimeout(ownTimer);
-      ownTimer = setTimeout(checkOwn, 250);
-    });
+    $(id).addEventListener("input", checkOwnSoon);
   }
   document.querySelectorAll('input[name="mode"]').forEach((radio) =>
     radio.addEventListener("change", () => setMode(radio.value)),

@@ -1,5 +1,8 @@
 // Drawing the grid: cells, box or jigsaw lines, shaded extra regions, diagonals, and overlays
-// (selection, houses, conflicts, a hint's cells and candidates, the search replay).
+// (selection, houses, conflicts, a hint's cells and candidates, the search replay), and the
+// puzzle's constraint rules (rules.js) under and over the digits.
+
+import { drawRules } from "./rules.js";
 
 const CORNERS = [
   [0, 0], [100, 0], [0, 100], [100, 100], [50, 0], [50, 100], [0, 50], [100, 50], [50, 50],
@@ -11,6 +14,8 @@ export class Board {
     this.onSelect = onSelect;
     this.cells = [];
     this.puzzle = null;
+    this.totals = new Map(); // cell → the cage total in its top-left corner
+    this.ruleWords = [];
     this.dragging = false;
     element.addEventListener("pointerup", () => (this.dragging = false));
     element.addEventListener("pointerleave", () => (this.dragging = false));
@@ -83,6 +88,27 @@ export class Board {
       }
       this.element.append(svg);
     }
+    this.drawRules(puzzle);
+  }
+
+  // The rules, from their JSON form as the server sent it; the frame makes room for the clues
+  // outside the grid (one cell all round), and a cage's total keeps its corner free of marks.
+  drawRules(puzzle) {
+    const rules = puzzle.rules || [];
+    const frame = this.element.parentElement;
+    this.totals = new Map();
+    this.ruleWords = [];
+    if (frame) frame.style.padding = "";
+    if (!rules.length) return;
+    const drawing = drawRules(rules, puzzle.size);
+    this.element.append(drawing.under, drawing.over);
+    this.totals = drawing.totals;
+    this.ruleWords = drawing.words;
+    // a cell of room on each side with clues; padding is a share of the width, so one cell is
+    // 1 / (n + the sides padded across) of it
+    const { left, top, right, bottom } = drawing.sides;
+    const cell = 100 / (puzzle.size + Number(left) + Number(right));
+    if (frame) frame.style.padding = [top, right, bottom, left].map((side) => (side ? `${cell}%` : "0")).join(" ");
   }
 
   // Irregular (jigsaw) regions each get a soft tint, neighbours never the same: a greedy colouring
@@ -238,7 +264,8 @@ export class Board {
 
   describe(game, cell, value) {
     const n = game.size;
-    const name = `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}`;
+    const total = this.totals.get(cell);
+    const name = `r${Math.floor(cell / n) + 1}c${(cell % n) + 1}${total ? ` (cage total ${total})` : ""}`;
     if (value) return `${name}: ${this.puzzle.digits[value - 1]}${game.isGiven(cell) ? " (given)" : ""}`;
     const marks = [...game.corner[cell], ...game.centre[cell]].map((d) => this.puzzle.digits[d - 1]);
     return marks.length ? `${name}: empty, marks ${marks.join(" ")}` : `${name}: empty`;
@@ -270,9 +297,11 @@ export class Board {
     if (corner.length) {
       const box = document.createElement("div");
       box.className = "corner";
-      corner.slice(0, CORNERS.length).forEach((d, k) => {
+      // a cage's total holds the top-left corner (and the top middle beside it): the marks go round them
+      const spots = this.totals.has(cell) ? CORNERS.filter((_, k) => k !== 0 && k !== 4) : CORNERS;
+      corner.slice(0, spots.length).forEach((d, k) => {
         const mark = span(d === lit ? "lit" : "", digits[d - 1]);
-        const [x, y] = CORNERS[k];
+        const [x, y] = spots[k];
         mark.style.left = `${x}%`;
         mark.style.top = `${y}%`;
         mark.style.transform = `translate(-${x}%, -${y}%)`;
@@ -280,7 +309,7 @@ export class Board {
       });
       parts.push(box);
     }
-    const centre = [...game.centre[cell], ...corner.slice(CORNERS.length)];
+    const centre = [...game.centre[cell], ...corner.slice(this.totals.has(cell) ? CORNERS.length - 2 : CORNERS.length)];
     if (centre.length) {
       const box = span("centre", "");
       const line = span("", ""); // one inline run inside the flex box: the marks read as one word

@@ -4,7 +4,12 @@
 // (its digit, 0 for none, and its two kinds of pencil marks). Placing a digit also removes it
 // from the pencil marks of the cell's peers, in the same move, so one undo takes both back.
 
+import { cellOf } from "./rules.js";
+
 const HISTORY_LIMIT = 2000;
+
+// The cells a rule keeps apart (no digit twice): a killer cage, an all-different group.
+const APART = new Set(["cage", "all-different"]);
 
 export function peersOf(puzzle) {
   const n2 = puzzle.size * puzzle.size;
@@ -13,6 +18,11 @@ export function peersOf(puzzle) {
     for (const a of house.cells) for (const b of house.cells) if (a !== b) peers[a].add(b);
   }
   if (puzzle.links) puzzle.links.forEach((linked, a) => linked.forEach((b) => peers[a].add(b)));
+  for (const rule of puzzle.rules || []) {
+    if (!APART.has(rule.rule) || !rule.cells) continue;
+    const cells = rule.cells.map((name) => cellOf(name, puzzle.size));
+    for (const a of cells) for (const b of cells) if (a !== b) peers[a].add(b);
+  }
   return peers;
 }
 
@@ -32,6 +42,13 @@ export class Game {
     this.elapsed = saved ? saved.elapsed_ms : 0;
     this.finished = saved ? saved.finished : false;
     this.peers = peersOf(puzzle);
+    this.hasRules = Boolean(puzzle.rules && puzzle.rules.length);
+    // the killer cages with a total, and what the first digit is worth (1, or 0 for digits 0…n-1)
+    this.cages = (puzzle.rules || [])
+      .filter((rule) => rule.rule === "cage" && rule.total && rule.cells)
+      .map((rule) => ({ cells: rule.cells.map((name) => cellOf(name, puzzle.size)), total: rule.total }));
+    const digits = (puzzle.rules || []).find((rule) => rule.rule === "digits");
+    this.base = digits ? digits.from : 1;
     this.solution = null;
     this.autoNotes = true; // placing a digit removes it from its peers' pencil marks
   }
@@ -146,7 +163,8 @@ export class Game {
     return move;
   }
 
-  // Cells whose digit a peer also holds.
+  // Cells whose digit a peer also holds, and the cells of a killer cage whose digits pass its
+  // total, or fill it without reaching it.
   conflicts() {
     const bad = new Set();
     const n2 = this.size * this.size;
@@ -160,6 +178,11 @@ export class Game {
         }
       }
     }
+    for (const { cells, total } of this.cages) {
+      const filled = cells.filter((cell) => this.value(cell));
+      const sum = filled.reduce((t, cell) => t + this.value(cell) + this.base - 1, 0);
+      if (sum > total || (filled.length === cells.length && sum !== total)) filled.forEach((cell) => bad.add(cell));
+    }
     return bad;
   }
 
@@ -169,7 +192,10 @@ export class Game {
 
   isSolved() {
     if (!this.isComplete() || this.conflicts().size) return false;
-    return !this.solution || this.solution.every((d, cell) => this.value(cell) === d);
+    // a puzzle with rules is solved when it matches its solution (which the server found with the
+    // rules); a classic one, when it is full and clash-free
+    if (!this.solution) return !this.hasRules;
+    return this.solution.every((d, cell) => this.value(cell) === d);
   }
 
   // Entries that differ from the solution.
