@@ -24,17 +24,8 @@ from ..batch import (
 )
 from ..errors import OptionError, ShuduError
 from ..geometry import parse_box
-from ._common import (
-    Commands,
-    Output,
-    Parser,
-    add_parallel,
-    add_targets,
-    count,
-    read_variant,
-    seconds,
-    targets,
-)
+from ._base import Commands, Output, Parser
+from ._common import add_parallel, add_targets, count, read_variant, seconds, targets
 
 _HELP = {
     "solve": "solve every puzzle of a file: status and solution",
@@ -258,8 +249,6 @@ def _common(parser: argparse.ArgumentParser, command: str) -> None:
 def register(commands: Commands) -> None:
     batch = commands.add(
         "batch",
-        "solve, count, rate or explain a whole file of puzzles, or generate many: every core or a "
-        "Dask cluster, into JSON lines, CSV or Parquet, resumable after a kill (see docs/batch.md)",
         "shudu batch rate -i puzzles.txt -o ratings.jsonl --jobs 4\n"
         "  shudu batch solve -i puzzles/ -o answers.parquet\n"
         "  shudu batch generate --count 1000 --level hard -o hard.csv --dask local",

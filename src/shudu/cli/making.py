@@ -12,17 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError, ShuduError
 from ..formats import to_json
 from ..notation import MAX_SIZE, MIN_SIZE
-from ._common import (
-    Commands,
-    Output,
-    add_parallel,
-    add_targets,
-    count,
-    printable,
-    read_variant,
-    seconds,
-    targets,
-)
+from ._base import Commands, Output
+from ._common import add_parallel, add_targets, count, printable, read_variant, seconds, targets
 
 if TYPE_CHECKING:
     from ..generator import Progress
@@ -384,7 +375,6 @@ SIZE = count("--size", minimum=MIN_SIZE, maximum=MAX_SIZE)
 def register(commands: Commands) -> None:
     generate = commands.add(
         "generate",
-        "generate random puzzles with one solution, at the difficulty asked for (see docs/generator.md)",
         "shudu generate --level hard --symmetry rot180 --count 5\n"
         "  shudu generate --size 6 --level medium --format json\n"
         "  shudu generate --variant jigsaw --clues 26-30 --seed 7",
@@ -424,7 +414,6 @@ def register(commands: Commands) -> None:
 
     serve = commands.add(
         "serve",
-        "serve the web page: play, solve and learn in a browser (needs the web extra)",
         "shudu serve --port 8000 --db games.sqlite3",
         cmd_serve,
     )
@@ -467,8 +456,6 @@ def register(commands: Commands) -> None:
 
     bank = commands.add(
         "bank",
-        "show the puzzle bank (puzzles not served yet); fill it from the generator on every core or a"
-        " Dask cluster; export it; import a rated batch output",
         "shudu bank fill --level hard --count 100\n  shudu bank fill --size 6 --variant x --level easy\n"
         "  shudu bank fill --level extreme --count 1000 --jobs 4\n"
         "  shudu bank export -o bank.parquet\n"
@@ -498,12 +485,11 @@ def register(commands: Commands) -> None:
         metavar="NAME|FILE",
         help="variant of new puzzles, or of imported puzzles in line form (default: standard)",
     )
-    add_targets(bank)
-    level = next(action for action in bank._actions if action.dest == "level")
     # the generator names the levels in its message (and 'any' too); medium unless --se or
     # --technique says what is wanted
-    level.choices = None
-    level.help = "level of new puzzles (default: medium, unless --se or --technique is given)"
+    add_targets(
+        bank, level_help="level of new puzzles (default: medium, unless --se or --technique is given)"
+    )
     bank.add_argument(
         "--count",
         type=count("--count", minimum=1),

@@ -17,7 +17,8 @@ from ..formats.pencil_marks import format_pm
 from ..notation import LEVELS, cell_name, digit_char
 from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
 from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
-from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries, seconds
+from ._base import PUZZLE, Commands, Output
+from ._common import add_format, add_input, read_entries, seconds
 from ._common import count as count_option
 
 
@@ -212,7 +213,6 @@ def cmd_train(args: argparse.Namespace, out: Output) -> None:
 def register(commands: Commands) -> None:
     candidates = commands.add(
         "candidates",
-        "the true candidates of each cell (the digits some solution has there) and the solution count",
         "shudu candidates ....2..........3...4.1........  --variant x",
         cmd_candidates,
     )
@@ -228,7 +228,6 @@ def register(commands: Commands) -> None:
 
     unique = commands.add(
         "make-unique",
-        "the fewest givens to add so that a puzzle with several solutions has one",
         "shudu make-unique '1...........2...' --symmetry rot180",
         cmd_make_unique,
     )
@@ -246,7 +245,6 @@ def register(commands: Commands) -> None:
 
     redundant = commands.add(
         "redundant",
-        "the givens and rules of a unique puzzle that can go without losing uniqueness; is it minimal?",
         f"shudu redundant {PUZZLE}",
         cmd_redundant,
     )
@@ -258,7 +256,6 @@ def register(commands: Commands) -> None:
 
     doors = commands.add(
         "backdoors",
-        "the fewest cells which, given their solution digits, let a set of techniques finish a puzzle",
         f"shudu backdoors {PUZZLE} --techniques singles --max-size 3",
         cmd_backdoors,
     )
@@ -289,7 +286,6 @@ def register(commands: Commands) -> None:
 
     drills = commands.add(
         "train",
-        "boards from real puzzles on which a technique is the next step, each with its step as the answer",
         "shudu train X-Wing --count 20 -o drills.jsonl",
         cmd_train,
     )
