@@ -116,6 +116,15 @@ class RunCode(IntEnum):
     NOMEM = -2
 
 
+class CallCode(IntEnum):
+    """What a search's ``run`` call hands back to Python: stopped at a solution, exhausted, or
+    its budget spent (the C core's ``CALL_*``, exported as ``STOPPED``, ``EXHAUSTED``, ``BUDGET``)."""
+
+    STOPPED = 0
+    EXHAUSTED = 1
+    BUDGET = 2
+
+
 # --- levels --------------------------------------------------------------------------------------
 
 #: Difficulty levels, easiest first (HoDoKu's names).

@@ -82,24 +82,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..notation import DIGITS, EMPTY_CHAR, MAX_SIZE, MIN_SIZE, BatchCode
+from ..notation import DIGITS, EMPTY_CHAR, MAX_SIZE, MIN_SIZE, BatchCode, CallCode
 
 __all__ = ["Search", "Shape", "parse_givens", "propagate"]
 
 # Characters of solution text, indexed by digit value (``.`` for 0).
 _DIGIT_CHARS = EMPTY_CHAR + DIGITS
-
-# Search.run codes (the C module exports the same values as STOPPED, EXHAUSTED, BUDGET).
-STOPPED, EXHAUSTED, BUDGET = 0, 1, 2
-
-# solve_many status codes (shudu.notation.BatchCode).
-NONE, UNIQUE, MULTIPLE, SOLVED, TIMEOUT = (
-    BatchCode.NONE,
-    BatchCode.UNIQUE,
-    BatchCode.MULTIPLE,
-    BatchCode.SOLVED,
-    BatchCode.TIMEOUT,
-)
 
 # Read the clock only every so many nodes, like the C core.
 _CLOCK_EVERY = 64
@@ -322,8 +310,8 @@ class Shape:
         ``puzzles`` is a sequence of puzzle strings, or one bytes buffer of lines (``\\n`` or
         ``\\r\\n`` ended, the last one optionally not). ``node_limit`` applies to each puzzle,
         ``timeout`` to the whole call. ``threads`` is accepted for symmetry (the twin uses
-        one). Returns six buffers: one status code per puzzle (NONE, UNIQUE, MULTIPLE,
-        SOLVED: found one, did not look further; TIMEOUT), the first solutions as text
+        one). Returns six buffers: one status code per puzzle (:class:`~shudu.notation.BatchCode`
+        NONE, UNIQUE, MULTIPLE, SOLVED: found one, did not look further; TIMEOUT), the first solutions as text
         (``n * n`` characters per puzzle, ``.`` where there is none), and the solution
         counts, nodes, guesses and settled cells as native 8-byte unsigned integers.
         """
@@ -353,7 +341,7 @@ class Shape:
         counts, nodes, guesses, settled = [], [], [], []
         for i, g in enumerate(givens):
             search = Search(self, g)
-            found, code, first = 0, STOPPED, None
+            found, code, first = 0, CallCode.STOPPED, None
             while found < limit:
                 code, solution = search._next(budget)
                 if solution is None:
@@ -363,16 +351,16 @@ class Shape:
                 found += 1
             if first is not None:
                 solutions[i * nc : (i + 1) * nc] = "".join(_DIGIT_CHARS[v] for v in first).encode()
-            if code == BUDGET:
-                status[i] = TIMEOUT
+            if code == CallCode.BUDGET:
+                status[i] = BatchCode.TIMEOUT
             elif found == 0:
-                status[i] = NONE
+                status[i] = BatchCode.NONE
             elif found >= 2:
-                status[i] = MULTIPLE
-            elif code == EXHAUSTED:
-                status[i] = UNIQUE
+                status[i] = BatchCode.MULTIPLE
+            elif code == CallCode.EXHAUSTED:
+                status[i] = BatchCode.UNIQUE
             else:
-                status[i] = SOLVED
+                status[i] = BatchCode.SOLVED
             counts.append(found)
             nodes.append(search.nodes)
             guesses.append(search.guesses)
@@ -485,7 +473,7 @@ class Search:
         keep = min(keep, want)
         kept: list[bytes] = []
         found = 0
-        code = STOPPED
+        code = CallCode.STOPPED
         while found < want:
             code, solution = self._next(budget)
             if solution is None:
@@ -498,25 +486,26 @@ class Search:
     # -- the engine --------------------------------------------------------------------
 
     def _next(self, budget: _Budget) -> tuple[int, list[int] | None]:
-        """Run to the next solution: ``(STOPPED, values)``, ``(EXHAUSTED | BUDGET, None)``."""
+        """Run to the next solution: ``(STOPPED, values)``, ``(EXHAUSTED | BUDGET, None)``
+        (:class:`~shudu.notation.CallCode`)."""
         if self._finished:
-            return EXHAUSTED, None
+            return CallCode.EXHAUSTED, None
         stack = self._stack
         if not self._started:
             if budget.spent(self.nodes):
-                return BUDGET, None
+                return CallCode.BUDGET, None
             self._started = True
             self.nodes = 1
             try:
                 state = self._root()
             except _Contradiction:
                 self._finished = True
-                return EXHAUSTED, None
+                return CallCode.EXHAUSTED, None
             cand, val = state[0], state[1]
             self.settled = sum(1 for c, g in enumerate(self.givens) if not g and val[c])
             if state[2] == 0:
                 self._finished = True
-                return STOPPED, val
+                return CallCode.STOPPED, val
             state[3] = cell = self._branch_cell(cand, val)
             state[4] = cand[cell]
             stack.append(state)
@@ -527,7 +516,7 @@ class Search:
                 stack.pop()
                 continue
             if budget.spent(self.nodes):
-                return BUDGET, None
+                return CallCode.BUDGET, None
             cell = frame[3]
             bit = rem & -rem
             rem ^= bit
@@ -549,12 +538,12 @@ class Search:
                 continue
             cand, val = child[0], child[1]
             if child[2] == 0:
-                return STOPPED, val
+                return CallCode.STOPPED, val
             child[3] = cell = self._branch_cell(cand, val)
             child[4] = cand[cell]
             stack.append(child)
         self._finished = True
-        return EXHAUSTED, None
+        return CallCode.EXHAUSTED, None
 
     def _root(self) -> list[Any]:
         """The root frame: the givens placed and propagated (``_Contradiction`` if stuck)."""
