@@ -95,6 +95,12 @@ STATUS_WORDS: Final[dict[Status, str]] = {
 }
 
 
+def status_of_count(found: int) -> Status:
+    """The status of a search for two solutions that found ``found``: ``none``, ``unique``, or
+    ``multiple`` for two or more."""
+    return "none" if found <= 0 else "unique" if found == 1 else "multiple"
+
+
 class BatchCode(IntEnum):
     """Per-puzzle result codes of the engines' batch call (the C core exports the same values)."""
 

@@ -14,7 +14,7 @@ from ..errors import ShuduError
 from ..formats import Entry
 from ..formats.document import Document
 from ..formats.pencil_marks import format_pm
-from ..notation import LEVELS, cell_name, digit_char
+from ..notation import LEVELS, STATUS_WORDS, cell_name, digit_char
 from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
 from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
 from ._base import PUZZLE, Commands, Output
@@ -71,7 +71,7 @@ def cmd_candidates(args: argparse.Namespace, out: Output) -> None:
             _json(out, entry, found.to_json())
             return
         count = found.solutions
-        said = {"none": "no solution", "timeout": "timeout"}.get(found.status)
+        said = {"none": STATUS_WORDS["none"], "timeout": "timeout"}.get(found.status)
         solutions = said or (
             f"{count} solution{'s' * (count != 1)}"
             if count is not None
@@ -105,7 +105,9 @@ def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
         size = entry.puzzle.size
         if found.result is None:
             out.answer(
-                {"none": "no solution", "multiple": "not within --max-added"}.get(found.status, found.status)
+                {"none": STATUS_WORDS["none"], "multiple": "not within --max-added"}.get(
+                    found.status, found.status
+                )
             )
             return
         added = " ".join(f"{cell_name(c, size)}={digit_char(d)}" for c, d in found.added)
@@ -127,7 +129,7 @@ def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
             return
         if found.status in ("none", "multiple"):
             out.answer(
-                {"none": "no solution", "multiple": "multiple: not unique, so nothing is redundant"}[
+                {"none": STATUS_WORDS["none"], "multiple": "multiple: not unique, so nothing is redundant"}[
                     found.status
                 ]
             )
@@ -173,7 +175,7 @@ def cmd_backdoors(args: argparse.Namespace, out: Output) -> None:
         said = {
             "solved": "solved: the techniques finish the puzzle as it is",
             "not-found": f"not found: no set of at most {args.max_size} cells",
-            "none": "no solution",
+            "none": STATUS_WORDS["none"],
             "multiple": "multiple: not unique, so no digit can be given",
         }.get(found.status)
         if said is not None or not found.backdoors:

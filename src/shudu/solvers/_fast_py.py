@@ -485,7 +485,7 @@ class Search:
 
     # -- the engine --------------------------------------------------------------------
 
-    def _next(self, budget: _Budget) -> tuple[int, list[int] | None]:
+    def _next(self, budget: _Budget) -> tuple[CallCode, list[int] | None]:
         """Run to the next solution: ``(STOPPED, values)``, ``(EXHAUSTED | BUDGET, None)``
         (:class:`~shudu.notation.CallCode`)."""
         if self._finished:
