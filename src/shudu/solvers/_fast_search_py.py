@@ -7,20 +7,32 @@ from __future__ import annotations
 import functools
 import operator
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..notation import CallCode
 
-if TYPE_CHECKING:
-    from ._fast_py import Shape
-
-__all__ = ["Budget", "Search", "propagate"]
+__all__ = ["Budget", "Search", "SearchShape", "propagate"]
 
 # Read the clock only every so many nodes, like the C core.
 _CLOCK_EVERY = 64
 # How many empty cells with two candidates the branch rule weighs (the C core's
 # BRANCH_PAIRS in core/band9.c and core/general.c).
 BRANCH_PAIRS = 8
+
+
+class SearchShape(Protocol):
+    """What a search reads of its shape (:class:`shudu.solvers._fast_py.Shape` is the one)."""
+
+    n: int
+    ncells: int
+    full: int
+    houses: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    std9: bool
+    var9: bool
+    locks: tuple[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+
+    def search(self, givens: bytes) -> Search: ...
 
 
 class Budget:
@@ -76,7 +88,7 @@ class _Contradiction(Exception):
     """Raised inside propagation; never escapes this module."""
 
 
-def propagate(shape: Shape, givens: bytes) -> tuple[int, ...] | None:
+def propagate(shape: SearchShape, givens: bytes) -> tuple[int, ...] | None:
     """Each cell's candidates once the givens are placed and propagation is done (the root
     state of a search); None on a contradiction. For tests."""
     try:
@@ -88,7 +100,7 @@ def propagate(shape: Shape, givens: bytes) -> tuple[int, ...] | None:
 class Search:
     """One resumable depth-first search over one puzzle (see the module docstring)."""
 
-    def __init__(self, shape: Shape, givens: bytes) -> None:
+    def __init__(self, shape: SearchShape, givens: bytes) -> None:
         self.shape = shape
         self.givens = givens
         self.nodes = 0
