@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 from ..errors import OptionError, ParseError, ShuduError, check_count, check_seconds
 from ..formats import Entry, load_json, parse_puzzle, read_puzzles
 from ..geometry import Box, parse_box
-from ..notation import LEVELS
+from ..notation import LEVELS, MAX_SIZE, MIN_SIZE
 from ..variants import VariantLike
 from ._system import stdin_lines
 
@@ -294,6 +294,33 @@ def add_parallel(
     parser.add_argument(
         "--chunk", type=count("--chunk", minimum=1, maximum=most_chunk), metavar="N", help=chunk
     )
+
+
+#: An argparse ``type`` for ``--size``: a grid size shudu handles.
+SIZE = count("--size", minimum=MIN_SIZE, maximum=MAX_SIZE)
+
+
+def add_shape(
+    parser: argparse.ArgumentParser,
+    *,
+    size: str,
+    variant: str,
+    box: str = "box shape, e.g. 3x2",
+    layout: str | None = "jigsaw layout: n*n region labels, one per cell",
+) -> None:
+    """The shape of the puzzles to make: ``--size`` (default 9), ``--box``, ``--variant`` and,
+    unless ``layout`` is None, ``--layout``; the arguments are their help texts."""
+    parser.add_argument("--size", type=SIZE, default=9, help=size)
+    parser.add_argument("--box", metavar="RxC", help=box)
+    parser.add_argument("--variant", metavar="NAME|FILE", help=variant)
+    if layout is not None:
+        parser.add_argument("--layout", metavar="LABELS", help=layout)
+
+
+def add_amount(parser: argparse.ArgumentParser, *, default: int, count_help: str, seed_help: str) -> None:
+    """How many puzzles to make, ``--count`` (``default``), and from what ``--seed``."""
+    parser.add_argument("--count", type=count("--count", minimum=1), default=default, help=count_help)
+    parser.add_argument("--seed", type=count("--seed"), help=seed_help)
 
 
 def add_targets(parser: argparse.ArgumentParser, *, level_help: str | None = None) -> None:

@@ -25,7 +25,7 @@ from ..batch import (
 from ..errors import OptionError, ShuduError
 from ..geometry import parse_box
 from ._base import Commands, Output, Parser
-from ._common import add_parallel, add_targets, count, read_variant, seconds, targets
+from ._common import add_amount, add_parallel, add_shape, add_targets, count, read_variant, seconds, targets
 
 _HELP = {
     "solve": "solve every puzzle of a file: status and solution",
@@ -271,16 +271,11 @@ def register(commands: Commands) -> None:
                 help="still follow the logical path of a puzzle with several solutions",
             )
         if command == "generate":
-            parser.add_argument(
-                "--count", type=count("--count", minimum=1), default=1, help="how many puzzles (default: 1)"
+            add_amount(
+                parser,
+                default=1,
+                count_help="how many puzzles (default: 1)",
+                seed_help="base seed: puzzle k is made from seed+k-1 (default: random, kept for a resume)",
             )
-            parser.add_argument(
-                "--seed",
-                type=count("--seed"),
-                help="base seed: puzzle k is made from seed+k-1 (default: random, kept for a resume)",
-            )
-            parser.add_argument("--size", type=count("--size", minimum=4, maximum=25), default=9)
-            parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2")
-            parser.add_argument("--variant", metavar="NAME|FILE", help="variant name or a JSON file")
-            parser.add_argument("--layout", metavar="LABELS", help="jigsaw layout")
+            add_shape(parser, size="grid size (default: 9)", variant="variant name or a JSON file")
             add_targets(parser)

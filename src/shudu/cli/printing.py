@@ -202,6 +202,12 @@ def cmd_book(args: argparse.Namespace, out: Output) -> None:
 
 
 def register(commands: Commands) -> None:
+    _add_convert(commands)
+    _add_render(commands)
+    _add_book(commands)
+
+
+def _add_convert(commands: Commands) -> None:
     from ..formats import FORMATS
 
     convert = commands.add(
@@ -221,6 +227,8 @@ def register(commands: Commands) -> None:
         "-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)"
     )
 
+
+def _add_render(commands: Commands) -> None:
     render = commands.add(
         "render",
         f"shudu render {PUZZLE} -o puzzle.svg\n  shudu render {PUZZLE} --step 3 -o step3.png",
@@ -244,6 +252,8 @@ def register(commands: Commands) -> None:
         "--scale", type=_scale, default=1.0, metavar="X", help="PNG scale, 0.1 to 20 (default 1)"
     )
 
+
+def _add_book(commands: Commands) -> None:
     book = commands.add(
         "book",
         "shudu book --level hard --count 50 -o book.pdf\n"

@@ -213,6 +213,14 @@ def cmd_train(args: argparse.Namespace, out: Output) -> None:
 
 
 def register(commands: Commands) -> None:
+    _add_candidates(commands)
+    _add_make_unique(commands)
+    _add_redundant(commands)
+    _add_backdoors(commands)
+    _add_train(commands)
+
+
+def _add_candidates(commands: Commands) -> None:
     candidates = commands.add(
         "candidates",
         "shudu candidates ....2..........3...4.1........  --variant x",
@@ -228,6 +236,8 @@ def register(commands: Commands) -> None:
         help=f"count the solutions exactly up to N (default: {workshop.candidates.COUNT_LIMIT})",
     )
 
+
+def _add_make_unique(commands: Commands) -> None:
     unique = commands.add(
         "make-unique",
         "shudu make-unique '1...........2...' --symmetry rot180",
@@ -245,6 +255,8 @@ def register(commands: Commands) -> None:
         help="add givens in symmetric sets: rot180, rot90, mirror, flip, diagonal … (default: none)",
     )
 
+
+def _add_redundant(commands: Commands) -> None:
     redundant = commands.add(
         "redundant",
         f"shudu redundant {PUZZLE}",
@@ -256,6 +268,8 @@ def register(commands: Commands) -> None:
         "--givens-only", action="store_true", help="look at the givens only, not the constraint rules"
     )
 
+
+def _add_backdoors(commands: Commands) -> None:
     doors = commands.add(
         "backdoors",
         f"shudu backdoors {PUZZLE} --techniques singles --max-size 3",
@@ -286,6 +300,8 @@ def register(commands: Commands) -> None:
         help=f"list at most N backdoors; all are counted (default: {BACKDOORS_LIMIT})",
     )
 
+
+def _add_train(commands: Commands) -> None:
     drills = commands.add(
         "train",
         "shudu train X-Wing --count 20 -o drills.jsonl",
