@@ -356,8 +356,11 @@ def add_targets(parser: argparse.ArgumentParser, *, level_help: str | None = Non
 
 
 def targets(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of :func:`add_targets`, as ``shudu.generate`` takes them."""
+    """The options of :func:`add_shape` and :func:`add_targets`, as ``shudu.generate`` takes them."""
     return {
+        "size": args.size,
+        "box": args.box,
+        "variant": read_variant(args),
         "level": args.level,
         "se": args.se,
         "technique": args.technique,

@@ -48,11 +48,7 @@ def _spec(args: argparse.Namespace) -> Spec:
     if command in ("rate", "explain"):
         options["allow_multiple"] = args.allow_multiple
     if command == "generate":
-        variant = read_variant(args)
         options.update(
-            size=args.size,
-            box=args.box,
-            variant=variant,
             **targets(args),
             count=args.count,
             seed=_seed(args),

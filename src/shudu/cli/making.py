@@ -64,9 +64,6 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
     try:
         for result in generate_many(
             args.count,
-            size=args.size,
-            box=args.box,
-            variant=read_variant(args),
             **targets(args),
             seed=args.seed,
             timeout=args.timeout,
@@ -247,9 +244,6 @@ def _fill(args: argparse.Namespace, out: Output, store: Any) -> None:
 
     puzzles = generate_many(  # a request that can never be met fails here, before any search
         args.count,
-        size=args.size,
-        box=args.box,
-        variant=read_variant(args),
         **{**targets(args), "level": _level(args)},
         seed=args.seed,
         timeout=args.timeout,
@@ -300,11 +294,7 @@ def _fill_in_parallel(args: argparse.Namespace, out: Output, store: Any) -> None
     from ..batch.bank import Filled, fill
     from ..generator import generate_many
 
-    variant = read_variant(args)
     options: dict[str, Any] = {
-        "size": args.size,
-        "box": args.box,
-        "variant": variant,
         **targets(args),
         "level": _level(args),
         "timeout": args.timeout,
