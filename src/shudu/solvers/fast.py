@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .. import _backend
 from ..errors import (
@@ -77,8 +77,8 @@ BatchStatus = Status | Literal["solved"]
 #: The code of a puzzle of the batch that could not be read (see :attr:`BatchResult.errors`).
 INVALID_CODE = BatchCode.INVALID
 
-#: Statuses of :class:`BatchResult`, by code (:class:`shudu.notation.BatchCode`, then invalid).
-STATUSES: tuple[BatchStatus, ...] = ("none", "unique", "multiple", "solved", "timeout", "invalid")
+#: Statuses of :class:`BatchResult`, by code: the names of :class:`shudu.notation.BatchCode`.
+STATUSES = cast(tuple[BatchStatus, ...], tuple(code.name.lower() for code in BatchCode))
 
 # solutions() asks the engine for this many solutions at a time, at most.
 _CHUNK = 256
