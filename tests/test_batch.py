@@ -20,7 +20,7 @@ import pytest
 import shudu
 from shudu.batch import Job, Spec, form_of, read_items, run_job, work_folder
 from shudu.cli import batch as batch_cli
-from shudu.cli._common import Commands, Output, Parser
+from shudu.cli._base import Commands, Output, Parser
 from shudu.errors import ShuduError
 from shudu.notation import Exit
 
@@ -33,7 +33,7 @@ MULTIPLE = "..............................8.6..2.52...8..4.195.....6.3..78......
 #: A command line for a subprocess: the batch command on a parser of its own.
 DRIVER = """
 import sys
-from shudu.cli._common import Commands, Output, Parser
+from shudu.cli._base import Commands, Output, Parser
 from shudu.cli import batch
 from shudu.errors import ShuduError
 parser = Parser(prog="shudu")

@@ -109,7 +109,7 @@ def test_find_steps_lists_every_single_and_stops_at_a_budget() -> None:
 def _cli(*argv: str) -> tuple[str, str]:
     import io
 
-    from shudu.cli._common import Commands, Output, Parser
+    from shudu.cli._base import Commands, Output, Parser
     from shudu.cli.listing import register
 
     parser = Parser(prog="shudu")

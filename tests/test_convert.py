@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from shudu.cli import printing
-from shudu.cli._common import Commands, Output, Parser
+from shudu.cli._base import Commands, Output, Parser
 from shudu.errors import EmptyInputError, ParseError, ShapeError, ShuduError
 from shudu.formats import (
     FORMATS,

@@ -11,7 +11,7 @@ import pytest
 
 from shudu import find_steps, solve
 from shudu.cli import printing
-from shudu.cli._common import Commands, Output, Parser
+from shudu.cli._base import Commands, Output, Parser
 from shudu.formats import parse_grid, parse_puzzle
 from shudu.logic.chain import Chain
 from shudu.notation import digit_char

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from shudu import store as store_module
 from shudu.errors import StoreError
 from shudu.store import (
     MAX_HISTORY,
@@ -25,6 +24,7 @@ from shudu.store import (
     StaleGame,
     Store,
 )
+from shudu.store import schema as store_module
 
 PUZZLE = {"size": 4, "givens": "1.....2..3.....4"}
 PYRAMID = {

@@ -95,6 +95,12 @@ STATUS_WORDS: Final[dict[Status, str]] = {
 }
 
 
+def status_of_count(found: int) -> Status:
+    """The status of a search for two solutions that found ``found``: ``none``, ``unique``, or
+    ``multiple`` for two or more."""
+    return "none" if found <= 0 else "unique" if found == 1 else "multiple"
+
+
 class BatchCode(IntEnum):
     """Per-puzzle result codes of the engines' batch call (the C core exports the same values)."""
 
@@ -114,6 +120,15 @@ class RunCode(IntEnum):
     SOLUTION = 1
     BUDGET = -1
     NOMEM = -2
+
+
+class CallCode(IntEnum):
+    """What a search's ``run`` call hands back to Python: stopped at a solution, exhausted, or
+    its budget spent (the C core's ``CALL_*``, exported as ``STOPPED``, ``EXHAUSTED``, ``BUDGET``)."""
+
+    STOPPED = 0
+    EXHAUSTED = 1
+    BUDGET = 2
 
 
 # --- levels --------------------------------------------------------------------------------------

@@ -116,73 +116,92 @@ def fill(
     chunk = chunk or (1 if timeout is not None else CHUNK["generate"])
     deadline = None if timeout is None else time.monotonic() + timeout
     filled = Filled() if filled is None else filled
-    pool = open_pool("generate", jobs, dask)
-    pending: dict[Any, int] = {}
-    window = 2 * pool.width + 1
-
-    made: list[BankEntry] = []  # finished, not stored yet
-    stored = time.monotonic()
-
-    def keep() -> None:
-        nonlocal stored
-        if made:
-            filled.new += store.add_to_bank(made, source="generated")
-            made.clear()
-        stored = time.monotonic()
-
-    def store_chunk(handle: Any) -> None:
-        number = pending.pop(handle)
-        records = pool.result(handle)
-        found = [entry_of_generated(r) for r in records if r.get("status") == "unique" and r.get("level")]
-        made.extend(found)
-        filled.made += len(found)
-        # one transaction for what finished in the last STORE_EVERY seconds: a kill keeps every
-        # transaction before it, whole, and one writer keeps up with any number of workers
-        if time.monotonic() - stored >= STORE_EVERY or len(made) >= 1000:
-            keep()
-        filled.statuses.update(str(r.get("status")) for r in records)
-        filled.errors += [f"seed {r['seed']}: {r['error']}" for r in records if r.get("error")]
-        if progress is not None:
-            progress(filled)
-        if on_chunk is not None:
-            on_chunk(number)
-
-    def left() -> float | None:
-        return None if deadline is None else deadline - time.monotonic()
-
-    def collect(block: bool) -> None:
-        while pending and (block or len(pending) >= window):
-            remaining = left()
-            if remaining is not None and remaining <= 0:
-                filled.out_of_time = True
-                for handle in list(pending):
-                    if pool.cancel(handle):
-                        del pending[handle]
-                if not pending:
-                    return
-            for handle in pool.finished(set(pending)):
-                store_chunk(handle)
-
+    run = _Filling(store, open_pool("generate", jobs, dask), filled, deadline, progress, on_chunk)
     work = ((index, base + index - 1) for index in range(1, count + 1))
     try:
         for number, piece in enumerate(_chunks(work, chunk)):
-            remaining = left()
+            remaining = run.left()
             if remaining is not None:
                 if remaining <= 0:
                     filled.out_of_time = True
                     break
                 # no puzzle may outlast the fill: its own deadline is the time left now
                 spec = replace(spec, options={**spec.options, "timeout": remaining})
-            pending[pool.submit(spec, piece)] = number
-            collect(block=False)
-        collect(block=True)
+            run.pending[run.pool.submit(spec, piece)] = number
+            run.collect(block=False)
+        run.collect(block=True)
     finally:
         try:
-            keep()
+            run.keep()
         finally:
-            pool.close()
+            run.pool.close()
     filled.out_of_time = filled.out_of_time or (deadline is not None and filled.statuses["timeout"] > 0)
     return filled
+
+
+class _Filling:
+    """One fill under way: the chunks sent and not collected yet, and the puzzles made and not
+    stored yet (stored together every STORE_EVERY seconds)."""
+
+    def __init__(
+        self,
+        store: Store,
+        pool: Any,
+        filled: Filled,
+        deadline: float | None,
+        progress: Callable[[Filled], None] | None,
+        on_chunk: Callable[[int], None] | None,
+    ) -> None:
+        self.store, self.pool, self.filled, self.deadline = store, pool, filled, deadline
+        self.progress, self.on_chunk = progress, on_chunk
+        self.pending: dict[Any, int] = {}
+        self.window = 2 * pool.width + 1
+        self.made: list[BankEntry] = []  # finished, not stored yet
+        self.stored = time.monotonic()
+
+    def keep(self) -> None:
+        """Store what was made since the last time, in one transaction."""
+        if self.made:
+            self.filled.new += self.store.add_to_bank(self.made, source="generated")
+            self.made.clear()
+        self.stored = time.monotonic()
+
+    def store_chunk(self, handle: Any) -> None:
+        number = self.pending.pop(handle)
+        records = self.pool.result(handle)
+        filled = self.filled
+        found = [entry_of_generated(r) for r in records if r.get("status") == "unique" and r.get("level")]
+        self.made.extend(found)
+        filled.made += len(found)
+        # one transaction for what finished in the last STORE_EVERY seconds: a kill keeps every
+        # transaction before it, whole, and one writer keeps up with any number of workers
+        if time.monotonic() - self.stored >= STORE_EVERY or len(self.made) >= 1000:
+            self.keep()
+        filled.statuses.update(str(r.get("status")) for r in records)
+        filled.errors += [f"seed {r['seed']}: {r['error']}" for r in records if r.get("error")]
+        if self.progress is not None:
+            self.progress(filled)
+        if self.on_chunk is not None:
+            self.on_chunk(number)
+
+    def left(self) -> float | None:
+        """The seconds left to the fill, or None when it has no deadline."""
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def collect(self, block: bool) -> None:
+        """Store the chunks that are done: all of them (``block``), or enough to send more."""
+        pending = self.pending
+        while pending and (block or len(pending) >= self.window):
+            remaining = self.left()
+            if remaining is not None and remaining <= 0:
+                self.filled.out_of_time = True
+                for handle in list(pending):
+                    if self.pool.cancel(handle):
+                        del pending[handle]
+                if not pending:
+                    return
+            for handle in self.pool.finished(set(pending)):
+                self.store_chunk(handle)
 
 
 # --- export ----------------------------------------------------------------------------------

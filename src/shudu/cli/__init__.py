@@ -9,21 +9,28 @@ option is reported the same way, before any input is read. docs/errors.md has th
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
 from typing import TextIO, cast
 
-from .. import __version__
 from ..errors import ShuduError
 from ..notation import Exit
-from . import batch, listing, making, printing, solving, teaching, workshop
-from ._common import EXIT_BAD_INPUT, EXIT_OK, PUZZLE, Commands, Output, Parser
+from ._base import COMMANDS, PUZZLE, Commands, Output, Parser, find_command
 from ._system import Stream, guarded
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_OK", "build_parser", "main", "version_text"]
 
+#: Kept for callers of the former names; :class:`shudu.notation.Exit` is the table.
+EXIT_OK = Exit.OK
+EXIT_BAD_INPUT = Exit.INVALID
 
-def build_parser() -> Parser:
+
+def build_parser(commands: Iterable[str] | None = None) -> Parser:
+    """The parser of ``shudu``. Every command of :data:`~shudu.cli._base.COMMANDS` is listed with
+    its help; those named in ``commands`` (None: all) also get their options, which loads their
+    modules."""
     parser = Parser(
         prog="shudu",
         description="shudu (数独): solve, count and explore sudoku puzzles of every size and variant.",
@@ -33,14 +40,29 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--version", action="store_true", help="print the version and which engine runs, then exit"
     )
-    commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
-    for module in (solving, workshop, teaching, listing, making, printing, batch):
-        module.register(commands)
+    table = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    for entry in COMMANDS:
+        table.list(entry)
+    wanted = [entry.module for entry in COMMANDS] if commands is None else _modules_of(commands)
+    for module in dict.fromkeys(wanted):
+        importlib.import_module(f"{__name__}.{module}").register(table)
     return parser
+
+
+def _modules_of(names: Iterable[str]) -> list[str]:
+    found = (find_command(name) for name in names)
+    return [entry.module for entry in found if entry is not None]
+
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is no option (``shudu`` itself
+    takes no option with a value), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def version_text() -> str:
     """``shudu 0.1.0 (C core)``, or which pure-Python engine runs and why."""
+    from .. import __version__
     from ..solvers import fast
 
     return f"shudu {__version__} ({fast.engine_description()})"
@@ -61,9 +83,11 @@ def main(
 
 
 def _run(argv: Sequence[str] | None, out: Output) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    command = chosen_command(words)
+    parser = build_parser([command] if command is not None else [])
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
         if args.version:
             out.answer(version_text())
             return Exit.OK

@@ -1,5 +1,5 @@
-"""What every command shares: where answers go, how puzzles are read, how commands are added,
-and how options are checked."""
+"""What the commands share: how puzzles are read and how options are checked. The frame they run
+in (where answers go, the parser, the table of commands) is :mod:`shudu.cli._base`."""
 
 from __future__ import annotations
 
@@ -8,72 +8,16 @@ import json
 import os
 import re
 import stat
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO
+from typing import Any, BinaryIO
 
 from ..errors import OptionError, ParseError, ShuduError, check_count, check_seconds
 from ..formats import Entry, load_json, parse_puzzle, read_puzzles
 from ..geometry import Box, parse_box
-from ..notation import LEVELS, Exit
+from ..notation import LEVELS, MAX_SIZE, MIN_SIZE
 from ..variants import VariantLike
-from ._system import Stream, stdin_lines
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
-
-#: Kept for callers of the former names; :class:`shudu.notation.Exit` is the table.
-EXIT_OK = Exit.OK
-EXIT_BAD_INPUT = Exit.INVALID
-
-#: The example puzzle of the help texts.
-PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-
-
-class Output:
-    """Where a command writes: answers to stdout, problems to stderr; remembers bad input."""
-
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        self.out, self.err = out, err
-        self.bad_input = False
-
-    def answer(self, text: str) -> None:
-        self.out.write(text + "\n")
-
-    def problem(self, message: str) -> None:
-        self.bad_input = True
-        self.err.write(f"shudu: {message}\n")
-
-    def note(self, message: str) -> None:
-        self.err.write(f"shudu: {message}\n")
-
-
-Command = Callable[[argparse.Namespace, Output], None]
-
-
-class UsageError(ShuduError):
-    """A command line that argparse refuses: an unknown option, a missing value, a bad choice."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser that reports a bad command line like any other bad input: one
-    ``shudu: MESSAGE`` line on stderr and exit status 2 (see :func:`shudu.cli.main`)."""
-
-    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
-        # to stdout, guarded: a closed or full stdout is said, not lost (argparse swallows it)
-        self._print_message(self.format_help(), file if file is not None else Stream(sys.stdout))
-
-    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        if message:
-            (file if file is not None else Stream(sys.stderr, quiet=True)).write(message)
-
-    def error(self, message: str) -> NoReturn:
-        # argparse says "argument --limit: MESSAGE"; the checkers' messages already start
-        # with the option's name, so it is not said twice; the others read "--format: …".
-        message = re.sub(r"^argument (\S+): (?=\1[ :])", "", message)
-        message = re.sub(r"^argument (\S+): ", r"\1: ", message)
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+from ._system import stdin_lines
 
 
 def seconds(option: str) -> Callable[[str], float | None]:
@@ -154,29 +98,6 @@ def _refused(text: str, option: str, check: Callable[[object, str], object]) -> 
     except OptionError as exc:
         return exc
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-class Commands:
-    """Adds the subcommands of ``shudu``, each with its help text and an example."""
-
-    def __init__(self, subparsers: argparse._SubParsersAction[Parser]) -> None:
-        self._subparsers = subparsers
-
-    @property
-    def names(self) -> list[str]:
-        """The commands added so far."""
-        return list(self._subparsers.choices)
-
-    def add(self, name: str, help: str, example: str, run: Command) -> Parser:
-        sub = self._subparsers.add_parser(
-            name,
-            help=help,
-            description=help,
-            epilog=f"example:\n  {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        sub.set_defaults(run=run)
-        return sub
 
 
 def read_variant(args: argparse.Namespace) -> VariantLike:
@@ -375,9 +296,40 @@ def add_parallel(
     )
 
 
-def add_targets(parser: argparse.ArgumentParser) -> None:
-    """The options that say what puzzles to make (``generate``, ``batch generate``)."""
-    parser.add_argument("--level", choices=LEVELS, help="difficulty level")
+#: An argparse ``type`` for ``--size``: a grid size shudu handles.
+SIZE = count("--size", minimum=MIN_SIZE, maximum=MAX_SIZE)
+
+
+def add_shape(
+    parser: argparse.ArgumentParser,
+    *,
+    size: str,
+    variant: str,
+    box: str = "box shape, e.g. 3x2",
+    layout: str | None = "jigsaw layout: n*n region labels, one per cell",
+) -> None:
+    """The shape of the puzzles to make: ``--size`` (default 9), ``--box``, ``--variant`` and,
+    unless ``layout`` is None, ``--layout``; the arguments are their help texts."""
+    parser.add_argument("--size", type=SIZE, default=9, help=size)
+    parser.add_argument("--box", metavar="RxC", help=box)
+    parser.add_argument("--variant", metavar="NAME|FILE", help=variant)
+    if layout is not None:
+        parser.add_argument("--layout", metavar="LABELS", help=layout)
+
+
+def add_amount(parser: argparse.ArgumentParser, *, default: int, count_help: str, seed_help: str) -> None:
+    """How many puzzles to make, ``--count`` (``default``), and from what ``--seed``."""
+    parser.add_argument("--count", type=count("--count", minimum=1), default=default, help=count_help)
+    parser.add_argument("--seed", type=count("--seed"), help=seed_help)
+
+
+def add_targets(parser: argparse.ArgumentParser, *, level_help: str | None = None) -> None:
+    """The options that say what puzzles to make (``generate``, ``batch generate``, ``bank``).
+    ``level_help`` given: ``--level`` takes any name, for the generator to check, with this help."""
+    if level_help is None:
+        parser.add_argument("--level", choices=LEVELS, help="difficulty level")
+    else:
+        parser.add_argument("--level", help=level_help)
     parser.add_argument(
         "--se",
         type=span("--se", "a Sudoku Explainer rating", "6.6-7.2", float),
@@ -404,8 +356,11 @@ def add_targets(parser: argparse.ArgumentParser) -> None:
 
 
 def targets(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of :func:`add_targets`, as ``shudu.generate`` takes them."""
+    """The options of :func:`add_shape` and :func:`add_targets`, as ``shudu.generate`` takes them."""
     return {
+        "size": args.size,
+        "box": args.box,
+        "variant": read_variant(args),
         "level": args.level,
         "se": args.se,
         "technique": args.technique,

@@ -192,16 +192,18 @@ def guarded(command: Callable[[Stream, Stream], int], out: TextIO | None, err: T
     """Run ``command(stdout, stderr)`` and return its exit status, or the status of what the
     system did to it (see the module's text). ``out`` and ``err`` None: the process's own."""
     real = out is None
-    if real:
-        _hold_closed_descriptors()
-    stdout = Stream(sys.stdout if real else out)
     stderr = Stream(sys.stderr if err is None else err, quiet=True)
 
     def say(message: str) -> None:
         stderr.write(f"shudu: {message}\n")
         stderr.flush()
 
+    stdout = Stream(sys.stdout if real else out)
     try:
+        # from here on a Ctrl-C is the command's: the descriptors, the parser and the command's
+        # own module are all set up inside (a command's module is imported when it runs)
+        if real:
+            _hold_closed_descriptors()
         with _sigterm_raises():
             try:
                 status = command(stdout, stderr)

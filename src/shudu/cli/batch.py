@@ -24,17 +24,8 @@ from ..batch import (
 )
 from ..errors import OptionError, ShuduError
 from ..geometry import parse_box
-from ._common import (
-    Commands,
-    Output,
-    Parser,
-    add_parallel,
-    add_targets,
-    count,
-    read_variant,
-    seconds,
-    targets,
-)
+from ._base import Commands, Output, Parser
+from ._common import add_amount, add_parallel, add_shape, add_targets, count, read_variant, seconds, targets
 
 _HELP = {
     "solve": "solve every puzzle of a file: status and solution",
@@ -57,11 +48,7 @@ def _spec(args: argparse.Namespace) -> Spec:
     if command in ("rate", "explain"):
         options["allow_multiple"] = args.allow_multiple
     if command == "generate":
-        variant = read_variant(args)
         options.update(
-            size=args.size,
-            box=args.box,
-            variant=variant,
             **targets(args),
             count=args.count,
             seed=_seed(args),
@@ -258,8 +245,6 @@ def _common(parser: argparse.ArgumentParser, command: str) -> None:
 def register(commands: Commands) -> None:
     batch = commands.add(
         "batch",
-        "solve, count, rate or explain a whole file of puzzles, or generate many: every core or a "
-        "Dask cluster, into JSON lines, CSV or Parquet, resumable after a kill (see docs/batch.md)",
         "shudu batch rate -i puzzles.txt -o ratings.jsonl --jobs 4\n"
         "  shudu batch solve -i puzzles/ -o answers.parquet\n"
         "  shudu batch generate --count 1000 --level hard -o hard.csv --dask local",
@@ -282,16 +267,11 @@ def register(commands: Commands) -> None:
                 help="still follow the logical path of a puzzle with several solutions",
             )
         if command == "generate":
-            parser.add_argument(
-                "--count", type=count("--count", minimum=1), default=1, help="how many puzzles (default: 1)"
+            add_amount(
+                parser,
+                default=1,
+                count_help="how many puzzles (default: 1)",
+                seed_help="base seed: puzzle k is made from seed+k-1 (default: random, kept for a resume)",
             )
-            parser.add_argument(
-                "--seed",
-                type=count("--seed"),
-                help="base seed: puzzle k is made from seed+k-1 (default: random, kept for a resume)",
-            )
-            parser.add_argument("--size", type=count("--size", minimum=4, maximum=25), default=9)
-            parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2")
-            parser.add_argument("--variant", metavar="NAME|FILE", help="variant name or a JSON file")
-            parser.add_argument("--layout", metavar="LABELS", help="jigsaw layout")
+            add_shape(parser, size="grid size (default: 9)", variant="variant name or a JSON file")
             add_targets(parser)

@@ -8,17 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError, ShuduError
-from ._common import (
-    PUZZLE,
-    Commands,
-    Output,
-    add_format,
-    argument_text,
-    names_file,
-    path_kind,
-    path_problem,
-    seconds,
-)
+from ._base import PUZZLE, Commands, Output
+from ._common import add_format, argument_text, names_file, path_kind, path_problem, seconds
 from ._system import stdin_bytes
 
 
@@ -122,8 +113,6 @@ def _line(out: Output, row: dict[str, Any], indent: str) -> None:
 def register(commands: Commands) -> None:
     steps = commands.add(
         "steps",
-        "list every step available on a board (a puzzle, a JSON board, a candidate grid or a HoDoKu "
-        "library line), or those of one technique",
         f"shudu steps {PUZZLE} --technique 0300",
         cmd_steps,
     )
@@ -142,7 +131,6 @@ def register(commands: Commands) -> None:
     add_format(steps, "text", "json")
     techniques = commands.add(
         "techniques",
-        "list every technique with its names, HoDoKu code, level, score and Sudoku Explainer rating",
         "shudu techniques --format json",
         cmd_techniques,
     )

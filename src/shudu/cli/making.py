@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError, ShuduError
 from ..formats import to_json
 from ..notation import MAX_SIZE, MIN_SIZE
+from ._base import Commands, Output
 from ._common import (
-    Commands,
-    Output,
+    add_amount,
     add_parallel,
+    add_shape,
     add_targets,
     count,
     printable,
@@ -63,9 +64,6 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
     try:
         for result in generate_many(
             args.count,
-            size=args.size,
-            box=args.box,
-            variant=read_variant(args),
             **targets(args),
             seed=args.seed,
             timeout=args.timeout,
@@ -246,9 +244,6 @@ def _fill(args: argparse.Namespace, out: Output, store: Any) -> None:
 
     puzzles = generate_many(  # a request that can never be met fails here, before any search
         args.count,
-        size=args.size,
-        box=args.box,
-        variant=read_variant(args),
         **{**targets(args), "level": _level(args)},
         seed=args.seed,
         timeout=args.timeout,
@@ -299,11 +294,7 @@ def _fill_in_parallel(args: argparse.Namespace, out: Output, store: Any) -> None
     from ..batch.bank import Filled, fill
     from ..generator import generate_many
 
-    variant = read_variant(args)
     options: dict[str, Any] = {
-        "size": args.size,
-        "box": args.box,
-        "variant": variant,
         **targets(args),
         "level": _level(args),
         "timeout": args.timeout,
@@ -378,36 +369,32 @@ def _import(args: argparse.Namespace, out: Output, store: Any) -> None:
     )
 
 
-SIZE = count("--size", minimum=MIN_SIZE, maximum=MAX_SIZE)
-
-
 def register(commands: Commands) -> None:
+    _add_generate(commands)
+    _add_serve(commands)
+    _add_bank(commands)
+
+
+def _add_generate(commands: Commands) -> None:
     generate = commands.add(
         "generate",
-        "generate random puzzles with one solution, at the difficulty asked for (see docs/generator.md)",
         "shudu generate --level hard --symmetry rot180 --count 5\n"
         "  shudu generate --size 6 --level medium --format json\n"
         "  shudu generate --variant jigsaw --clues 26-30 --seed 7",
         cmd_generate,
     )
-    generate.add_argument(
-        "--size", type=SIZE, default=9, help=f"grid size, {MIN_SIZE} to {MAX_SIZE} (default: 9)"
+    add_shape(
+        generate,
+        size=f"grid size, {MIN_SIZE} to {MAX_SIZE} (default: 9)",
+        box="box shape, e.g. 3x2 for 6x6 with boxes of 3 rows",
+        variant="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
     )
-    generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2 for 6x6 with boxes of 3 rows")
-    generate.add_argument(
-        "--variant",
-        metavar="NAME|FILE",
-        help="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
-    )
-    generate.add_argument("--layout", metavar="LABELS", help="jigsaw layout: n*n region labels, one per cell")
     add_targets(generate)
-    generate.add_argument(
-        "--count", type=count("--count", minimum=1), default=1, help="how many puzzles (default: 1)"
-    )
-    generate.add_argument(
-        "--seed",
-        type=count("--seed"),
-        help="random seed, a whole number from 0: the same seed gives the same puzzles",
+    add_amount(
+        generate,
+        default=1,
+        count_help="how many puzzles (default: 1)",
+        seed_help="random seed, a whole number from 0: the same seed gives the same puzzles",
     )
     generate.add_argument(
         "--timeout",
@@ -422,9 +409,10 @@ def register(commands: Commands) -> None:
         help="output form: the givens, or JSON with solution, level, SE, hardest, clues, seed",
     )
 
+
+def _add_serve(commands: Commands) -> None:
     serve = commands.add(
         "serve",
-        "serve the web page: play, solve and learn in a browser (needs the web extra)",
         "shudu serve --port 8000 --db games.sqlite3",
         cmd_serve,
     )
@@ -465,10 +453,10 @@ def register(commands: Commands) -> None:
         help="heavy requests that may wait for a worker before more get 429 (default: 8)",
     )
 
+
+def _add_bank(commands: Commands) -> None:
     bank = commands.add(
         "bank",
-        "show the puzzle bank (puzzles not served yet); fill it from the generator on every core or a"
-        " Dask cluster; export it; import a rated batch output",
         "shudu bank fill --level hard --count 100\n  shudu bank fill --size 6 --variant x --level easy\n"
         "  shudu bank fill --level extreme --count 1000 --jobs 4\n"
         "  shudu bank export -o bank.parquet\n"
@@ -491,29 +479,22 @@ def register(commands: Commands) -> None:
     bank.add_argument(
         "-o", "--output", metavar="FILE", help="export: .parquet, .jsonl, .csv, or a folder of parts"
     )
-    bank.add_argument("--size", type=SIZE, default=9, help="grid size of new puzzles (default: 9)")
-    bank.add_argument("--box", metavar="RxC", help="box shape, e.g. 3x2")
-    bank.add_argument(
-        "--variant",
-        metavar="NAME|FILE",
-        help="variant of new puzzles, or of imported puzzles in line form (default: standard)",
+    add_shape(
+        bank,
+        size="grid size of new puzzles (default: 9)",
+        variant="variant of new puzzles, or of imported puzzles in line form (default: standard)",
+        layout=None,
     )
-    add_targets(bank)
-    level = next(action for action in bank._actions if action.dest == "level")
     # the generator names the levels in its message (and 'any' too); medium unless --se or
     # --technique says what is wanted
-    level.choices = None
-    level.help = "level of new puzzles (default: medium, unless --se or --technique is given)"
-    bank.add_argument(
-        "--count",
-        type=count("--count", minimum=1),
-        default=10,
-        help="how many puzzles to make (default: 10)",
+    add_targets(
+        bank, level_help="level of new puzzles (default: medium, unless --se or --technique is given)"
     )
-    bank.add_argument(
-        "--seed",
-        type=count("--seed"),
-        help="random seed: the same seed gives the same puzzles (default: random)",
+    add_amount(
+        bank,
+        default=10,
+        count_help="how many puzzles to make (default: 10)",
+        seed_help="random seed: the same seed gives the same puzzles (default: random)",
     )
     bank.add_argument(
         "--timeout",

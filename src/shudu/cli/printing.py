@@ -9,17 +9,8 @@ from pathlib import Path
 
 from ..errors import ShuduError
 from ..notation import LEVELS, MAX_SIZE, MIN_SIZE
-from ._common import (
-    PUZZLE,
-    Commands,
-    Output,
-    add_input,
-    argument_text,
-    count,
-    read_entries,
-    read_variant,
-    seconds,
-)
+from ._base import PUZZLE, Commands, Output
+from ._common import add_input, argument_text, count, read_entries, read_variant, seconds
 from ._system import stdin_bytes
 
 
@@ -211,11 +202,16 @@ def cmd_book(args: argparse.Namespace, out: Output) -> None:
 
 
 def register(commands: Commands) -> None:
+    _add_convert(commands)
+    _add_render(commands)
+    _add_book(commands)
+
+
+def _add_convert(commands: Commands) -> None:
     from ..formats import FORMATS
 
     convert = commands.add(
         "convert",
-        "convert a puzzle between shudu's forms and other programs' formats (format detected on read)",
         f"shudu convert {PUZZLE} --to ss\n  shudu convert -i puzzle.sdk --to fpuzzles",
         cmd_convert,
     )
@@ -231,9 +227,10 @@ def register(commands: Commands) -> None:
         "-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)"
     )
 
+
+def _add_render(commands: Commands) -> None:
     render = commands.add(
         "render",
-        "draw puzzles as SVG or PNG: the grid, its variant's regions, pencil marks, a solution or a step",
         f"shudu render {PUZZLE} -o puzzle.svg\n  shudu render {PUZZLE} --step 3 -o step3.png",
         cmd_render,
     )
@@ -255,10 +252,10 @@ def register(commands: Commands) -> None:
         "--scale", type=_scale, default=1.0, metavar="X", help="PNG scale, 0.1 to 20 (default 1)"
     )
 
+
+def _add_book(commands: Commands) -> None:
     book = commands.add(
         "book",
-        "make a PDF puzzle book of new puzzles, 1, 2, 4 or 6 a page, solutions at the back"
-        " (needs the book extra)",
         "shudu book --level hard --count 50 -o book.pdf\n"
         "  shudu book --size 6 --mix --per-page 6 --page letter --title 'Six by six' --seed 7 -o six.pdf",
         cmd_book,

@@ -11,7 +11,8 @@ from .. import variants as variant_registry
 from ..errors import SearchTimeout, ShuduError
 from ..formats import Entry, format_grid
 from ..notation import STATUS_WORDS
-from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries
+from ._base import PUZZLE, Commands, Output
+from ._common import add_format, add_input, read_entries
 from ._common import count as count_option
 
 
@@ -136,7 +137,6 @@ def cmd_algorithms(args: argparse.Namespace, out: Output) -> None:
 def register(commands: Commands) -> None:
     solve = commands.add(
         "solve",
-        "solve puzzles; print one answer per input, in order",
         f"shudu solve {PUZZLE}\n  shudu solve -i puzzles.txt --format json\n"
         "  shudu solve --variant pyramid -i pyramid.txt --format grid",
         cmd_solve,
@@ -146,7 +146,6 @@ def register(commands: Commands) -> None:
 
     count = commands.add(
         "count",
-        "count the solutions of puzzles (printed as ≥N when the limit was reached)",
         "shudu count ................ --limit 1000",
         cmd_count,
     )
@@ -158,12 +157,11 @@ def register(commands: Commands) -> None:
         help="stop counting at N solutions (N at least 1)",
     )
 
-    commands.add("variants", "list the variants with their rules", "shudu variants", cmd_variants)
+    commands.add("variants", "shudu variants", cmd_variants)
     listing = commands.add(
         "rules",
-        "list the constraint rules (killer cages, arrows, thermometers, dots, lines …) with an example each",
         "shudu rules\n  shudu rules --format json",
         cmd_rules,
     )
     add_format(listing, "text", "json")
-    commands.add("algorithms", "list the solving algorithms", "shudu algorithms", cmd_algorithms)
+    commands.add("algorithms", "shudu algorithms", cmd_algorithms)

@@ -10,7 +10,8 @@ from ..errors import ShuduError, SolverError
 from ..formats import Entry
 from ..notation import RATING_FIELDS
 from ..puzzle import Puzzle
-from ._common import PUZZLE, Commands, Output, add_format, add_input, count, read_entries
+from ._base import PUZZLE, Commands, Output
+from ._common import add_format, add_input, count, read_entries
 
 
 def _limits(args: argparse.Namespace) -> dict[str, Any]:
@@ -150,7 +151,6 @@ def add_allow_multiple(parser: argparse.ArgumentParser) -> None:
 def register(commands: Commands) -> None:
     rate = commands.add(
         "rate",
-        "rate the difficulty of puzzles: level, HoDoKu-style score, SE-style rating, hardest technique",
         f"shudu rate {PUZZLE}\n  shudu rate -i puzzles.txt --format json",
         cmd_rate,
     )
@@ -160,7 +160,6 @@ def register(commands: Commands) -> None:
 
     explain = commands.add(
         "explain",
-        "show the simplest-first solving path of puzzles, one step a line, with a summary",
         f"shudu explain {PUZZLE}\n  shudu explain {PUZZLE} --format json",
         cmd_explain,
     )
@@ -178,7 +177,6 @@ def register(commands: Commands) -> None:
 
     hint = commands.add(
         "hint",
-        "the next step of a puzzle or a player's board (JSON with entries and pencil marks)",
         f"shudu hint {PUZZLE} --level vague\n"
         '  shudu hint \'{"givens": "...", "entries": "...", "pencil": {"r1c2": "137"}}\'',
         cmd_hint,

@@ -14,12 +14,13 @@ from ..errors import ShuduError
 from ..formats import Entry, to_json
 from ..formats.document import Document
 from ..formats.pencil_marks import format_pm
-from ..notation import LEVELS, cell_name, digit_char
+from ..notation import LEVELS, STATUS_WORDS, cell_name, digit_char
 from ..workshop.backdoors import LIMIT as BACKDOORS_LIMIT
 from ..workshop.backdoors import MAX_SIZE as BACKDOORS_MAX_SIZE
 from ..workshop.bottlenecks import LIMIT as BOTTLENECKS_LIMIT
 from ..workshop.clues import KINDS
-from ._common import PUZZLE, Commands, Output, add_format, add_input, read_entries, seconds
+from ._base import PUZZLE, Commands, Output
+from ._common import add_format, add_input, read_entries, seconds
 from ._common import count as count_option
 
 
@@ -72,7 +73,7 @@ def cmd_candidates(args: argparse.Namespace, out: Output) -> None:
             _json(out, entry, found.to_json())
             return
         count = found.solutions
-        said = {"none": "no solution", "timeout": "timeout"}.get(found.status)
+        said = {"none": STATUS_WORDS["none"], "timeout": "timeout"}.get(found.status)
         solutions = said or (
             f"{count} solution{'s' * (count != 1)}"
             if count is not None
@@ -110,7 +111,9 @@ def cmd_make_unique(args: argparse.Namespace, out: Output) -> None:
         size = entry.puzzle.size
         if found.result is None:
             out.answer(
-                {"none": "no solution", "multiple": "not within --max-added"}.get(found.status, found.status)
+                {"none": STATUS_WORDS["none"], "multiple": "not within --max-added"}.get(
+                    found.status, found.status
+                )
             )
             return
         added = " ".join(f"{cell_name(c, size)}={digit_char(d)}" for c, d in found.added)
@@ -151,7 +154,7 @@ def cmd_redundant(args: argparse.Namespace, out: Output) -> None:
             return
         if found.status in ("none", "multiple"):
             out.answer(
-                {"none": "no solution", "multiple": "multiple: not unique, so nothing is redundant"}[
+                {"none": STATUS_WORDS["none"], "multiple": "multiple: not unique, so nothing is redundant"}[
                     found.status
                 ]
             )
@@ -197,7 +200,7 @@ def cmd_backdoors(args: argparse.Namespace, out: Output) -> None:
         said = {
             "solved": "solved: the techniques finish the puzzle as it is",
             "not-found": f"not found: no set of at most {args.max_size} cells",
-            "none": "no solution",
+            "none": STATUS_WORDS["none"],
             "multiple": "multiple: not unique, so no digit can be given",
         }.get(found.status)
         if said is not None or not found.backdoors:
@@ -305,9 +308,18 @@ def cmd_why_not(args: argparse.Namespace, out: Output) -> None:
 
 
 def register(commands: Commands) -> None:
+    _add_candidates(commands)
+    _add_make_unique(commands)
+    _add_redundant(commands)
+    _add_backdoors(commands)
+    _add_bottlenecks(commands)
+    _add_train(commands)
+    _add_why_not(commands)
+
+
+def _add_candidates(commands: Commands) -> None:
     candidates = commands.add(
         "candidates",
-        "the true candidates of each cell (the digits some solution has there) and the solution count",
         "shudu candidates ....2..........3...4.1........  --variant x",
         cmd_candidates,
     )
@@ -321,9 +333,10 @@ def register(commands: Commands) -> None:
         help=f"count the solutions exactly up to N (default: {workshop.candidates.COUNT_LIMIT})",
     )
 
+
+def _add_make_unique(commands: Commands) -> None:
     unique = commands.add(
         "make-unique",
-        "the fewest givens to add so that a puzzle with several solutions has one",
         "shudu make-unique '1...........2...' --symmetry rot180",
         cmd_make_unique,
     )
@@ -345,9 +358,10 @@ def register(commands: Commands) -> None:
         "(cage: a two-cell cage with its total); the result is printed as JSON",
     )
 
+
+def _add_redundant(commands: Commands) -> None:
     redundant = commands.add(
         "redundant",
-        "the givens and rules of a unique puzzle that can go without losing uniqueness; is it minimal?",
         f"shudu redundant {PUZZLE}",
         cmd_redundant,
     )
@@ -357,9 +371,10 @@ def register(commands: Commands) -> None:
         "--givens-only", action="store_true", help="look at the givens only, not the constraint rules"
     )
 
+
+def _add_backdoors(commands: Commands) -> None:
     doors = commands.add(
         "backdoors",
-        "the fewest cells which, given their solution digits, let a set of techniques finish a puzzle",
         f"shudu backdoors {PUZZLE} --techniques singles --max-size 3",
         cmd_backdoors,
     )
@@ -388,9 +403,10 @@ def register(commands: Commands) -> None:
         help=f"list at most N backdoors; all are counted (default: {BACKDOORS_LIMIT})",
     )
 
+
+def _add_bottlenecks(commands: Commands) -> None:
     necks = commands.add(
         "bottlenecks",
-        "where every way on at a puzzle's level makes the same deduction (a tight spot: one way on)",
         f"shudu bottlenecks {PUZZLE} --format json",
         cmd_bottlenecks,
     )
@@ -404,9 +420,10 @@ def register(commands: Commands) -> None:
         help=f"list at most N ways on per stall; all are counted (default: {BOTTLENECKS_LIMIT})",
     )
 
+
+def _add_train(commands: Commands) -> None:
     drills = commands.add(
         "train",
-        "boards from real puzzles on which a technique is the next step, each with its step as the answer",
         "shudu train X-Wing --count 20 -o drills.jsonl",
         cmd_train,
     )
@@ -441,9 +458,10 @@ def register(commands: Commands) -> None:
     )
     drills.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default: stdout)")
 
+
+def _add_why_not(commands: Commands) -> None:
     why = commands.add(
         "why-not",
-        "why a digit cannot go in a cell: the shortest refutation of the logic engine, rated like a step",
         f"shudu why-not r1c2 6 {PUZZLE}\n"
         '  shudu why-not r1c2 2 \'{"givens": "...", "entries": "...", "pencil": {"r1c2": "27"}}\'',
         cmd_why_not,

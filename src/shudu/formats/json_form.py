@@ -7,6 +7,7 @@ from typing import Any, overload
 
 from ..errors import ParseError, ShapeError, ShuduError, check_size, shown
 from ..geometry import BoxLike, resolve_box, resolve_rules
+from ..notation import RATING_FIELDS
 from ..puzzle import Puzzle, _Board, size_from_cells
 from ..rules import digits_from_json
 from ..variants import VariantLike
@@ -21,10 +22,7 @@ _JSON_IGNORED = {
     "status",
     "error",
     "count",
-    "level",
-    "score",
-    "se",
-    "hardest",
+    *RATING_FIELDS,
     "clues",
     "seed",
     "name",

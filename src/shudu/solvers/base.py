@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ..errors import SearchTimeout
 from ..geometry import Geometry
-from ..notation import Status
+from ..notation import Status, status_of_count
 from ..puzzle import Puzzle
 
 __all__ = ["Budget", "SearchTimeout", "Solver", "Stats"]
@@ -125,8 +125,7 @@ class Solver:
             found = list(itertools.islice(self.solutions(puzzle, budget=budget, stats=stats), 2))
         except SearchTimeout:
             return "timeout", None
-        status: Status = ("none", "unique", "multiple")[len(found)]
-        return status, found[0] if found else None
+        return status_of_count(len(found)), found[0] if found else None
 
     def __repr__(self) -> str:
         return f"<solver {self.name!r}>"

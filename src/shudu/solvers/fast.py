@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .. import _backend
 from ..errors import (
@@ -39,7 +39,7 @@ from ..errors import (
     check_seconds,
 )
 from ..geometry import Geometry, implied_houses
-from ..notation import MAX_SIZE, MIN_SIZE, BatchCode, Status, cell_name, char_digit, digit_range
+from ..notation import MAX_SIZE, MIN_SIZE, BatchCode, CallCode, Status, cell_name, char_digit, digit_range
 from ..puzzle import Puzzle
 from . import _fast_py
 from .base import UNLIMITED, Budget, Solver, Stats
@@ -77,8 +77,8 @@ BatchStatus = Status | Literal["solved"]
 #: The code of a puzzle of the batch that could not be read (see :attr:`BatchResult.errors`).
 INVALID_CODE = BatchCode.INVALID
 
-#: Statuses of :class:`BatchResult`, by code (:class:`shudu.notation.BatchCode`, then invalid).
-STATUSES: tuple[BatchStatus, ...] = ("none", "unique", "multiple", "solved", "timeout", "invalid")
+#: Statuses of :class:`BatchResult`, by code: the names of :class:`shudu.notation.BatchCode`.
+STATUSES = cast(tuple[BatchStatus, ...], tuple(code.name.lower() for code in BatchCode))
 
 # solutions() asks the engine for this many solutions at a time, at most.
 _CHUNK = 256
@@ -151,9 +151,9 @@ class Fast(Solver):
             for solution in sols:
                 found += 1
                 yield tuple(solution)
-            if code == _fast_py.EXHAUSTED:
+            if code == CallCode.EXHAUSTED:
                 return
-            if code == _fast_py.BUDGET:
+            if code == CallCode.BUDGET:
                 raise _timeout_error(budget, search.nodes, found)
             chunk = min(2 * chunk, _CHUNK)
 
@@ -172,7 +172,7 @@ class Fast(Solver):
         _, found, code = search.run(sys.maxsize if limit is None else limit, 0, node_limit, timeout)
         if stats is not None:
             _add(stats, search, 0, 0)
-        if code == _fast_py.BUDGET:
+        if code == CallCode.BUDGET:
             raise _timeout_error(budget, search.nodes, found)
         return int(found)
 

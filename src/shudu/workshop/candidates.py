@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import SearchTimeout, check_count
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
-from ..notation import Status, digit_char
+from ..notation import Status, digit_char, status_of_count
 from ..puzzle import Puzzle
 from ..solvers.base import Stats
 from ..variants import VariantLike
@@ -139,7 +139,7 @@ def _candidates(puzzle: Puzzle, work: Search, limit: int) -> TrueCandidates:
                     else:
                         open_masks[c] &= ~(1 << d)
                 test[c] = 0
-        status = "multiple" if count is None else ("none", "unique", "multiple")[min(count, 2)]
+        status = "multiple" if count is None else status_of_count(count)
     except SearchTimeout:
         status = "timeout"
     timed_out = status == "timeout"

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import OptionError, SearchTimeout
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike, Geometry
-from ..notation import Status, cell_name
+from ..notation import Status, cell_name, status_of_count
 from ..puzzle import Puzzle
 from ..solvers.base import Stats
 from ..variants import VariantLike
@@ -184,7 +184,7 @@ class _Finder:
         status: Status
         try:
             found = self.work.solutions(self.puzzle.cells, 2)
-            status = ("none", "unique", "multiple")[len(found)]
+            status = status_of_count(len(found))
             if status == "unique":
                 for element in self.elements:
                     if self.goes([element]):
