@@ -70,14 +70,14 @@ COMMANDS: tuple[CommandEntry, ...] = (
         "where every way on at a puzzle's level makes the same deduction (a tight spot: one way on)",
     ),
     CommandEntry(
-        "why-not",
-        "workshop",
-        "why a digit cannot go in a cell: the shortest refutation of the logic engine, rated like a step",
-    ),
-    CommandEntry(
         "train",
         "workshop",
         "boards from real puzzles on which a technique is the next step, each with its step as the answer",
+    ),
+    CommandEntry(
+        "why-not",
+        "workshop",
+        "why a digit cannot go in a cell: the shortest refutation of the logic engine, rated like a step",
     ),
     CommandEntry(
         "rate",
