@@ -263,11 +263,15 @@ class _Dirty:
     houses (``hdirty``, and per house the digits ``dh``) changed since their last look, and the
     open cells; it places digits and removes candidates on the grid, keeping them up to date."""
 
-    __slots__ = ("cands", "cell_houses", "dcells", "dh", "empty", "grid", "hdirty", "hmask")
+    __slots__ = (
+        "cands", "cell_houses", "dcells", "dh", "empty", "grid", "hb", "hdirty", "hmask", "peer_bits",
+        "placed", "values", "where",
+    )  # fmt: skip
 
     def __init__(self, grid: CandidateGrid, quiet: bool) -> None:
         self.grid = grid
-        self.cands = grid.cands
+        self.cands, self.where, self.values, self.placed = grid.cands, grid.where, grid.values, grid.placed
+        self.hb, self.peer_bits = grid.t.house_bits, grid.t.peer_bits
         self.cell_houses = grid.geometry.cell_houses
         self.hmask = _house_masks(grid.geometry)
         nh = len(grid.t.house_bits)
@@ -282,8 +286,7 @@ class _Dirty:
 
     def place(self, cell: int, digit: int) -> None:
         """Puts ``digit`` in ``cell`` and takes it from the cell's peers."""
-        grid, cands, hmask, dh = self.grid, self.cands, self.hmask, self.dh
-        where, placed = grid.where, grid.placed
+        cands, hmask, dh, where, placed = self.cands, self.hmask, self.dh, self.where, self.placed
         bit = 1 << cell
         own = cands[cell]
         for e in bits(own):
@@ -296,9 +299,9 @@ class _Dirty:
         mine = hmask[cell]
         self.hdirty |= mine
         cands[cell] = 0
-        grid.values[cell] = digit
+        self.values[cell] = digit
         self.empty &= ~bit
-        seen = where[d] & grid.t.peer_bits[cell]
+        seen = where[d] & self.peer_bits[cell]
         if seen:
             where[d] &= ~seen
             self.dcells |= seen
@@ -337,7 +340,7 @@ class _Dirty:
             if not mask & (mask - 1):
                 found[cell] = mask.bit_length()
         self.dcells = 0
-        where, placed, hb, dh = self.grid.where, self.grid.placed, self.grid.t.house_bits, self.dh
+        where, placed, hb, dh = self.where, self.placed, self.hb, self.dh
         hdirty = self.hdirty
         while hdirty:
             hlow = hdirty & -hdirty
@@ -372,7 +375,7 @@ class _Dirty:
                     dbit = 1 << (digit - 1)
                     if cands[cell] & dbit:
                         cands[cell] &= ~dbit
-                        grid.where[digit - 1] &= ~(1 << cell)
+                        self.where[digit - 1] &= ~(1 << cell)
                         self.dcells |= 1 << cell
                         for h in self.cell_houses[cell]:
                             dh[h] |= dbit
