@@ -428,7 +428,15 @@ def test_bad_records_are_refused() -> None:
     sums = ([3, 2, 4, 0, 1, 5, 2, 1, 1], [3, 2, 6, 0, 1, 5, 2, 1, 1, 1, 0], [3, 2, 4, 0, 1, 5, 9, 1, 1])
     # an intersection whose two counts overflow a 32-bit sum (once read past its cells)
     overflow = [1, 2, 2, 0, 1, 2**31 - 1, 1]
-    for records in ([99, 0, 0], [0, 1, 1, 16, 1], [0, 2], [3, 2, 1, 0, 1, 5], [11, 2, 2, 0, 1, 0, 0], overflow, *sums):
+    for records in (
+        [99, 0, 0],
+        [0, 1, 1, 16, 1],
+        [0, 2],
+        [3, 2, 1, 0, 1, 5],
+        [11, 2, 2, 0, 1, 0, 0],
+        overflow,
+        *sums,
+    ):
         with pytest.raises(ValueError):
             core.constraint_propagate(4, array("i", records), dom)
     with pytest.raises(ValueError):

@@ -19,10 +19,10 @@ from shudu.logic import (
     fish,
     propagate,
 )
-from shudu.logic.allsteps import lister
 from shudu.logic.budget import LogicTimeout, limits, nodes_used
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.propagate import is_quiet
+from shudu.logic.techniques import EVERY_FINDER
 
 from conftest import C_CORE, needs_c, shared_lines
 
@@ -146,8 +146,10 @@ def test_the_c_als_search_stops_at_its_limits() -> None:
             search(grid)
         with pytest.raises(LogicTimeout), limits(timeout=0.0):
             search(grid)
-    for find in (als_find.find_als_xz, als_find.find_als_xy_wing, als_find.find_death_blossom):
-        assert lister(find) is not None
+    listed = {f.first: f.iter_steps for f in EVERY_FINDER}
+    assert listed[als_find.find_als_xz] is als.iter_als_xz
+    assert listed[als_find.find_als_xy_wing] is als.iter_als_xy_wing
+    assert listed[als_find.find_death_blossom] is als.iter_death_blossom
 
 
 # --- the almost locked sets and their links (als) ----------------------------------------------

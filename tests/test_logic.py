@@ -49,7 +49,7 @@ def assert_sound(step: Step, solution: tuple[int, ...] | str) -> None:
 @pytest.mark.parametrize("case", FIXTURES, ids=[case["technique"] for case in FIXTURES])
 def test_technique_known_answer(case: dict) -> None:
     grid = grid_of(case["values"], case["candidates"], case["puzzle"])
-    step = FINDERS[case["technique"]].find(grid)
+    step = FINDERS[case["technique"]].first(grid)
     assert step is not None
     # The fixture names the technique (then any of its forms will do) or the exact form.
     declared = resolve(case["step"])
@@ -110,7 +110,7 @@ def test_hidden_quad_by_hand() -> None:
 
 def test_step_to_json() -> None:
     case = FIXTURES[0]
-    step = FINDERS[case["technique"]].find(grid_of(case["values"], case["candidates"]))
+    step = FINDERS[case["technique"]].first(grid_of(case["values"], case["candidates"]))
     assert step is not None
     data = step.to_json()
     assert data["technique"] == step.technique.name and data["name"] == step.name
@@ -462,7 +462,8 @@ def test_singles_listings_match_a_plain_scan(seed: int) -> None:
 def test_direct_forms_match_trying_every_step(seed: int) -> None:
     """The direct finders pass over patterns that make no hidden single before building their
     steps; they must list exactly what trying every step of the technique gives."""
-    from shudu.logic import intersections, rating, subsets
+    from shudu.logic import direct, intersections, subsets
+    from shudu.logic.techniques import SE_FORMS
 
     plain: dict[str, tuple[Any, bool]] = {
         "Direct pointing": (lambda g: intersections.iter_locked(g, pointing=True), False),
@@ -470,16 +471,16 @@ def test_direct_forms_match_trying_every_step(seed: int) -> None:
         "Direct hidden pair": (lambda g: subsets.iter_hidden(g, 2), True),
         "Direct hidden triple": (lambda g: subsets.iter_hidden(g, 3), True),
     }
-    finders: dict[str, Any] = {f.form: f.find for f in rating._SE_FORMS if f.form in plain}
+    finders: dict[str, Any] = {f.form: f.iter_steps for f in SE_FORMS if f.form in plain}
     assert set(finders) == set(plain)
     for grid in _pencil_boards(seed):
         for form, (find_all, subset) in plain.items():
             expected = [
-                direct
+                found
                 for step in find_all(grid)
-                for direct in rating._direct_steps(grid, step, form, subset=subset)
+                for found in direct._direct_steps(grid, step, form, subset=subset)
             ]
-            assert list(finders[form].every(grid)) == expected
+            assert list(finders[form](grid)) == expected
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -487,9 +488,10 @@ def test_direct_intersections_make_their_single_in_a_house_of_the_locked_kind(se
     """As in Sudoku Explainer, a direct pointing places a hidden single of its digit in another
     box, a direct claiming in another line of the kind the digit is locked in: a single that the
     eliminations make only in some other kind of house does not make the step direct."""
-    from shudu.logic import intersections, rating
+    from shudu.logic import intersections
+    from shudu.logic.techniques import SE_FORMS
 
-    finders = {f.form: f.find for f in rating._SE_FORMS}
+    finders = {f.form: f.iter_steps for f in SE_FORMS}
     for grid in _pencil_boards(seed):
         houses = grid.geometry.houses
         for pointing, form in ((True, "Direct pointing"), (False, "Direct claiming")):
@@ -501,7 +503,7 @@ def test_direct_intersections_make_their_single_in_a_house_of_the_locked_kind(se
                     crossed = hbits & out
                     if houses[h].kind == houses[a].kind and crossed and spots and not spots & (spots - 1):
                         expected.add((spots.bit_length() - 1, digit))
-            found = {step.placements[0] for step in finders[form].every(grid)}
+            found = {step.placements[0] for step in finders[form](grid)}
             assert found == expected
 
 
@@ -520,15 +522,14 @@ def test_singles_rounds_list_what_every_step_lists(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_finders_listed_at_once_keep_their_promise(seed: int) -> None:
-    """A finder marked ``first_of_listing`` (a path lists its steps at once instead of finding
-    one first) gives the first step of its listing, and the listing leaves the grid as it is; so
-    the path's first technique and its steps are what finding one, then listing, gives."""
+    """A finder of cost ``LISTS_FIRST`` (a path lists its steps at once instead of finding one
+    first) gives the first step of its listing, and the listing leaves the grid as it is; so the
+    path's first technique and its steps are what finding one, then listing, gives."""
     from shudu.logic import solver
     from shudu.logic.rating import se_order
-    from shudu.logic.step import lists_first
-    from shudu.logic.techniques import techniques
+    from shudu.logic.techniques import Cost, techniques
 
-    finders = [f for f in (*techniques(), *se_order(uniqueness=False)) if lists_first(f.find)]
+    finders = [f for f in (*techniques(), *se_order(uniqueness=False)) if f.cost is Cost.LISTS_FIRST]
     assert {f.name for f in finders} >= {
         "Locked candidates (pointing)",
         "Locked candidates (claiming)",
@@ -541,9 +542,9 @@ def test_finders_listed_at_once_keep_their_promise(seed: int) -> None:
     for grid in _pencil_boards(seed):
         before = (grid.cands[:], grid.where[:], grid.values[:], grid.placed[:], grid.empty)
         for finder in finders:
-            listed = list(solver._listing(finder)(grid))
+            listed = list(finder.chooses_from(grid))
             assert (grid.cands, grid.where, grid.values, grid.placed, grid.empty) == before
-            first = finder.find(grid)
+            first = finder.first(grid)
             assert first == (listed[0] if listed else None), finder.name
             found += bool(listed)
             got = solver.first_technique(grid, [finder])
@@ -574,3 +575,42 @@ def test_bits_of_large_masks_are_their_set_bits_cached_or_not() -> None:
             assert sum(len(v) for v in grid_module._BIG_BITS.values()) == grid_module._big_bits_held
     finally:
         grid_module._BIG_BITS_MOST = most
+
+
+def test_the_techniques_table_holds_each_finder_once_and_its_views_follow_it() -> None:
+    """One table registers every finder: the path, the listings and Sudoku Explainer's forms are
+    its views by role, the path's rows come before the listed ones, no row is there twice, and
+    each finder's technique and form are the catalog's."""
+    from shudu.logic.catalog import CATALOG
+    from shudu.logic.techniques import EVERY_FINDER, FINDERS, SE_FORMS, Role
+
+    assert tuple(f for f in FINDERS if Role.PATH in f.role) == TECHNIQUES
+    assert tuple(f for f in FINDERS if f.role & (Role.PATH | Role.LISTED)) == EVERY_FINDER
+    assert set(SE_FORMS) == {f for f in FINDERS if Role.SE_FORM in f.role}
+    assert set(FINDERS) == {*EVERY_FINDER, *SE_FORMS}
+    keys = [(f.technique.name, f.form, f.first) for f in FINDERS]
+    assert len(set(keys)) == len(keys)
+    assert len({f.first for f in FINDERS}) == len(FINDERS)
+    for finder in FINDERS:
+        assert finder.technique in CATALOG
+        assert not finder.form or finder.technique.form(finder.form) is not None, finder.form
+        assert not hasattr(finder.first, "every"), finder.name
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_complex_fish_finders_are_the_fish_of_their_form_size_and_fins(size: int) -> None:
+    """The Franken and Mutant fish rows come from one loop: each row's steps are of its own
+    technique (or that technique's Siamese form), and the path chooses without the Siamese."""
+    from shudu.logic.catalog import fish_name
+    from shudu.logic.techniques import EVERY_FINDER
+
+    by_name = {f.name: f for f in EVERY_FINDER}
+    grids = _pencil_boards(size)
+    for form in ("Franken", "Mutant"):
+        for finned in (False, True):
+            finder = by_name[fish_name(form, size, finned=finned)]
+            for grid in grids:
+                for step in finder.iter_steps(grid):
+                    assert step.technique is finder.technique
+                for step in finder.chooses_from(grid):
+                    assert step.technique is finder.technique and not step.name.startswith("Siamese")

@@ -22,7 +22,6 @@ import pytest
 
 import shudu
 from shudu.errors import VariantError
-from shudu.logic.allsteps import technique_steps
 from shudu.logic.budget import LogicTimeout, limits
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.techniques import EVERY_FINDER, Finder
@@ -164,7 +163,7 @@ def wrong_steps(finder: Finder, source: Source, grid: CandidateGrid) -> tuple[in
     checked, bad = 0, []
     try:
         with limits(node_limit=NODE_LIMIT):
-            for n, step in enumerate(technique_steps(finder, grid.copy())):
+            for n, step in enumerate(finder.iter_steps(grid.copy())):
                 if n >= STEPS_PER_STATE:
                     break
                 checked += 1

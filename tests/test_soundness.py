@@ -20,7 +20,6 @@ import pytest
 
 from shudu import solve
 from shudu.formats import parse_puzzle
-from shudu.logic.allsteps import technique_steps
 from shudu.logic.budget import LogicTimeout, limits
 from shudu.logic.grid import CandidateGrid, bits
 from shudu.logic.techniques import EVERY_FINDER, LISTED_ONLY, Finder
@@ -111,7 +110,7 @@ def wrong_steps(technique: Finder, source: Source, grid: CandidateGrid) -> list[
     solution = source.solution
     try:
         with limits(node_limit=NODE_LIMIT):
-            for n, step in enumerate(technique_steps(technique, grid.copy())):
+            for n, step in enumerate(technique.iter_steps(grid.copy())):
                 if n >= STEPS_PER_STATE:
                     break
                 wrong = [f"{grid.name(c)}={d}" for c, d in step.placements if solution[c] != d]

@@ -1,15 +1,15 @@
 """Every step available on a board (HoDoKu's "all steps" view), optionally of one technique.
 
-Each finder module pairs its ``find_X`` with ``iter_X``, which yields every distinct step of that
-technique; :func:`technique_steps` uses the twin when there is one and the single finder otherwise.
-:func:`find_steps` runs them all (or the ones a name or HoDoKu code selects), drops steps with the
-same effect as an earlier one, and stops at a deadline or work budget with status ``timeout``.
+Each finder of the techniques' table (:data:`~shudu.logic.techniques.FINDERS`) has a listing of
+every distinct step of its technique (``iter_steps``; a finder with no listing of its own lists its
+one step). :func:`find_steps` runs them all (or the ones a name or HoDoKu code selects), drops
+steps with the same effect as an earlier one, and stops at a deadline or work budget with status
+``timeout``.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -86,28 +86,6 @@ def select(technique: str | None) -> Selection:
     return Selection(finders, form=form)
 
 
-def technique_steps(finder: Finder, grid: CandidateGrid) -> Iterator[Step]:
-    """Every step of one finder on ``grid``: its ``iter_`` twin, or its single finder's step."""
-    listing = lister(finder.find)
-    if listing is not None:
-        yield from listing(grid)
-        return
-    step = finder.find(grid)
-    if step is not None:
-        yield step
-
-
-def lister(find: Callable[[CandidateGrid], Step | None]) -> Callable[[CandidateGrid], Iterator[Step]] | None:
-    """The ``iter_`` twin of a ``find_`` function (None: it has none)."""
-    inner: Any = getattr(find, "uncached", find)
-    module = sys.modules.get(getattr(inner, "__module__", ""), None)
-    name = getattr(inner, "__name__", "")
-    if module is None or not name.startswith("find_"):
-        return None
-    found = getattr(module, "iter_" + name.removeprefix("find_"), None)
-    return found if callable(found) else None
-
-
 @dataclass(frozen=True)
 class StepList:
     """The steps found on a board, and whether the listing ran to the end (``ok``) or not."""
@@ -140,7 +118,7 @@ def list_steps(grid: CandidateGrid, selection: Selection, *, uniqueness: bool = 
     for finder in selection.finders:
         if finder.uniqueness and not uniqueness:
             continue
-        for step in technique_steps(finder, grid.copy()):
+        for step in finder.iter_steps(grid.copy()):
             checkpoint()
             if not selection.accepts(step):
                 continue

@@ -24,9 +24,6 @@ from .als import (
     _make,
     _targets,
     almost_locked_sets,
-    iter_als_xy_wing,
-    iter_als_xz,
-    iter_death_blossom,
     restricted_links,
 )
 from .budget import c_limits, c_spent, checkpoint
@@ -34,10 +31,6 @@ from .grid import CandidateGrid, bits, digits_of
 from .memo import remembered
 from .propagate import c_core, c_tables
 from .step import Step, make_step
-
-#: Each finder's listing of every step (its ``iter_`` twin, see
-#: :func:`~shudu.logic.allsteps.lister`) lives in :mod:`shudu.logic.als`.
-TWINS = (iter_als_xz, iter_als_xy_wing, iter_death_blossom)
 
 #: The finders of the C core's ``als``, by number.
 XZ, XY_WING, DEATH_BLOSSOM = 0, 1, 2

@@ -106,9 +106,47 @@ def _f(
     return Form(name, hodoku, codes, level, score, se, aliases)
 
 
+#: The names of fish by size (their base houses), 2 to 7 as in HoDoKu; the finders search sizes
+#: 2 to 4.
+FISH_NAMES: dict[int, str] = {
+    2: "X-Wing",
+    3: "Swordfish",
+    4: "Jellyfish",
+    5: "Squirmbag",
+    6: "Whale",
+    7: "Leviathan",
+}
+
+
+def fish_name(form: str, size: int, *, finned: bool) -> str:
+    """The technique name of a fish: its form ("Basic", "Franken", "Mutant"), size and fins."""
+    kind = "" if form == "Basic" else f"{form} "
+    return f"{'Finned ' if finned else ''}{kind}{FISH_NAMES[size]}"
+
+
 def _fish_rows() -> Iterator[Technique]:
-    """Basic, finned, sashimi, Franken, Mutant and Siamese fish of sizes 2 to 7 (HoDoKu's range)."""
-    names = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale", 7: "Leviathan"}
+    """Basic, finned, sashimi, Franken, Mutant and Siamese fish of sizes 2 to 7 (HoDoKu's range),
+    then Kraken fish."""
+    yield from _basic_fish_rows()
+    yield from _franken_rows()
+    yield from _mutant_rows()
+    yield Technique(
+        "Kraken Fish",
+        "Kraken Fish",
+        ("0371", "0372"),
+        "extreme",
+        500,
+        8.0,
+        se_known=False,
+        forms=(
+            _f("Kraken Fish Type 1", "Kraken Fish Type 1", ("0371",)),
+            _f("Kraken Fish Type 2", "Kraken Fish Type 2", ("0372",)),
+        ),
+    )
+
+
+def _basic_fish_rows() -> Iterator[Technique]:
+    """Basic fish, plain and finned (with their sashimi and Siamese forms)."""
     basic_score = {2: 140, 3: 150, 4: 160}
     basic_se = {2: 3.2, 3: 3.8, 4: 5.2}
     finned_score: dict[int, tuple[Level, int, int]] = {
@@ -116,9 +154,7 @@ def _fish_rows() -> Iterator[Technique]:
         3: ("unfair", 200, 240),
         4: ("unfair", 250, 260),
     }
-    franken_score = {2: 300, 3: 350, 4: 370}
-    franken_finned = {2: 390, 3: 410, 4: 430}
-    for k, fish in names.items():
+    for k, fish in FISH_NAMES.items():
         i = k - 2
         big = k > 4
         yield Technique(
@@ -145,7 +181,13 @@ def _fish_rows() -> Iterator[Technique]:
                 _f(f"Siamese Sashimi {fish}", f"Siamese Sashimi {fish}", (f"032{i}1",), score=sashimi),
             ),
         )
-    for k, fish in names.items():
+
+
+def _franken_rows() -> Iterator[Technique]:
+    """Franken fish, plain and finned (with their sashimi and Siamese forms)."""
+    franken_score = {2: 300, 3: 350, 4: 370}
+    franken_finned = {2: 390, 3: 410, 4: 430}
+    for k, fish in FISH_NAMES.items():
         i = k - 2
         big = k > 4
         yield Technique(
@@ -170,7 +212,11 @@ def _fish_rows() -> Iterator[Technique]:
                 _f(f"Siamese Finned Franken {fish}", f"Siamese Finned Franken {fish}", (f"034{i}1",)),
             ),
         )
-    for k, fish in names.items():
+
+
+def _mutant_rows() -> Iterator[Technique]:
+    """Mutant fish, plain and finned (with their sashimi and Siamese forms)."""
+    for k, fish in FISH_NAMES.items():
         i = k - 2
         yield Technique(f"Mutant {fish}", f"Mutant {fish}", (f"035{i}",), "extreme", 450, 7.0, se_known=False)
         yield Technique(
@@ -186,19 +232,6 @@ def _fish_rows() -> Iterator[Technique]:
                 _f(f"Siamese Finned Mutant {fish}", f"Siamese Finned Mutant {fish}", (f"036{i}1",)),
             ),
         )
-    yield Technique(
-        "Kraken Fish",
-        "Kraken Fish",
-        ("0371", "0372"),
-        "extreme",
-        500,
-        8.0,
-        se_known=False,
-        forms=(
-            _f("Kraken Fish Type 1", "Kraken Fish Type 1", ("0371",)),
-            _f("Kraken Fish Type 2", "Kraken Fish Type 2", ("0372",)),
-        ),
-    )
 
 
 def _forcing(
@@ -580,14 +613,36 @@ def technique(text: str) -> Technique:
     return found.technique
 
 
+#: Lengths past which Sudoku Explainer adds 0.1 to a chain's rating (each ×3/2 then ×4/3).
+def _length_steps() -> list[int]:
+    out, ceiling, odd = [], 4, False
+    while ceiling < 10**6:
+        out.append(ceiling)
+        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
+        odd = not odd
+    return out
+
+
+LENGTH_STEPS = tuple(_length_steps())
+
+
+def length_bonus(length: int) -> float:
+    """The rating added for a chain of ``length`` links: 0.1 per threshold passed."""
+    return 0.1 * sum(1 for t in LENGTH_STEPS if length > t)
+
+
 __all__ = [
     "BY_NAME",
     "CATALOG",
+    "FISH_NAMES",
+    "LENGTH_STEPS",
     "LEVELS",
     "LEVEL_MAX_SCORE",
     "Form",
     "Resolved",
     "Technique",
+    "fish_name",
+    "length_bonus",
     "lookup",
     "resolve",
     "technique",

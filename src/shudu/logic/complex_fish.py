@@ -17,17 +17,17 @@ same base houses with different covers: both hold, so their eliminations are sho
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..notation import digit_char
 from .budget import checkpoint
+from .catalog import FISH_NAMES, fish_name
 from .grid import CandidateGrid, CellSet, bits
 from .memo import barren, mark_barren
 from .propagate import c_core, c_tables
 from .step import Step, distinct, make_step
 
-SIZE_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 #: At most this many fins: more make eliminations too rare to be worth the search.
 MAX_FINS = 4
 #: At most this many base places shared by two base houses (endo fins: fins whatever the covers).
@@ -89,15 +89,55 @@ def _fishes_py(
     max_fins: int,
 ) -> Iterator[Fish]:
     """:func:`fishes` in Python: the specification of the C core's ``fishes``."""
-    where = grid.where[d]
-    hb = grid.t.house_bits
-    peer_bits = grid.t.peer_bits
-    cell_houses = grid.geometry.cell_houses
-    cover_ok = set(cover_pool)
-    pool = [(h, where & hb[h]) for h in base_pool if where & hb[h]]
-    found: list[Fish] = []
+    return _FishSearch(grid, d, k, base_pool, cover_pool, max_fins).bases(0, [], 0, 0)
+
+
+class _FishSearch:
+    """The search of :func:`_fishes_py`: base houses, then the covers of each choice of them."""
+
+    def __init__(
+        self,
+        grid: CandidateGrid,
+        d: int,
+        k: int,
+        base_pool: Sequence[int],
+        cover_pool: Sequence[int],
+        max_fins: int,
+    ) -> None:
+        self.d, self.k, self.max_fins = d, k, max_fins
+        self.where = where = grid.where[d]
+        self.hb = hb = grid.t.house_bits
+        self.peer_bits = grid.t.peer_bits
+        self.cell_houses = grid.geometry.cell_houses
+        self.cover_ok = set(cover_pool)
+        self.pool = [(h, where & hb[h]) for h in base_pool if where & hb[h]]
+        self.found: list[Fish] = []
+
+    def bases(self, start: int, base: list[int], cells: CellSet, endo: CellSet) -> Iterator[Fish]:
+        """The fish whose base houses are ``base`` and more from the pool after ``start``."""
+        k, peer_bits = self.k, self.peer_bits
+        if len(base) == k:
+            checkpoint()
+            reach = self.where
+            for fin in bits(endo):
+                reach &= peer_bits[fin]
+            if reach:
+                self.covers(tuple(base), cells, [], 0, endo, reach, 0)
+                yield from self.found
+                self.found.clear()
+            return
+        pool = self.pool
+        for i in range(start, len(pool) - (k - len(base)) + 1):
+            h, spots = pool[i]
+            shared = endo | spots & cells
+            if shared.bit_count() > MAX_ENDO_FINS or shared.bit_count() > self.max_fins:
+                continue
+            base.append(h)
+            yield from self.bases(i + 1, base, cells | spots, shared)
+            base.pop()
 
     def covers(
+        self,
         base: tuple[int, ...],
         base_cells: CellSet,
         chosen: list[int],
@@ -106,26 +146,28 @@ def _fishes_py(
         reach: CellSet,
         banned: int,
     ) -> None:
-        # ``reach``: the places of the digit that see every fin so far (all of them with no fin);
-        # ``banned``: houses (as bits) left out here because an earlier branch took them
+        """The cover houses of ``base``: those ``chosen`` and more, each found fish kept.
+        ``reach``: the places of the digit that see every fin so far (all of them with no fin);
+        ``banned``: houses (as bits) left out here because an earlier branch took them."""
+        hb, peer_bits, max_fins = self.hb, self.peer_bits, self.max_fins
         left = base_cells & ~union & ~fins
-        if len(chosen) == k:
+        if len(chosen) == self.k:
             for fin in bits(left):
                 if fins.bit_count() >= max_fins:
                     return
                 fins |= 1 << fin
                 reach &= peer_bits[fin]
             if not fins or reach:
-                finish(base, base_cells, chosen, union, fins)
+                self.finish(base, base_cells, chosen, union, fins)
             return
         if not left:
             return
         low = left & -left
         cell = low.bit_length() - 1
-        for h in cell_houses[cell]:
-            if h in cover_ok and h not in base and not banned >> h & 1 and h not in chosen:
+        for h in self.cell_houses[cell]:
+            if h in self.cover_ok and h not in base and not banned >> h & 1 and h not in chosen:
                 chosen.append(h)
-                covers(base, base_cells, chosen, union | hb[h], fins, reach, banned)
+                self.covers(base, base_cells, chosen, union | hb[h], fins, reach, banned)
                 chosen.pop()
                 # every cover with h has been seen: the branches after this one go without it
                 banned |= 1 << h
@@ -133,14 +175,16 @@ def _fishes_py(
             narrowed = reach & peer_bits[cell]
             if narrowed:
                 # a fin is a place no cover holds
-                for h in cell_houses[cell]:
+                for h in self.cell_houses[cell]:
                     banned |= 1 << h
-                covers(base, base_cells, chosen, union, fins | low, narrowed, banned)
+                self.covers(base, base_cells, chosen, union, fins | low, narrowed, banned)
 
     def finish(
-        base: tuple[int, ...], base_cells: CellSet, chosen: list[int], union: CellSet, fins: CellSet
+        self, base: tuple[int, ...], base_cells: CellSet, chosen: list[int], union: CellSet, fins: CellSet
     ) -> None:
-        targets = where & union & ~base_cells
+        """Keeps the fish of ``base`` and covers ``chosen`` if it eliminates anything."""
+        hb = self.hb
+        targets = self.where & union & ~base_cells
         twice = 0
         once = 0
         for h in chosen:
@@ -149,31 +193,9 @@ def _fishes_py(
             once |= inside
         targets |= twice & ~fins
         for fin in bits(fins):
-            targets &= peer_bits[fin]
+            targets &= self.peer_bits[fin]
         if targets:
-            found.append(Fish(d, base, tuple(sorted(chosen)), base_cells, fins, targets))
-
-    def bases(start: int, base: list[int], cells: CellSet, endo: CellSet) -> Iterator[Fish]:
-        if len(base) == k:
-            checkpoint()
-            reach = where
-            for fin in bits(endo):
-                reach &= peer_bits[fin]
-            if reach:
-                covers(tuple(base), cells, [], 0, endo, reach, 0)
-                yield from found
-                found.clear()
-            return
-        for i in range(start, len(pool) - (k - len(base)) + 1):
-            h, spots = pool[i]
-            shared = endo | spots & cells
-            if shared.bit_count() > MAX_ENDO_FINS or shared.bit_count() > max_fins:
-                continue
-            base.append(h)
-            yield from bases(i + 1, base, cells | spots, shared)
-            base.pop()
-
-    return bases(0, [], 0, 0)
+            self.found.append(Fish(self.d, base, tuple(sorted(chosen)), base_cells, fins, targets))
 
 
 def _kinds(grid: CandidateGrid, houses: Sequence[int]) -> set[str]:
@@ -232,7 +254,7 @@ def iter_fish(
     digits when None)."""
     if not grid.t.boxes:
         return
-    name = f"{'Finned ' if finned else ''}{form} {SIZE_NAMES[k]}"
+    name = fish_name(form, k, finned=finned)
     # a digit's fish depend on its places alone: places searched in vain are skipped
     tag = ("complex fish", form, k, finned, id(grid.t))
     for d in range(grid.size) if digits is None else [x - 1 for x in digits]:
@@ -317,9 +339,9 @@ def _siamese(grid: CandidateGrid, form: str, k: int, group: list[Fish]) -> Itera
             if form == "Basic":
                 # sashimi only when both fish are: with one plainly finned, the pair is finned
                 sashimi = _sashimi(grid, first) and _sashimi(grid, second)
-                name = f"Siamese {'Sashimi' if sashimi else 'Finned'} {SIZE_NAMES[k]}"
+                name = f"Siamese {'Sashimi' if sashimi else 'Finned'} {FISH_NAMES[k]}"
             else:
-                name = f"Siamese Finned {form} {SIZE_NAMES[k]}"
+                name = f"Siamese {fish_name(form, k, finned=True)}"
             both = Fish(
                 first.digit,
                 first.base,
@@ -344,146 +366,14 @@ def find_siamese_fish(grid: CandidateGrid) -> Step | None:
     return next(iter_siamese_fish(grid), None)
 
 
-# --- one finder per technique of the catalog: form, size and fins ---------------------------------
-
-
-def find_franken_x_wing(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Franken", 2, finned=False), None)
-
-
-def iter_franken_x_wing(grid: CandidateGrid) -> Iterator[Step]:
-    return distinct(iter_fish(grid, "Franken", 2, finned=False))
-
-
-def find_finned_franken_x_wing(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Franken", 2, finned=True), None)
-
-
-def iter_finned_franken_x_wing(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Siamese Finned Franken X-Wing steps."""
-    return distinct(
-        itertools.chain(
-            iter_fish(grid, "Franken", 2, finned=True), iter_siamese_fish(grid, (2,), forms=("Franken",))
-        )
-    )
-
-
-def _path_listing(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
-    """What the solving path chooses from among a finned Franken fish's steps: the Siamese ones
-    are for the listing only, as in HoDoKu's solver."""
-
-    def every(grid: CandidateGrid) -> Iterator[Step]:
-        return distinct(iter_fish(grid, "Franken", k, finned=True))
-
-    return every
-
-
-find_finned_franken_x_wing.every = _path_listing(2)  # type: ignore[attr-defined]
-
-
-def find_franken_swordfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Franken", 3, finned=False), None)
-
-
-def iter_franken_swordfish(grid: CandidateGrid) -> Iterator[Step]:
-    return distinct(iter_fish(grid, "Franken", 3, finned=False))
-
-
-def find_finned_franken_swordfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Franken", 3, finned=True), None)
-
-
-find_finned_franken_swordfish.every = _path_listing(3)  # type: ignore[attr-defined]
-
-
-def iter_finned_franken_swordfish(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Siamese Finned Franken Swordfish steps."""
-    return distinct(
-        itertools.chain(
-            iter_fish(grid, "Franken", 3, finned=True), iter_siamese_fish(grid, (3,), forms=("Franken",))
-        )
-    )
-
-
-def find_franken_jellyfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Franken", 4, finned=False), None)
-
-
-def iter_franken_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
-    return distinct(iter_fish(grid, "Franken", 4, finned=False))
-
-
-def find_finned_franken_jellyfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Franken", 4, finned=True), None)
-
-
-def iter_finned_franken_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Siamese Finned Franken Jellyfish steps."""
-    return distinct(
-        itertools.chain(
-            iter_fish(grid, "Franken", 4, finned=True), iter_siamese_fish(grid, (4,), forms=("Franken",))
-        )
-    )
-
-
-def find_mutant_x_wing(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Mutant", 2, finned=False), None)
-
-
-def iter_mutant_x_wing(grid: CandidateGrid) -> Iterator[Step]:
-    return distinct(iter_fish(grid, "Mutant", 2, finned=False))
-
-
-def find_finned_mutant_x_wing(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Mutant", 2, finned=True), None)
-
-
-def iter_finned_mutant_x_wing(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Siamese Finned Mutant X-Wing steps."""
-    return distinct(
-        itertools.chain(
-            iter_fish(grid, "Mutant", 2, finned=True), iter_siamese_fish(grid, (2,), forms=("Mutant",))
-        )
-    )
-
-
-def find_mutant_swordfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Mutant", 3, finned=False), None)
-
-
-def iter_mutant_swordfish(grid: CandidateGrid) -> Iterator[Step]:
-    return distinct(iter_fish(grid, "Mutant", 3, finned=False))
-
-
-def find_finned_mutant_swordfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Mutant", 3, finned=True), None)
-
-
-def iter_finned_mutant_swordfish(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Siamese Finned Mutant Swordfish steps."""
-    return distinct(
-        itertools.chain(
-            iter_fish(grid, "Mutant", 3, finned=True), iter_siamese_fish(grid, (3,), forms=("Mutant",))
-        )
-    )
-
-
-def find_mutant_jellyfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Mutant", 4, finned=False), None)
-
-
-def iter_mutant_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
-    return distinct(iter_fish(grid, "Mutant", 4, finned=False))
-
-
-def find_finned_mutant_jellyfish(grid: CandidateGrid) -> Step | None:
-    return next(iter_fish(grid, "Mutant", 4, finned=True), None)
-
-
-def iter_finned_mutant_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Siamese Finned Mutant Jellyfish steps."""
-    return distinct(
-        itertools.chain(
-            iter_fish(grid, "Mutant", 4, finned=True), iter_siamese_fish(grid, (4,), forms=("Mutant",))
-        )
-    )
+def iter_fish_steps(
+    grid: CandidateGrid, form: str, size: int, *, finned: bool, siamese: bool = True
+) -> Iterator[Step]:
+    """Every step of the technique of one form (``"Franken"`` or ``"Mutant"``), size and finness:
+    for a finned one, then (``siamese``) the Siamese ones of the form and size. The solving path
+    chooses without the Siamese ones, as HoDoKu's solver does. The techniques' table registers
+    one finder per form, size and finness (:mod:`shudu.logic.techniques`)."""
+    found: Iterator[Step] = iter_fish(grid, form, size, finned=finned)
+    if finned and siamese:
+        found = itertools.chain(found, iter_siamese_fish(grid, (size,), forms=(form,)))
+    return distinct(found)

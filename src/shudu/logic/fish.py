@@ -10,16 +10,16 @@ jigsaw regions do not change the logic.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import combinations
 
+from .catalog import FISH_NAMES
 from .complex_fish import Fish, fish_step, iter_siamese_fish
 from .grid import CandidateGrid, bits
 from .memo import barren, mark_barren, remembered
 from .propagate import c_core, c_tables
 from .step import Step, distinct
 
-_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 #: At most this many cover lines beyond k are tried for finned fish.
 _MAX_FIN_LINES = 2
 #: A base line: (its house, the digit's places in it, the cover indices of those places).
@@ -66,39 +66,25 @@ def iter_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
 
 
 def iter_finned_x_wing(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Sashimi steps of this size, then the Siamese ones (two on the same base lines)."""
-    return distinct(
-        itertools.chain(_fish(grid, 2, finned=True), iter_siamese_fish(grid, (2,), forms=("Basic",)))
-    )
+    return iter_finned(grid, 2)
 
 
 def iter_finned_swordfish(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Sashimi steps of this size, then the Siamese ones (two on the same base lines)."""
-    return distinct(
-        itertools.chain(_fish(grid, 3, finned=True), iter_siamese_fish(grid, (3,), forms=("Basic",)))
-    )
+    return iter_finned(grid, 3)
 
 
 def iter_finned_jellyfish(grid: CandidateGrid) -> Iterator[Step]:
-    """Finned and Sashimi steps of this size, then the Siamese ones (two on the same base lines)."""
-    return distinct(
-        itertools.chain(_fish(grid, 4, finned=True), iter_siamese_fish(grid, (4,), forms=("Basic",)))
-    )
+    return iter_finned(grid, 4)
 
 
-def _path_listing(k: int) -> Callable[[CandidateGrid], Iterator[Step]]:
-    """What the solving path chooses from among a finned fish's steps: the Siamese ones are for
-    the listing only, as in HoDoKu's solver (one step of two fish's eliminations)."""
-
-    def every(grid: CandidateGrid) -> Iterator[Step]:
-        return distinct(_fish(grid, k, finned=True))
-
-    return every
-
-
-find_finned_x_wing.every = _path_listing(2)  # type: ignore[attr-defined]
-find_finned_swordfish.every = _path_listing(3)  # type: ignore[attr-defined]
-find_finned_jellyfish.every = _path_listing(4)  # type: ignore[attr-defined]
+def iter_finned(grid: CandidateGrid, size: int, *, siamese: bool = True) -> Iterator[Step]:
+    """Finned and Sashimi steps of ``size``, then (``siamese``) the Siamese ones: two on the same
+    base lines. The solving path chooses without the Siamese ones, as HoDoKu's solver does (one
+    step of two fish's eliminations is for the listing)."""
+    found: Iterator[Step] = _fish(grid, size, finned=True)
+    if siamese:
+        found = itertools.chain(found, iter_siamese_fish(grid, (size,), forms=("Basic",)))
+    return distinct(found)
 
 
 def _fish(grid: CandidateGrid, k: int, *, finned: bool) -> Iterator[Step]:
@@ -199,7 +185,7 @@ def _fish_step(grid: CandidateGrid, d: int, k: int, base: list[int], covers: lis
     fins = base_cells & ~cover_bits
     for fin in bits(fins):
         targets &= grid.t.peer_bits[fin]
-    name = _NAMES[k]
+    name = FISH_NAMES[k]
     if fins:
         sashimi = any((where & hb[h] & cover_bits).bit_count() <= 1 for h in base)
         name = f"{'Sashimi' if sashimi else 'Finned'} {name}"

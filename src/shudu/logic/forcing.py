@@ -57,10 +57,6 @@ def find_forcing_net(grid: CandidateGrid) -> Step | None:
     return found[0] if found else None
 
 
-find_forcing_chain.every = iter_forcing_chain  # type: ignore[attr-defined]
-find_forcing_net.every = iter_forcing_net  # type: ignore[attr-defined]
-
-
 def _forcing(
     grid: CandidateGrid, rules: tuple[Rule, ...], name: str, *, contradictions: bool = True
 ) -> list[Step]:

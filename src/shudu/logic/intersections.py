@@ -13,18 +13,16 @@ from ..geometry import Geometry
 from ..notation import digit_char
 from . import propagate
 from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, tables
-from .step import Step, first_of_listing, make_step
+from .step import Step, make_step
 
 _BOXLIKE = ("box", "region")
 
 
-@first_of_listing
 def find_pointing(grid: CandidateGrid) -> Step | None:
     """Locked candidates type 1: the places of a digit in a box lie in one line."""
     return next(iter_locked(grid, pointing=True), None)
 
 
-@first_of_listing
 def find_claiming(grid: CandidateGrid) -> Step | None:
     """Locked candidates type 2: the places of a digit in a line lie in one box."""
     return next(iter_locked(grid, pointing=False), None)

@@ -22,8 +22,8 @@ from itertools import combinations
 
 from ..notation import digit_char
 from .budget import checkpoint
+from .catalog import FISH_NAMES
 from .chain import Branch, Net
-from .complex_fish import SIZE_NAMES
 from .grid import CandidateGrid, CellSet, bits
 from .implications import conclusion_branch, contradiction_branch
 from .propagate import settle
@@ -165,7 +165,7 @@ def _step(
     base_names = [houses[h].name for h in base]
     cover_names = [houses[h].name for h in cover]
     fish = (
-        f"{SIZE_NAMES[len(base)]} of {digit_char(digit)} in {', '.join(base_names)} "
+        f"{FISH_NAMES[len(base)]} of {digit_char(digit)} in {', '.join(base_names)} "
         f"over {', '.join(cover_names)}"
     )
     several = fins & (fins - 1)

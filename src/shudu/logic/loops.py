@@ -237,9 +237,6 @@ def find_continuous_nice_loop(grid: CandidateGrid) -> Step | None:
     return found[0] if found else None
 
 
-find_continuous_nice_loop.every = _every_loop  # type: ignore[attr-defined]
-
-
 def iter_continuous_nice_loop(grid: CandidateGrid) -> Iterator[Step]:
     """Every continuous nice loop over single candidates, one per distinct set of eliminations
     (grouped ones are listed with the grouped chains)."""
@@ -406,6 +403,3 @@ def iter_grouped_chain_by_groups(grid: CandidateGrid) -> Iterator[Step]:
     solving path lists when it takes every step of a technique (ALS nodes cost more than the path
     should pay, and the path's grouped chains stay as they were)."""
     return iter_grouped_chain(grid, als_nodes=False, proving=False)
-
-
-find_grouped_chain.every = iter_grouped_chain_by_groups  # type: ignore[attr-defined]

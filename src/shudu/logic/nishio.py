@@ -111,6 +111,3 @@ def find_nishio(grid: CandidateGrid) -> Step | None:
     """The first shortest one-digit contradiction, or None."""
     found = iter_nishio(grid)
     return found[0] if found else None
-
-
-find_nishio.every = iter_nishio  # type: ignore[attr-defined]

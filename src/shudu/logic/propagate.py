@@ -222,40 +222,89 @@ def _settle_py(
     limit: int = 0,
 ) -> Outcome:
     """:func:`settle` in Python: the specification of the C core's."""
-    cands, where, values, placed = grid.cands, grid.where, grid.values, grid.placed
-    hb, peer_bits = grid.t.house_bits, grid.t.peer_bits
-    cell_houses = grid.geometry.cell_houses
-    hmask = _house_masks(grid.geometry)
-    nh = len(hb)
-    if quiet:
-        dcells = hdirty = 0
-        dh = [0] * nh
-    else:
-        dcells = grid.empty
-        hdirty = (1 << nh) - 1
-        dh = [(1 << grid.size) - 1] * nh
-    empty = grid.empty
+    dirty = _Dirty(grid, quiet)
+    cands = grid.cands
+    if start is not None:
+        dirty.place(*start)
+    count = 0
+    try:
+        while True:
+            # one round: every single of the current grid, found before any is placed
+            found = dirty.singles()
+            if found is None:
+                return Outcome(None, count)
+            if _CLASH in found:  # one cell is the only place of two digits
+                return Outcome(None, count + len(found) - 1)
+            if found:
+                count += len(found)
+                for cell, digit in found.items():
+                    if not cands[cell] >> (digit - 1) & 1:
+                        return Outcome(None, count)  # two singles of the round clash
+                    dirty.place(cell, digit)
+                if limit and count >= limit:
+                    return STOPPED
+                continue
+            grid.empty = dirty.empty
+            if not dirty.apply_rule(rules):
+                return Outcome(grid, count)
+            count += 1
+            if limit and count >= limit:
+                return STOPPED
+    finally:
+        grid.empty = dirty.empty
 
-    def place(cell: int, digit: int) -> None:
-        nonlocal dcells, hdirty, empty
+
+#: The key :meth:`_Dirty.singles` adds when one cell is the only place of two digits.
+_CLASH = -1
+
+
+class _Dirty:
+    """What :func:`_settle_py` has still to look at on ``grid``: the cells (``dcells``) and the
+    houses (``hdirty``, and per house the digits ``dh``) changed since their last look, and the
+    open cells; it places digits and removes candidates on the grid, keeping them up to date."""
+
+    __slots__ = (
+        "cands", "cell_houses", "dcells", "dh", "empty", "grid", "hb", "hdirty", "hmask", "peer_bits",
+        "placed", "values", "where",
+    )  # fmt: skip
+
+    def __init__(self, grid: CandidateGrid, quiet: bool) -> None:
+        self.grid = grid
+        self.cands, self.where, self.values, self.placed = grid.cands, grid.where, grid.values, grid.placed
+        self.hb, self.peer_bits = grid.t.house_bits, grid.t.peer_bits
+        self.cell_houses = grid.geometry.cell_houses
+        self.hmask = _house_masks(grid.geometry)
+        nh = len(grid.t.house_bits)
+        if quiet:
+            self.dcells = self.hdirty = 0
+            self.dh = [0] * nh
+        else:
+            self.dcells = grid.empty
+            self.hdirty = (1 << nh) - 1
+            self.dh = [(1 << grid.size) - 1] * nh
+        self.empty = grid.empty
+
+    def place(self, cell: int, digit: int) -> None:
+        """Puts ``digit`` in ``cell`` and takes it from the cell's peers."""
+        cands, hmask, dh, where, placed = self.cands, self.hmask, self.dh, self.where, self.placed
         bit = 1 << cell
         own = cands[cell]
         for e in bits(own):
             where[e] &= ~bit
         d = digit - 1
         dbit = 1 << d
-        for h in cell_houses[cell]:
+        for h in self.cell_houses[cell]:
             placed[h] |= dbit
             dh[h] |= own
         mine = hmask[cell]
-        hdirty |= mine
+        self.hdirty |= mine
         cands[cell] = 0
-        values[cell] = digit
-        empty &= ~bit
-        seen = where[d] & peer_bits[cell]
+        self.values[cell] = digit
+        self.empty &= ~bit
+        seen = where[d] & self.peer_bits[cell]
         if seen:
             where[d] &= ~seen
-            dcells |= seen
+            self.dcells |= seen
             touched = 0
             keep = ~dbit
             while seen:
@@ -265,80 +314,74 @@ def _settle_py(
                 cands[peer] &= keep
                 touched |= hmask[peer]
             touched &= ~mine
-            hdirty |= touched
+            self.hdirty |= touched
             while touched:
                 low = touched & -touched
                 dh[low.bit_length() - 1] |= dbit
                 touched ^= low
 
-    if start is not None:
-        place(*start)
-    count = 0
-    try:
-        while True:
-            # one round: every single of the current grid, found before any is placed
-            found: dict[int, int] = {}
-            clash = False
-            while dcells:
-                low = dcells & -dcells
-                dcells ^= low
-                if not empty & low:
-                    continue
-                cell = low.bit_length() - 1
-                mask = cands[cell]
-                if not mask:
-                    return Outcome(None, count)
-                if not mask & (mask - 1):
-                    found[cell] = mask.bit_length()
-            while hdirty:
-                hlow = hdirty & -hdirty
-                hdirty ^= hlow
-                h = hlow.bit_length() - 1
-                hbits = hb[h]
-                ds = dh[h] & ~placed[h]
-                dh[h] = 0
-                while ds:
-                    dlow = ds & -ds
-                    ds ^= dlow
-                    d = dlow.bit_length() - 1
-                    spots = where[d] & hbits
-                    if not spots:
-                        return Outcome(None, count)
-                    if not spots & (spots - 1):
-                        cell = spots.bit_length() - 1
-                        clash |= found.setdefault(cell, d + 1) != d + 1
-            if clash:  # one cell is the only place of two digits
-                return Outcome(None, count + len(found))
-            if found:
-                count += len(found)
-                for cell, digit in found.items():
-                    if not cands[cell] >> (digit - 1) & 1:
-                        return Outcome(None, count)  # two singles of the round clash
-                    place(cell, digit)
-                if limit and count >= limit:
-                    return STOPPED
+    def singles(self) -> dict[int, int] | None:
+        """Every single of the changed cells and houses, by cell (with the key :data:`_CLASH`
+        when a cell is the only place of two digits); None at a contradiction."""
+        cands, empty = self.cands, self.empty
+        found: dict[int, int] = {}
+        clash = False
+        dcells = self.dcells
+        while dcells:
+            low = dcells & -dcells
+            dcells ^= low
+            if not empty & low:
                 continue
-            grid.empty = empty
-            for rule in rules:
-                elims = rule(grid)
-                if elims:
-                    for cell, digit in elims:
-                        dbit = 1 << (digit - 1)
-                        if cands[cell] & dbit:
-                            cands[cell] &= ~dbit
-                            where[digit - 1] &= ~(1 << cell)
-                            dcells |= 1 << cell
-                            for h in cell_houses[cell]:
-                                dh[h] |= dbit
-                            hdirty |= hmask[cell]
-                    count += 1
-                    break
-            else:
-                return Outcome(grid, count)
-            if limit and count >= limit:
-                return STOPPED
-    finally:
-        grid.empty = empty
+            cell = low.bit_length() - 1
+            mask = cands[cell]
+            if not mask:
+                self.dcells = dcells
+                return None
+            if not mask & (mask - 1):
+                found[cell] = mask.bit_length()
+        self.dcells = 0
+        where, placed, hb, dh = self.where, self.placed, self.hb, self.dh
+        hdirty = self.hdirty
+        while hdirty:
+            hlow = hdirty & -hdirty
+            hdirty ^= hlow
+            h = hlow.bit_length() - 1
+            hbits = hb[h]
+            ds = dh[h] & ~placed[h]
+            dh[h] = 0
+            while ds:
+                dlow = ds & -ds
+                ds ^= dlow
+                d = dlow.bit_length() - 1
+                spots = where[d] & hbits
+                if not spots:
+                    self.hdirty = hdirty
+                    return None
+                if not spots & (spots - 1):
+                    cell = spots.bit_length() - 1
+                    clash |= found.setdefault(cell, d + 1) != d + 1
+        self.hdirty = 0
+        if clash:
+            found[_CLASH] = 0
+        return found
+
+    def apply_rule(self, rules: Sequence[Rule]) -> bool:
+        """Removes the candidates of the first rule of ``rules`` that has any; whether one had."""
+        grid, cands, dh = self.grid, self.cands, self.dh
+        for rule in rules:
+            elims = rule(grid)
+            if elims:
+                for cell, digit in elims:
+                    dbit = 1 << (digit - 1)
+                    if cands[cell] & dbit:
+                        cands[cell] &= ~dbit
+                        self.where[digit - 1] &= ~(1 << cell)
+                        self.dcells |= 1 << cell
+                        for h in self.cell_houses[cell]:
+                            dh[h] |= dbit
+                        self.hdirty |= self.hmask[cell]
+                return True
+        return False
 
 
 def value_planes(base: CandidateGrid, outcome: Outcome) -> list[int]:

@@ -12,7 +12,7 @@ docs/rating.md describes both scales and how close they come to the reference pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -25,22 +25,14 @@ from ..notation import RATING_FIELDS, Status
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
 from ..variants import VariantLike
-from . import intersections, nishio, propagate, singles, static_forcing, subsets
+from . import propagate
 from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
-from .catalog import BY_NAME as CATALOG
-from .grid import CandidateGrid, bits
-from .memo import memo_scope, remembered_steps
+from .grid import CandidateGrid
+from .memo import memo_scope
 from .solver import Tally, rounds, tallies
 from .solver import steps as path_steps
-from .step import Step, first_of_listing, make_step
-from .techniques import (
-    LEVEL_MAX_SCORE,
-    LEVELS,
-    TECHNIQUES,
-    Finder,
-    length_bonus,
-    techniques,
-)
+from .step import Step
+from .techniques import LEVEL_MAX_SCORE, LEVELS, SE_FORMS, TECHNIQUES, Finder, techniques
 
 
 class UnsolvableError(ShuduError):
@@ -212,177 +204,14 @@ def tallied_level(rounds: Iterable[Tally], size: int = 9) -> tuple[str, int]:
 # --- Sudoku Explainer's order ------------------------------------------------------------------
 
 
-Find = Callable[[CandidateGrid], Step | None]
-
-
-def _direct_steps(grid: CandidateGrid, step: Step, name: str, *, subset: bool) -> Iterator[Step]:
-    """Sudoku Explainer's "direct" form of ``step`` (an intersection when not ``subset``, else a
-    hidden subset): one step per hidden single it makes, placing that single."""
-    trial = grid.copy()
-    trial.apply(step)
-    for single in _singles_from(trial, step, subset=subset):
-        yield make_step(
-            grid,
-            name,
-            f"{step.reason}; then {single.reason}",
-            placements=single.placements,
-            eliminations=step.eliminations,
-            cells=step.cells,
-            digits=step.digits,
-            houses=step.houses,
-        )
-
-
-def _direct_locked(name: str, *, pointing: bool) -> Find:
-    """A finder of the direct form of locked candidates, whose ``every`` lists all its steps
-    (:func:`_direct_steps` of each pattern).
-
-    As in Sudoku Explainer, the single must appear in a house of the same kind as the one the
-    digit is locked in (another box for pointing, another row or column for claiming from a row
-    or column) that the eliminations cross. A pattern that leaves no such single is passed over
-    before its step is built."""
-
-    def every(grid: CandidateGrid) -> Iterator[Step]:
-        hb = grid.t.house_bits
-        houses_of = grid.geometry.houses
-        cell_houses = grid.geometry.cell_houses
-        for found in intersections.locked(grid, pointing=pointing):
-            a, digit, out = found[0], found[2], found[4]
-            kind = houses_of[a].kind
-            plane = grid.where[digit - 1] & ~out
-            houses = sorted({h for c in bits(out) for h in cell_houses[c] if houses_of[h].kind == kind})
-            if any((spots := plane & hb[h]) and not spots & (spots - 1) for h in houses):
-                step = intersections.locked_step(grid, found, pointing=pointing)
-                yield from _direct_steps(grid, step, name, subset=False)
-
-    @first_of_listing
-    def find(grid: CandidateGrid) -> Step | None:
-        return next(every(grid), None)
-
-    find.every = every  # type: ignore[attr-defined]
-    return find
-
-
-def _direct_hidden(k: int, name: str) -> Find:
-    """A finder of the direct form of hidden subsets of ``k`` digits, whose ``every`` lists all
-    its steps (:func:`_direct_steps` of each subset). A subset after whose eliminations no house
-    where it is hidden has a digit with one place is passed over before its step is built."""
-
-    def every(grid: CandidateGrid) -> Iterator[Step]:
-        hb = grid.t.house_bits
-        cell_houses = grid.geometry.cell_houses
-        for found in subsets.hidden(grid, k):
-            digits, cells, elims = found[1], found[2], found[3]
-            planes = grid.where[:]
-            for c, d in elims:
-                planes[d - 1] &= ~(1 << c)
-            if any(
-                (spots := plane & hbits) and not spots & (spots - 1)
-                for hbits in _holding(hb, cell_houses, cells)
-                if all(not planes[d - 1] & hbits & ~cells for d in digits)
-                for plane in planes
-            ):
-                step = subsets.hidden_step(grid, found)
-                yield from _direct_steps(grid, step, name, subset=True)
-
-    @first_of_listing
-    def find(grid: CandidateGrid) -> Step | None:
-        return next(every(grid), None)
-
-    find.every = every  # type: ignore[attr-defined]
-    return find
-
-
-def _holding(house_bits: Sequence[int], cell_houses: Sequence[Sequence[int]], cells: int) -> Iterator[int]:
-    """The cell sets of the houses that hold every cell of ``cells`` (a non-empty set): the houses
-    of its first cell that hold the rest."""
-    first = (cells & -cells).bit_length() - 1
-    for h in cell_houses[first]:
-        if house_bits[h] & cells == cells:
-            yield house_bits[h]
-
-
-def _singles_from(grid: CandidateGrid, step: Step, *, subset: bool) -> Iterator[Step]:
-    """The hidden singles that ``step`` made: of another digit in a house where it is a hidden
-    subset (``subset``), or of its digit in a house of the kind it is locked in (an intersection
-    names that house first) that its eliminations cross."""
-    houses_of = grid.geometry.houses
-    if subset:
-        # every house where the subset is hidden (its digits have no place there outside its
-        # cells): a subset listed once may be hidden in a row and in a box at the same time
-        cells = sum(1 << c for c in step.cells)
-        hb = grid.t.house_bits
-        houses = sorted(
-            h
-            for h in grid.geometry.cell_houses[step.cells[0]]
-            if hb[h] & cells == cells and all(not grid.where[d - 1] & hb[h] & ~cells for d in step.digits)
-        )
-    else:
-        kind = next(house.kind for house in houses_of if house.name == step.houses[0])
-        cell_houses = grid.geometry.cell_houses
-        houses = sorted(
-            {h for c, _ in step.eliminations for h in cell_houses[c] if houses_of[h].kind == kind}
-        )
-    for h in houses:
-        for single in singles.hidden_singles_in(grid, h):
-            if subset or single.digits == step.digits:
-                yield single
-
-
-@remembered_steps
-def _every_easiest_static_forcing(grid: CandidateGrid) -> list[Step]:
-    """The cell and house forcing chains over direct links of the lowest rating: the path keeps
-    no other, so no other is built."""
-    return static_forcing.steps(grid, rank=length_bonus)
-
-
-def _easiest_static_forcing(grid: CandidateGrid) -> Step | None:
-    found = _every_easiest_static_forcing(grid)
-    return found[0] if found else None
-
-
-_easiest_static_forcing.every = _every_easiest_static_forcing  # type: ignore[attr-defined]
-
-
-#: Sudoku Explainer's direct forms, its Nishio and its (static) multiple forcing chains, each a
-#: finder of one form of a catalog technique.
-_SE_FORMS: tuple[Finder, ...] = (
-    Finder(CATALOG["Hidden single"], singles.find_box_single, form="Hidden single in box"),
-    Finder(
-        CATALOG["Locked candidates (pointing)"],
-        _direct_locked("Direct pointing", pointing=True),
-        form="Direct pointing",
-    ),
-    Finder(
-        CATALOG["Locked candidates (claiming)"],
-        _direct_locked("Direct claiming", pointing=False),
-        form="Direct claiming",
-    ),
-    Finder(
-        CATALOG["Hidden pair"],
-        _direct_hidden(2, "Direct hidden pair"),
-        form="Direct hidden pair",
-    ),
-    Finder(
-        CATALOG["Hidden triple"],
-        _direct_hidden(3, "Direct hidden triple"),
-        form="Direct hidden triple",
-    ),
-    Finder(CATALOG["Forcing Chain"], nishio.find_nishio, form=nishio.FORM),
-    Finder(CATALOG["Forcing Chain"], _easiest_static_forcing, form=static_forcing.FORMS[0]),
-)
-
-
 @cache
 def se_order(*, uniqueness: bool) -> tuple[Finder, ...]:
-    """The finders in Sudoku Explainer's order: by rating, then by the solver's order."""
-    table = [
-        Finder(t.technique, t.se_find or t.find)
-        for t in TECHNIQUES
-        if (uniqueness or not t.uniqueness) and t.se_known
-    ]
-    extra = len(_SE_FORMS)
-    ranked = sorted(enumerate([*_SE_FORMS, *table]), key=lambda it: (it[1].se, it[0] >= extra, it[0]))
+    """The finders in Sudoku Explainer's order: by rating, its own forms (:data:`SE_FORMS`) first
+    among equals, then by the solver's order. A technique of the solving order that Sudoku
+    Explainer knows comes as :meth:`~shudu.logic.techniques.Finder.for_se` gives it."""
+    table = [t.for_se() for t in TECHNIQUES if (uniqueness or not t.uniqueness) and t.se_known]
+    extra = len(SE_FORMS)
+    ranked = sorted(enumerate([*SE_FORMS, *table]), key=lambda it: (it[1].se, it[0] >= extra, it[0]))
     return tuple(t for _, t in ranked)
 
 

@@ -23,7 +23,7 @@ from .propagate import settle
 from .rule_fit import rule_fit, sum_bounds, sum_fit
 from .rule_steps import chain_bounds, pair_eliminations, propagated
 from .rule_tables import RuleItem
-from .step import Step, first_of_listing, make_step
+from .step import Step, make_step
 
 __all__ = [
     "find_rule_forcing_chain",
@@ -204,7 +204,6 @@ SHORT = 2
 SHORT_FORM = "Rule Forcing Chain (short)"
 
 
-@first_of_listing
 def find_rule_forcing_chain(grid: CandidateGrid) -> Step | None:
     return next(iter_rule_forcing_chain(grid), None)
 
@@ -215,7 +214,6 @@ def iter_rule_forcing_chain(grid: CandidateGrid) -> Iterator[Step]:
     return _forcing(grid, MAX_ROUNDS, "Rule Forcing Chain")
 
 
-@first_of_listing
 def find_short_rule_forcing_chain(grid: CandidateGrid) -> Step | None:
     return next(iter_short_rule_forcing_chain(grid), None)
 

@@ -121,7 +121,7 @@ def iter_hidden_single(grid: CandidateGrid) -> Iterator[Step]:
 
 def find_box_single(grid: CandidateGrid) -> Step | None:
     """A digit with one place left in a box or jigsaw region (Sudoku Explainer's easiest
-    hidden single); its ``every`` is :func:`iter_box_singles`."""
+    hidden single): the first of :func:`iter_box_singles`."""
     return next(iter_box_singles(grid), None)
 
 
@@ -131,9 +131,6 @@ def iter_box_singles(grid: CandidateGrid) -> Iterator[Step]:
     boxes = grid.t.boxes
     for rank, digit, cell in _hidden_places(grid, boxes):
         yield _hidden_step(grid, boxes[rank], cell, digit)
-
-
-find_box_single.every = iter_box_singles  # type: ignore[attr-defined]
 
 
 def _hidden_places(grid: CandidateGrid, houses: tuple[int, ...]) -> list[tuple[int, int, int]]:

@@ -7,22 +7,21 @@ inside their searches too).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import partial
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..errors import ShuduError
 from ..notation import LEVELS, Level
 from ..puzzle import Puzzle
 from . import singles_rounds
-from .allsteps import effect, lister, technique_steps
+from .allsteps import effect
 from .budget import checkpoint
 from .catalog import Technique
 from .grid import CandidateGrid
 from .invariant import ROUNDS, around, refinements
 from .propagate import settle
-from .step import Step, lists_first
-from .techniques import Find, Finder, rating_of, se_rating, techniques
+from .step import Step
+from .techniques import Cost, Finder, rating_of, se_rating, techniques
 
 
 class LogicError(ShuduError):
@@ -33,19 +32,21 @@ def next_step(grid: CandidateGrid, order: Sequence[Finder]) -> Step | None:
     """The first step found by the first finder (in ``order``) that finds one."""
     for finder in order:
         checkpoint()
-        step = finder.find(grid)
+        step = finder.first(grid)
         if step is not None:
             return step
     return None
 
 
 def every_step(finder: Finder, grid: CandidateGrid) -> list[Step]:
-    """Every step of one finder on ``grid``, one per effect (``grid`` is left as it is).
+    """Every step of one finder on ``grid`` that the path chooses from
+    (:attr:`~shudu.logic.techniques.Finder.chooses_from`), one per effect (``grid`` is left as it
+    is).
 
     Of the steps with the same effect the one rated lowest is kept (a shorter chain before a
     longer one), so the list does not depend on the order the finder meets them in.
     """
-    return _cheapest_by_effect(_listing(finder)(grid.copy()))
+    return _cheapest_by_effect(finder.chooses_from(grid.copy()))
 
 
 def _cheapest_by_effect(found: Iterable[Step]) -> list[Step]:
@@ -66,28 +67,13 @@ def every_single(finder: Finder, grid: CandidateGrid) -> list[Step]:
     """:func:`every_step` for a singles finder: its listing leaves the grid as it is and gives
     each placement once, so it needs neither a copy of the grid nor a choice among steps of the
     same effect (when it does give a placement twice, :func:`every_step` decides)."""
-    found = list(_listing(finder)(grid))
+    found = list(finder.chooses_from(grid))
     if not found:
         return found
     checkpoint(len(found))
     if len(found) > 1 and len({step.placements for step in found}) != len(found):
         return every_step(finder, grid)
     return found
-
-
-def _listing(finder: Finder) -> Callable[[CandidateGrid], Iterable[Step]]:
-    """The listing of a finder, looked up once."""
-    listing = _listings.get(finder.find)
-    if listing is None:
-        listing = (
-            getattr(finder.find, "every", None) or lister(finder.find) or partial(technique_steps, finder)
-        )
-        _listings[finder.find] = listing
-    return listing
-
-
-#: The listing of each finder that :func:`_listing` looked up.
-_listings: dict[Find, Callable[[CandidateGrid], Iterable[Step]]] = {}
 
 
 def _cost(step: Step) -> tuple[float, int, str]:
@@ -265,7 +251,7 @@ def _singles_head(order: Sequence[Finder]) -> list[tuple[int, Tally]]:
     steps (the name of its steps there: a hidden single after the box singles is in a line)."""
     head: list[tuple[int, Tally]] = []
     for finder in order:
-        kind = singles_rounds.KIND_OF_FIND.get(finder.find)
+        kind = singles_rounds.KIND_OF_FIND.get(finder.first)
         if kind is None:
             break
         name = finder.form or finder.technique.name
@@ -277,23 +263,24 @@ def _singles_head(order: Sequence[Finder]) -> list[tuple[int, Tally]]:
 
 
 def first_technique(grid: CandidateGrid, order: Sequence[Finder]) -> tuple[Finder, list[Step]] | None:
-    """The first finder in ``order`` with a step on ``grid``, and all its steps (one per effect)."""
+    """The first finder in ``order`` with a step on ``grid``, and all its steps (one per effect),
+    each got as the finder's :class:`~shudu.logic.techniques.Cost` says."""
     for finder in order:
         checkpoint()
-        if finder.technique.name in SINGLES:
+        if finder.cost is Cost.SINGLES:
             # a singles listing costs no more than a search for one
             batch = every_single(finder, grid)
             if batch:
                 return finder, batch
             continue
-        if lists_first(finder.find):
+        if finder.cost is Cost.LISTS_FIRST:
             # its step would be the first of this listing, which leaves the grid as it is: list
             # them at once
-            batch = _cheapest_by_effect(_listing(finder)(grid))
+            batch = _cheapest_by_effect(finder.chooses_from(grid))
             if batch:
                 return finder, batch
             continue
-        first = finder.find(grid)
+        first = finder.first(grid)
         if first is not None:
             return finder, every_step(finder, grid) or [first]
     return None

@@ -24,6 +24,7 @@ from functools import cached_property
 
 from ..notation import digit_char
 from .budget import checkpoint
+from .catalog import length_bonus
 from .chain import Branch, Implication, Net
 from .grid import CandidateGrid, bits
 from .memo import remembered_steps
@@ -303,12 +304,22 @@ def find_static_forcing(grid: CandidateGrid) -> Step | None:
     return found[0] if found else None
 
 
+@remembered_steps
+def iter_easiest_static_forcing(grid: CandidateGrid) -> list[Step]:
+    """The cell and house forcing chains over direct links of the lowest rating on Sudoku
+    Explainer's scale (:func:`~shudu.logic.catalog.length_bonus` of their length): its path keeps
+    no other, so no other is built."""
+    return steps(grid, rank=length_bonus)
+
+
+def find_easiest_static_forcing(grid: CandidateGrid) -> Step | None:
+    found = iter_easiest_static_forcing(grid)
+    return found[0] if found else None
+
+
 def _length(nodes: int) -> int:
     """A chain's length as Sudoku Explainer counts it: its nodes less two."""
     return max(nodes - 2, 0)
-
-
-find_static_forcing.every = iter_static_forcing  # type: ignore[attr-defined]
 
 
 def _choices(grid: CandidateGrid) -> Iterator[tuple[list[tuple[int, int]], str | None]]:

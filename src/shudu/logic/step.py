@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any
 
 from ..notation import Cell, cell_name, digit_char
 from .catalog import Technique, resolve
@@ -182,23 +182,6 @@ def describe_outcome(size: int, placements: Sequence[Candidate], eliminations: S
         parts.append(cannot_be([cell_name(c, size) for c in group], digits))
     # "r1c6 and r1c8 cannot be 4; r1c8 cannot be 6": groups of eliminations apart
     return and_list(parts) if len(parts) <= 2 and len(by_cells) <= 1 else "; ".join(parts)
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def first_of_listing(find: F) -> F:
-    """Marks a finder whose step is always the first one its listing gives, whose listing costs
-    no more than it when there is none, and leaves the grid as it is: a path that wants every
-    step of the technique lists them at once (:func:`lists_first`) instead of finding the first
-    one twice."""
-    find.first_of_listing = True  # type: ignore[attr-defined]
-    return find
-
-
-def lists_first(find: Callable[..., Any]) -> bool:
-    """Whether ``find`` was marked by :func:`first_of_listing`."""
-    return getattr(find, "first_of_listing", False) is True
 
 
 def digit_list(digits: Iterable[Digit]) -> str:

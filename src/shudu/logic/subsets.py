@@ -16,48 +16,40 @@ from ..geometry import Geometry
 from . import propagate
 from .budget import checkpoint
 from .grid import TABLES_CACHE_SIZE, CandidateGrid, bits, digits_of
-from .step import Step, digit_list, first_of_listing, make_step
+from .step import Step, digit_list, make_step
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-@first_of_listing
 def find_naked_pair(grid: CandidateGrid) -> Step | None:
     return next(iter_naked(grid, 2), None)
 
 
-@first_of_listing
 def find_naked_triple(grid: CandidateGrid) -> Step | None:
     return next(iter_naked(grid, 3), None)
 
 
-@first_of_listing
 def find_naked_quad(grid: CandidateGrid) -> Step | None:
     return next(iter_naked(grid, 4), None)
 
 
-@first_of_listing
 def find_locked_pair(grid: CandidateGrid) -> Step | None:
     """A naked pair inside both a box and a line."""
     return next(iter_naked(grid, 2, locked=True), None)
 
 
-@first_of_listing
 def find_locked_triple(grid: CandidateGrid) -> Step | None:
     return next(iter_naked(grid, 3, locked=True), None)
 
 
-@first_of_listing
 def find_hidden_pair(grid: CandidateGrid) -> Step | None:
     return next(iter_hidden(grid, 2), None)
 
 
-@first_of_listing
 def find_hidden_triple(grid: CandidateGrid) -> Step | None:
     return next(iter_hidden(grid, 3), None)
 
 
-@first_of_listing
 def find_hidden_quad(grid: CandidateGrid) -> Step | None:
     return next(iter_hidden(grid, 4), None)
 
