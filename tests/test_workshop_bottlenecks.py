@@ -17,7 +17,6 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import OptionError
-from shudu.logic.allsteps import technique_steps
 from shudu.logic.board import parse_board
 from shudu.logic.techniques import EVERY_FINDER, rating_of, techniques
 from shudu.notation import LEVELS
@@ -41,11 +40,11 @@ def check(puzzle: str | Puzzle, found: Bottlenecks) -> None:
     assert positions == sorted(set(positions))
     for stall in found.stalls:
         grid = parse_board(stall.board).grid()
-        assert all(f.find(grid.copy()) is None for f in easier)
+        assert all(f.first(grid.copy()) is None for f in easier)
         effects = set()
         for finder in EVERY_FINDER:
             if finder.technique.name in names:
-                for step in technique_steps(finder, grid.copy()):
+                for step in finder.iter_steps(grid.copy()):
                     if (step.placements or step.eliminations) and LEVELS.index(rating_of(step)[0]) <= top:
                         effects.add((frozenset(step.placements), frozenset(step.eliminations)))
         assert stall.ways == len(effects) >= 1
