@@ -47,14 +47,31 @@ class OptionalBuildExt(build_ext):
 
 PACKAGE = "src/shudu"
 SOLVERS, LOGIC = f"{PACKAGE}/solvers/core", f"{PACKAGE}/logic/core"
-# _core.c is the CPython module (shudu._core_c, loaded by shudu/_backend.py); the solvers' search
-# engines live in solvers/core/, the logic engine's loops in logic/core/ (docs/core.md maps them).
-# The headers are listed so that a change to one rebuilds.
+# _core.c is the CPython module (shudu._core_c, loaded by shudu/_backend.py), its types and
+# functions in _core_*.c; the solvers' search engines live in solvers/core/, the logic engine's
+# loops in logic/core/ (docs/core.md maps them).  The headers are listed so that a change to one
+# rebuilds.
+MODULE = ("_core", "_core_shape", "_core_search", "_core_batch", "_core_constraints")
 ENGINES = ("general", "band9", "band9x", "constraints", "constraints_props", "constraints_lines")
-LOOPS = ("settle", "direct", "forcing", "als", "fish", "chainbfs", "trace", "refine")
-SOURCES = [f"{PACKAGE}/_core.c", *(f"{SOLVERS}/{n}.c" for n in ENGINES), *(f"{LOGIC}/{n}.c" for n in LOOPS)]
-SHARED = ("common", "search", "search_loop", "general", "band9", "band_tables", "vec4", "constraints")
-HEADERS = [*(f"{SOLVERS}/{n}.h" for n in SHARED), *(f"{LOGIC}/{n}.h" for n in (*LOOPS, "settle_tables"))]
+LOOPS = (
+    *("settle_tables", "settle", "singles", "patterns", "direct", "forcing"),
+    *("als_sets", "als", "als_list", "fish", "chainbfs", "chainsearch", "chainlinks"),
+    *("trace", "trace_result", "refine"),
+)
+SOURCES = [
+    *(f"{PACKAGE}/{n}.c" for n in MODULE),
+    *(f"{SOLVERS}/{n}.c" for n in ENGINES),
+    *(f"{LOGIC}/{n}.c" for n in LOOPS),
+]
+SHARED = ("common", "search", "search_loop", "general", "general_rules", "band9", "band9_rules")
+SHARED += ("band_tables", "vec4", "constraints")
+LOOP_HEADERS = ("settle", "settle_tables", "settle_place", "direct", "forcing", "als", "als_sets")
+LOOP_HEADERS += ("fish", "chainbfs", "chains", "trace", "trace_lines", "refine")
+HEADERS = [
+    f"{PACKAGE}/_core.h",
+    *(f"{SOLVERS}/{n}.h" for n in SHARED),
+    *(f"{LOGIC}/{n}.h" for n in LOOP_HEADERS),
+]
 
 setup(
     ext_modules=[

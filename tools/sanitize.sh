@@ -32,7 +32,7 @@ cp "$ROOT/pyproject.toml" "$SCRATCH/"
 if [ -d "$ROOT/../shared" ]; then ln -s "$ROOT/../shared" "$BASE/shared"; fi
 
 # build_ext from a folder with setup.py and the sources only: it needs no pyproject.toml
-# (so no particular setuptools), and compiles every part of the core (_core.c, core/*.c)
+# (so no particular setuptools), and compiles every part of the core (_core*.c, */core/*.c)
 mkdir -p "$BASE/build"
 cp "$ROOT/setup.py" "$BASE/build/"
 ln -s "$SCRATCH/src" "$BASE/build/src"

@@ -14,6 +14,9 @@
  * node is not weakly linked to the start (a loop closes only on those), or those that with the
  * start prove nothing (chain_ends: the finders' test of a chain's two ends).  Nothing here calls
  * back into Python.
+ *
+ * chainsearch.c runs whole searches and sweeps in one call; chainlinks.c builds the loop
+ * graph's links.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,18 +26,8 @@
 #include <string.h>
 
 #include "chainbfs.h"
+#include "chains.h"
 #include "settle_tables.h"
-
-#define G_CAPSULE "shudu.chain_graph"
-/* The largest node id a graph may hold (n**3 plus the group nodes stays far below it). */
-#define G_MAX_NODE (1 << 22)
-
-typedef struct {
-    int32_t nodes;  /* ids 0 .. nodes - 1 */
-    int32_t *first; /* [2 * nodes + 1]: links of node v, kind k (0 strong, 1 weak) at
-                       adj[first[2v + k] .. first[2v + k + 1]) */
-    int32_t *adj;
-} graph_t;
 
 static void graph_free(PyObject *capsule)
 {
@@ -45,8 +38,7 @@ static void graph_free(PyObject *capsule)
         free(g);
     }
 }
-
-static int node_id(PyObject *x, int32_t *out)
+int chain_node_id(PyObject *x, int32_t *out)
 {
     long v = PyLong_AsLong(x);
     if (v == -1 && PyErr_Occurred()) return -1;
@@ -84,7 +76,7 @@ static int links_read(PyObject *links, Py_ssize_t count, int32_t *out, int32_t *
         Py_ssize_t j = 0;
         while ((x = PyIter_Next(it)) != NULL) {
             int32_t v = 0;
-            int bad = j >= count || node_id(x, &v);
+            int bad = j >= count || chain_node_id(x, &v);
             Py_DECREF(x);
             if (bad) {
                 Py_DECREF(it);
@@ -104,7 +96,7 @@ static int links_read(PyObject *links, Py_ssize_t count, int32_t *out, int32_t *
     }
     for (Py_ssize_t j = 0; j < count; j++) {
         int32_t v = 0;
-        if (node_id(PySequence_Fast_GET_ITEM(links, j), &v)) return -1;
+        if (chain_node_id(PySequence_Fast_GET_ITEM(links, j), &v)) return -1;
         out[j] = v;
         if (v > *top) *top = v;
     }
@@ -129,7 +121,7 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
         while (PyDict_Next(args[k], &pos, &key, &links)) {
             int32_t v;
             Py_ssize_t count;
-            if (node_id(key, &v) || links_count(links, &count)) goto done;
+            if (chain_node_id(key, &v) || links_count(links, &count)) goto done;
             if (v > top) top = v;
             total += count;
         }
@@ -151,7 +143,7 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
         while (PyDict_Next(args[k], &pos, &key, &links)) {
             int32_t v = 0;
             Py_ssize_t count = 0;
-            node_id(key, &v); /* read once above: in range */
+            chain_node_id(key, &v); /* read once above: in range */
             links_count(links, &count);
             len[2 * v + k] = (int32_t)count;
         }
@@ -163,7 +155,7 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
         pos = 0;
         while (PyDict_Next(args[k], &pos, &key, &links)) {
             int32_t v = 0;
-            node_id(key, &v);
+            chain_node_id(key, &v);
             if (links_read(links, len[2 * v + k], g->adj + g->first[2 * v + k], &reached)) goto done;
         }
     }
@@ -208,21 +200,6 @@ static int push(ivec *v, int32_t a, int32_t b)
     return 0;
 }
 
-/* What the ends of a chain prove (shudu.logic.chains._outcome, shudu.logic.loops._ends): the
- * grid's candidates, and the nodes' cells and digits (a candidate node is cell * n + digit; a
- * group node is base + its index). */
-#define E_CAPSULE "shudu.chain_ends"
-
-typedef struct {
-    PyObject *tables_capsule; /* a reference: the tables outlive the ends */
-    const tables_t *t;
-    int n, proves; /* proves: a chain from a node back to it proves it */
-    int32_t base, ngroups;
-    uint32_t cands[S_MAX_CELLS];
-    cset where[S_MAX_DIGITS];
-    cset *gseen;     /* per group: the cells that see all of its cells, outside it */
-    int32_t *gdigit; /* per group: its digit */
-} ends_t;
 
 static void ends_free(PyObject *capsule)
 {
@@ -238,11 +215,7 @@ static void ends_free(PyObject *capsule)
 PyObject *shudu_chain_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "chain_ends takes 6 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 6, "chain_ends");
     if (!t) return NULL;
     PyObject *cands = args[1], *where = args[2], *groups = args[3];
     long base = PyLong_AsLong(args[4]);
@@ -309,39 +282,6 @@ fail:
     free(e->gdigit);
     free(e);
     return NULL;
-}
-
-/* A node's digit and the cells that see all of it (0: a node the ends do not know). */
-static int node_of(const ends_t *e, int32_t node, int *digit, cset *seen, int *cell)
-{
-    if (node >= e->base) {
-        int32_t g = node - e->base;
-        if (g >= e->ngroups) return 0;
-        *digit = e->gdigit[g];
-        *seen = e->gseen[g];
-        *cell = -1;
-        return 1;
-    }
-    if (node / e->n >= e->t->ncells) return 0;
-    *cell = node / e->n;
-    *digit = node % e->n;
-    *seen = e->t->peer[*cell];
-    return 1;
-}
-
-/* Whether "s or y is true" proves something: a placement (s == y, where the ends say so) or
- * an elimination. */
-static int proves_something(const ends_t *e, int32_t s, int32_t y)
-{
-    if (s == y) return e->proves;
-    int ds, dy, cs, cy;
-    cset ss, sy;
-    if (!node_of(e, s, &ds, &ss, &cs) || !node_of(e, y, &dy, &sy, &cy)) return 0;
-    if (ds == dy) return cs_any(cs_and(e->where[ds], cs_and(ss, sy)));
-    if (cs < 0 || cy < 0) return 0;
-    if (cs == cy) return (e->cands[cs] & ~((1u << ds) | (1u << dy))) != 0;
-    if (cs_has(e->t->peer[cs], cy)) return (e->cands[cs] >> dy & 1) || (e->cands[cy] >> ds & 1);
-    return 0;
 }
 
 /* One search, a layer a call. */
@@ -513,539 +453,4 @@ PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssiz
     }
     return PyBytes_FromStringAndSize((const char *)(s->edges.at + 2 * from),
                                      (Py_ssize_t)((s->edges.len - 2 * (size_t)from) * sizeof(int32_t)));
-}
-
-/* loop_graph.Graph._weak: per node (in order), the nodes of its digit (in order) whose cells all see
- * all of its cells, outside them; with in_cell, a candidate node's cell's other candidates that
- * are nodes too. */
-PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "chain_weak takes 7 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
-    if (!t) return NULL;
-    PyObject *nodes = args[1], *cells = args[2], *digits = args[3], *cands = args[4];
-    long base = PyLong_AsLong(args[5]);
-    int in_cell = PyObject_IsTrue(args[6]);
-    if (PyErr_Occurred() || in_cell < 0) return NULL;
-    const int n = t->n, nc = t->ncells;
-    /* digits None: cells is the list of group nodes' (cells, digit), and a node below base is
-     * the candidate cell * n + digit */
-    const int by_id = digits == Py_None;
-    if (!PyList_Check(nodes) || !PyList_Check(cells) || !PyList_Check(cands) ||
-        (!by_id && (!PyList_Check(digits) || PyList_GET_SIZE(cells) != PyList_GET_SIZE(nodes) ||
-                    PyList_GET_SIZE(digits) != PyList_GET_SIZE(nodes))) ||
-        PyList_GET_SIZE(cands) != nc || base < (long)nc * n || base > G_MAX_NODE) {
-        PyErr_SetString(PyExc_ValueError, "chain_weak: the nodes do not match the tables");
-        return NULL;
-    }
-    Py_ssize_t count = PyList_GET_SIZE(nodes);
-    int32_t *id = (int32_t *)malloc(((size_t)count + 1) * sizeof(int32_t));
-    int32_t *dig = (int32_t *)malloc(((size_t)count + 1) * sizeof(int32_t));
-    int32_t *order = (int32_t *)malloc(((size_t)count + 1) * sizeof(int32_t));
-    int32_t start[S_MAX_DIGITS + 1];
-    cset *own = (cset *)malloc(((size_t)count + 1) * sizeof(cset));
-    uint8_t *is_node = (uint8_t *)calloc((size_t)base + 1, 1);
-    uint32_t mask[S_MAX_CELLS];
-    PyObject *result = NULL;
-    if (!id || !dig || !order || !own || !is_node) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (int c = 0; c < nc; c++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(cands, c));
-        if (v == -1 && PyErr_Occurred()) goto done;
-        mask[c] = (uint32_t)v & (uint32_t)((1u << n) - 1);
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (node_id(PyList_GET_ITEM(nodes, i), &id[i])) goto done;
-        PyObject *its_cells, *its_digit;
-        if (!by_id) {
-            its_cells = PyList_GET_ITEM(cells, i);
-            its_digit = PyList_GET_ITEM(digits, i);
-        } else if (id[i] >= base) {
-            PyObject *group = id[i] - base < PyList_GET_SIZE(cells) ? PyList_GET_ITEM(cells, id[i] - base) : NULL;
-            if (!group || !PyTuple_Check(group) || PyTuple_GET_SIZE(group) != 2) {
-                PyErr_SetString(PyExc_ValueError, "chain_weak: a group node with no (cells, digit)");
-                goto done;
-            }
-            its_cells = PyTuple_GET_ITEM(group, 0);
-            its_digit = PyTuple_GET_ITEM(group, 1);
-        } else {
-            its_cells = its_digit = NULL;
-        }
-        long d = its_digit ? PyLong_AsLong(its_digit) : id[i] % n;
-        if (d == -1 && PyErr_Occurred()) goto done;
-        if (d < 0 || d >= n) {
-            PyErr_SetString(PyExc_ValueError, "chain_weak: a digit out of range");
-            goto done;
-        }
-        dig[i] = (int32_t)d;
-        if (its_cells) {
-            if (shudu_get_cset(its_cells, nc, &own[i])) goto done;
-        } else if (id[i] / n < nc) {
-            own[i] = cs_bit(id[i] / n);
-        } else {
-            PyErr_SetString(PyExc_ValueError, "chain_weak: a node beyond the grid's cells");
-            goto done;
-        }
-        if (id[i] < base) is_node[id[i]] = 1;
-    }
-    /* the nodes of each digit, in order */
-    memset(start, 0, sizeof start);
-    for (Py_ssize_t i = 0; i < count; i++) start[dig[i] + 1]++;
-    for (int d = 0; d < n; d++) start[d + 1] += start[d];
-    {
-        int32_t fill[S_MAX_DIGITS];
-        memcpy(fill, start, sizeof fill);
-        for (Py_ssize_t i = 0; i < count; i++) order[fill[dig[i]]++] = (int32_t)i;
-    }
-    if (!(result = PyList_New(count))) goto done;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *out = PyList_New(0);
-        if (!out) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, i, out);
-        cset seeing = {~(uint64_t)0, ~(uint64_t)0};
-        CS_FOR(c, own[i], { seeing = cs_and(seeing, t->peer[c]); });
-        int d = dig[i];
-        for (int32_t q = start[d]; q < start[d + 1]; q++) {
-            int32_t j = order[q];
-            if (cs_any(cs_andnot(own[j], seeing)) || cs_any(cs_and(own[j], own[i]))) continue;
-            PyObject *v = PyLong_FromLong(id[j]);
-            if (!v || PyList_Append(out, v)) {
-                Py_XDECREF(v);
-                Py_CLEAR(result);
-                goto done;
-            }
-            Py_DECREF(v);
-        }
-        if (in_cell && id[i] < base) {
-            int cell = id[i] / n;
-            for (uint32_t m = cell < nc ? mask[cell] : 0; m; m &= m - 1) {
-                int e = ctz64(m);
-                int32_t other = cell * n + e;
-                if (e == d || !is_node[other]) continue;
-                PyObject *v = PyLong_FromLong(other);
-                if (!v || PyList_Append(out, v)) {
-                    Py_XDECREF(v);
-                    Py_CLEAR(result);
-                    goto done;
-                }
-                Py_DECREF(v);
-            }
-        }
-    }
-done:
-    free(id);
-    free(dig);
-    free(order);
-    free(own);
-    free(is_node);
-    return result;
-}
-
-/* chains._search in one call: from each start in turn, breadth first up to the limit, the first
- * state reached "on" that with the start proves something; each chain found makes the limit
- * its length, so a later start looks only for a shorter one.  The last chain found is the
- * shortest: its states are returned, traced through each state's first parent. */
-PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 6 && nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "chain_search takes 6 or 7 arguments");
-        return NULL;
-    }
-    const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
-    if (!g) return NULL;
-    const ends_t *e = (const ends_t *)PyCapsule_GetPointer(args[3], E_CAPSULE);
-    if (!e) return NULL;
-    PyObject *starts = args[1];
-    long limit = PyLong_AsLong(args[2]);
-    double seconds = PyFloat_AsDouble(args[4]);
-    long long nodes = PyLong_AsLongLong(args[5]);
-    /* a chain counts only through a node from group_base on (-1: any chain counts) */
-    long group_base = nargs == 7 ? PyLong_AsLong(args[6]) : -1;
-    if (PyErr_Occurred()) return NULL;
-    if (!PyList_Check(starts)) {
-        PyErr_SetString(PyExc_TypeError, "chain_search: the starts are a list");
-        return NULL;
-    }
-    const size_t states = 2 * (size_t)g->nodes;
-    /* a state is met in this start's search when its stamp is the start's number (the stamps
-     * are cleared once, not for every start) */
-    uint32_t *seen = (uint32_t *)calloc(states, sizeof(uint32_t)), stamp = 0;
-    int32_t *parent = (int32_t *)malloc(states * sizeof(int32_t));
-    int32_t *frontier = (int32_t *)malloc(states * sizeof(int32_t));
-    int32_t *nxt = (int32_t *)malloc(states * sizeof(int32_t));
-    int32_t *path = NULL;
-    PyObject *result = NULL;
-    if (!seen || !parent || !frontier || !nxt) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    uint64_t units = 0, most = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
-    double deadline = seconds < 0 ? -1.0 : monotonic_seconds() + seconds;
-    unsigned tick = 0;
-    int spent = 0;
-    int32_t best_end = -1, lim = limit > INT32_MAX ? INT32_MAX : limit < 0 ? 0 : (int32_t)limit;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(starts) && !spent; k++) {
-        int32_t start;
-        if (node_id(PyList_GET_ITEM(starts, k), &start)) goto done;
-        if (start >= g->nodes) {
-            PyErr_SetString(PyExc_KeyError, "chain_search: a start is not a node of the graph");
-            goto done;
-        }
-        seen[2 * start] = ++stamp;
-        parent[2 * start] = -1;
-        frontier[0] = 2 * start;
-        int32_t nf = 1, links = 0, found = -1;
-        while (nf && links + 1 < lim && found < 0) {
-            if (units + (uint64_t)nf > most ||
-                (deadline >= 0 && (tick++ & 63u) == 0 && monotonic_seconds() > deadline)) {
-                spent = 1;
-                break;
-            }
-            units += (uint64_t)nf;
-            links++;
-            int32_t nn = 0;
-            for (int32_t i = 0; i < nf; i++) {
-                int32_t state = frontier[i], node = state >> 1, on = state & 1;
-                for (int32_t j = g->first[2 * node + on]; j < g->first[2 * node + on + 1]; j++) {
-                    int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
-                    if (seen[fresh] != stamp) {
-                        seen[fresh] = stamp;
-                        parent[fresh] = state;
-                        nxt[nn++] = fresh;
-                    }
-                }
-            }
-            for (int32_t i = 0; i < nn && found < 0; i++)
-                if ((nxt[i] & 1) && proves_something(e, start, nxt[i] >> 1)) found = nxt[i];
-            int32_t *swap = frontier;
-            frontier = nxt;
-            nxt = swap;
-            nf = nn;
-        }
-        if (found >= 0) {
-            /* the chain, traced now (the arrays are reused by the next start); with a group
-             * base, only a chain through a group node counts */
-            int grouped = group_base < 0;
-            for (int32_t st = found; st >= 0 && !grouped; st = parent[st])
-                if ((st >> 1) >= group_base) grouped = 1;
-            if (grouped) {
-                free(path);
-                if (!(path = (int32_t *)malloc(((size_t)links + 2) * sizeof(int32_t)))) {
-                    PyErr_NoMemory();
-                    goto done;
-                }
-                int32_t count = 0;
-                for (int32_t st = found; st >= 0; st = parent[st]) path[count++] = st;
-                best_end = count;
-                lim = links; /* a later chain must be shorter */
-            }
-        }
-    }
-    PyObject *chain = Py_None;
-    if (best_end > 0) {
-        if (!(chain = PyTuple_New(best_end))) goto done;
-        for (int32_t i = 0; i < best_end; i++) {
-            PyObject *v = PyLong_FromLong(path[best_end - 1 - i]);
-            if (!v) {
-                Py_DECREF(chain);
-                goto done;
-            }
-            PyTuple_SET_ITEM(chain, i, v);
-        }
-    } else {
-        Py_INCREF(chain);
-    }
-    result = Py_BuildValue("(iKN)", spent ? 2 : best_end > 0 ? 1 : 0, (unsigned long long)units, chain);
-done:
-    free(seen);
-    free(parent);
-    free(frontier);
-    free(nxt);
-    free(path);
-    return result;
-}
-
-/* The continuous nice loops' sweep (shudu.logic.loops._closed_loops) in one call: from each
- * start in turn, breadth first up to the limit, the "on" states of the nodes weakly linked to
- * the start (where a loop closes), layer by layer, until each of those nodes has been met.  A
- * start whose loop closes at three links or more is left to Python (which writes its loops
- * out, and counts its layers); the others' frontiers are counted here, as Python counts them. */
-PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "chain_sweep takes 5 arguments");
-        return NULL;
-    }
-    const graph_t *g = (const graph_t *)PyCapsule_GetPointer(args[0], G_CAPSULE);
-    if (!g) return NULL;
-    PyObject *starts = args[1];
-    long limit = PyLong_AsLong(args[2]);
-    double seconds = PyFloat_AsDouble(args[3]);
-    long long nodes = PyLong_AsLongLong(args[4]);
-    if (PyErr_Occurred()) return NULL;
-    if (!PyList_Check(starts)) {
-        PyErr_SetString(PyExc_TypeError, "chain_sweep: the starts are a list");
-        return NULL;
-    }
-    const size_t states = 2 * (size_t)g->nodes;
-    /* a state is met in this start's search when its stamp is the start's number */
-    uint32_t *seen = (uint32_t *)calloc(states, sizeof(uint32_t)), stamp = 0;
-    int32_t *frontier = (int32_t *)malloc(states * sizeof(int32_t));
-    int32_t *nxt = (int32_t *)malloc(states * sizeof(int32_t));
-    uint8_t *closing = (uint8_t *)calloc((size_t)g->nodes + 1, 1);
-    PyObject *keep = PyList_New(0), *result = NULL;
-    if (!seen || !frontier || !nxt || !closing || !keep) {
-        if (keep) PyErr_NoMemory();
-        goto done;
-    }
-    uint64_t units = 0, most = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
-    double deadline = seconds < 0 ? -1.0 : monotonic_seconds() + seconds;
-    unsigned tick = 0;
-    int spent = 0;
-    int32_t lim = limit > INT32_MAX ? INT32_MAX : limit < 0 ? 0 : (int32_t)limit;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(starts) && !spent; k++) {
-        PyObject *item = PyList_GET_ITEM(starts, k);
-        int32_t start;
-        if (node_id(item, &start)) goto done;
-        if (start >= g->nodes) {
-            PyErr_SetString(PyExc_KeyError, "chain_sweep: a start is not a node of the graph");
-            goto done;
-        }
-        /* the nodes weakly linked to the start, each counted once */
-        int32_t wfrom = g->first[2 * start + 1], wto = g->first[2 * start + 2], unmet = 0;
-        for (int32_t j = wfrom; j < wto; j++)
-            if (!closing[g->adj[j]]) {
-                closing[g->adj[j]] = 1;
-                unmet++;
-            }
-        seen[2 * start] = ++stamp;
-        frontier[0] = 2 * start;
-        int32_t nf = 1, links = 0;
-        uint64_t own = 0; /* this start's units */
-        int kept = 0, done_here = 0;
-        while (nf && links + 1 < lim && !kept && !done_here) {
-            if (units + own + (uint64_t)nf > most ||
-                (deadline >= 0 && (tick++ & 63u) == 0 && monotonic_seconds() > deadline)) {
-                spent = 1;
-                break;
-            }
-            own += (uint64_t)nf;
-            links++;
-            int32_t nn = 0;
-            for (int32_t i = 0; i < nf; i++) {
-                int32_t state = frontier[i], node = state >> 1, on = state & 1;
-                for (int32_t j = g->first[2 * node + on]; j < g->first[2 * node + on + 1]; j++) {
-                    int32_t fresh = g->adj[j] * 2 + (on ? 0 : 1);
-                    if (seen[fresh] != stamp) {
-                        seen[fresh] = stamp;
-                        nxt[nn++] = fresh;
-                    }
-                }
-            }
-            /* the layer's closing states, in the order met */
-            for (int32_t i = 0; i < nn; i++) {
-                if (!(nxt[i] & 1) || !closing[nxt[i] >> 1]) continue;
-                if (links >= 3) {
-                    kept = 1;
-                    break;
-                }
-                if (--unmet == 0) {
-                    done_here = 1;
-                    break;
-                }
-            }
-            int32_t *swap = frontier;
-            frontier = nxt;
-            nxt = swap;
-            nf = nn;
-        }
-        for (int32_t j = wfrom; j < wto; j++) closing[g->adj[j]] = 0;
-        if (spent) break;
-        if (kept) {
-            if (PyList_Append(keep, item)) goto done;
-        } else {
-            units += own;
-        }
-    }
-    result = Py_BuildValue("(iKO)", spent ? 2 : 0, (unsigned long long)units, keep);
-done:
-    Py_XDECREF(keep);
-    free(seen);
-    free(frontier);
-    free(nxt);
-    free(closing);
-    return result;
-}
-
-/* --- the loop graph's strong links (shudu.logic.loop_graph.Graph._strong_py) ---------------- */
-
-static int cs_less(cset a, cset b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
-
-/* The node of a digit's places: a cell's (cell * n + d) or a group's (base + its number, a new
- * number the first time); -1 out of memory. */
-typedef struct {
-    cset *cells;
-    int32_t *digit;
-    int32_t count, cap;
-} groups_t;
-
-static long place_node(groups_t *g, cset cells, int d, int n, long base)
-{
-    if (!cs_many(cells)) return (long)cs_low(cells) * n + d;
-    for (int32_t k = 0; k < g->count; k++)
-        if (g->digit[k] == d && cs_eq(g->cells[k], cells)) return base + k;
-    if (g->count == g->cap) {
-        int32_t cap = g->cap ? 2 * g->cap : 64;
-        cset *cells_grown = (cset *)realloc(g->cells, (size_t)cap * sizeof(cset));
-        if (!cells_grown) return -1;
-        g->cells = cells_grown;
-        int32_t *digit_grown = (int32_t *)realloc(g->digit, (size_t)cap * sizeof(int32_t));
-        if (!digit_grown) return -1;
-        g->digit = digit_grown;
-        g->cap = cap;
-    }
-    g->cells[g->count] = cells;
-    g->digit[g->count] = d;
-    return base + g->count++;
-}
-
-/* strong.setdefault(a, set()).add(b), as loop_graph.Graph._link does it, one way */
-static int add_one_way(PyObject *strong, PyObject *a, PyObject *b)
-{
-    PyObject *links = PyDict_GetItemWithError(strong, a); /* borrowed */
-    if (!links) {
-        if (PyErr_Occurred()) return -1;
-        PyObject *fresh = PySet_New(NULL);
-        if (!fresh) return -1;
-        int rc = PyDict_SetItem(strong, a, fresh);
-        Py_DECREF(fresh);
-        if (rc) return -1;
-        links = fresh; /* the dict holds it */
-    } else if (!PySet_Check(links)) {
-        PyErr_SetString(PyExc_TypeError, "loop_strong: the strong links must be sets");
-        return -1;
-    }
-    return PySet_Add(links, b);
-}
-
-/* The link a-b added both ways: a's set first, as Graph._link adds it. */
-static int add_link(PyObject *strong, long a, long b)
-{
-    PyObject *na = PyLong_FromLong(a), *nb = na ? PyLong_FromLong(b) : NULL;
-    int rc = nb ? add_one_way(strong, na, nb) || add_one_way(strong, nb, na) : -1;
-    Py_XDECREF(na);
-    Py_XDECREF(nb);
-    return rc ? -1 : 0;
-}
-
-PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 5 || !PyDict_Check(args[4])) {
-        PyErr_SetString(PyExc_TypeError, "loop_strong takes 5 arguments, the last a dict of strong links");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
-    if (!t) return NULL;
-    PyObject *where = args[1], *digits = args[2];
-    int with_groups = PyObject_IsTrue(args[3]);
-    if (with_groups < 0) return NULL;
-    const int n = t->n, nh = t->nhouses;
-    if (!PyList_Check(where) || PyList_GET_SIZE(where) != n || !PyList_Check(digits)) {
-        PyErr_SetString(PyExc_ValueError, "loop_strong: the grid does not match the tables");
-        return NULL;
-    }
-    const long base = (long)n * n * n;
-    groups_t g = {NULL, NULL, 0, 0};
-    /* per house, the cells it shares with each house it meets in two cells or more */
-    cset *meet = (cset *)malloc(((size_t)nh * (size_t)nh + 1) * sizeof(cset));
-    int nmeet[S_MAX_HOUSES];
-    PyObject *links = args[4], *made = NULL;
-    if (!meet) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (int h = 0; h < nh; h++) {
-        nmeet[h] = 0;
-        for (int b = 0; b < nh; b++) {
-            cset inter = cs_and(t->house[h], t->house[b]);
-            if (b != h && cs_many(inter)) meet[(size_t)h * nh + nmeet[h]++] = inter;
-        }
-    }
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(digits); k++) {
-        long d = PyLong_AsLong(PyList_GET_ITEM(digits, k));
-        if (d == -1 && PyErr_Occurred()) goto done;
-        if (d < 0 || d >= n) {
-            PyErr_SetString(PyExc_ValueError, "loop_strong: a digit out of range");
-            goto done;
-        }
-        cset places;
-        if (shudu_get_cset(PyList_GET_ITEM(where, d), t->ncells, &places)) goto done;
-        for (int h = 0; h < nh; h++) {
-            cset spots = cs_and(places, t->house[h]);
-            int count = cs_pop(spots);
-            if (count < 2) continue;
-            if (count == 2) { /* a conjugate pair: the higher cell's node first */
-                int low = cs_low(spots);
-                cset rest = spots;
-                cs_clear(&rest, low);
-                if (add_link(links, (long)cs_low(rest) * n + d, (long)low * n + d)) goto done;
-                continue;
-            }
-            if (!with_groups) continue;
-            /* the distinct segments, in rising order as cell sets */
-            cset seg[S_MAX_HOUSES];
-            int nseg = 0;
-            for (int m = 0; m < nmeet[h]; m++) {
-                cset part = cs_and(spots, meet[(size_t)h * nh + m]);
-                if (!cs_any(part)) continue;
-                int at = nseg, known = 0;
-                for (int q = 0; q < nseg && !known; q++) known = cs_eq(seg[q], part);
-                if (known) continue;
-                while (at > 0 && cs_less(part, seg[at - 1])) {
-                    seg[at] = seg[at - 1];
-                    at--;
-                }
-                seg[at] = part;
-                nseg++;
-            }
-            for (int i = 0; i < nseg; i++)
-                for (int j = i + 1; j < nseg; j++) {
-                    if (cs_any(cs_and(seg[i], seg[j])) || !cs_eq(cs_or(seg[i], seg[j]), spots)) continue;
-                    long a = place_node(&g, seg[i], (int)d, n, base);
-                    long b = a < 0 ? -1 : place_node(&g, seg[j], (int)d, n, base);
-                    if (b < 0) {
-                        PyErr_NoMemory();
-                        goto done;
-                    }
-                    if (add_link(links, a, b)) goto done;
-                }
-        }
-    }
-    if (!(made = PyList_New(g.count))) goto done;
-    for (int32_t k = 0; k < g.count; k++) {
-        PyObject *cells = shudu_from_cset(g.cells[k]);
-        PyObject *one = cells ? Py_BuildValue("(Ni)", cells, g.digit[k]) : NULL;
-        if (!one) {
-            Py_CLEAR(made);
-            goto done;
-        }
-        PyList_SET_ITEM(made, k, one);
-    }
-done:
-    free(meet);
-    free(g.cells);
-    free(g.digit);
-    return made;
 }

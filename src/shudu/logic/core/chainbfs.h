@@ -6,6 +6,9 @@
 
 #include <Python.h>
 
+/* The code of a whole search (chain_search) or sweep (chain_sweep, never CHAIN_FOUND). */
+enum { CHAIN_NONE = 0, CHAIN_FOUND = 1, CHAIN_STOPPED = 2 };
+
 /* chain_graph(strong, weak) -> graph: two dicts, node -> its linked nodes (a list or a set) */
 PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_ends(tables, cands, where, groups, base, proves) -> ends: what the ends of a chain
@@ -21,14 +24,14 @@ PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t n
 PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_search(graph, starts, limit, ends, seconds, nodes[, group_base]) -> (code, units, chain):
  * the first chain from each start in turn that proves something, each shorter than the last
- * (code 0 none, 1 found, 2 stopped past seconds or nodes units of frontier); chain: its states,
- * or None.  With group_base, a start's first chain counts only if it goes through a node from
+ * (code CHAIN_NONE, CHAIN_FOUND, or CHAIN_STOPPED past seconds or nodes units of frontier);
+ * chain: its states, or None.  With group_base, a start's first chain counts only if it goes through a node from
  * group_base on (a grouped chain's group node). */
 PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_sweep(graph, starts, limit, seconds, nodes) -> (code, units, kept): the continuous nice
  * loops' sweep (shudu.logic.loops._closed_loops): the starts (in order) whose loops close at
- * three links or more, left to Python; units: the other starts' frontiers (code 0, or 2 stopped
- * past seconds or nodes units) */
+ * three links or more, left to Python; units: the other starts' frontiers (code CHAIN_NONE, or
+ * CHAIN_STOPPED past seconds or nodes units) */
 PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs_layer(search) -> (frontier size, "on" states met) of its next layer, or None */
 PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);

@@ -278,11 +278,7 @@ static void run(direct_t *g, best_t *best)
 PyObject *shudu_direct_forcing(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "direct_forcing takes 4 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 4, "direct_forcing");
     if (!t) return NULL;
     direct_t *g = (direct_t *)calloc(1, sizeof(direct_t));
     if (!g) return PyErr_NoMemory();

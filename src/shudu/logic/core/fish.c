@@ -127,11 +127,7 @@ static int read_houses(const tables_t *t, PyObject *seq, int *out)
 PyObject *shudu_fish(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "fish takes 7 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 7, "fish");
     if (!t) return NULL;
     fish_ctx g;
     memset(&g, 0, sizeof g);
@@ -352,11 +348,7 @@ static int read_pool(const tables_t *t, PyObject *seq, int *out, int *count)
 PyObject *shudu_fishes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "fishes takes 7 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 7, "fishes");
     if (!t) return NULL;
     xctx g;
     memset(&g, 0, sizeof g);

@@ -278,11 +278,7 @@ done:
 PyObject *shudu_forcing(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "forcing takes 9 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 9, "forcing");
     if (!t) return NULL;
     long nrules = PyLong_AsLong(args[6]);
     int quiet = PyObject_IsTrue(args[7]), contradictions = PyObject_IsTrue(args[8]);
@@ -326,11 +322,7 @@ done:
 PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "nested takes 11 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 11, "nested");
     if (!t) return NULL;
     long cell = PyLong_AsLong(args[6]), digit = PyLong_AsLong(args[7]);
     int quiet = PyObject_IsTrue(args[8]);
@@ -355,11 +347,7 @@ PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 PyObject *shudu_first_contradiction_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "first_contradiction takes 8 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 8, "first_contradiction");
     if (!t) return NULL;
     double seconds = PyFloat_AsDouble(args[6]);
     long long nodes = PyLong_AsLongLong(args[7]);
@@ -412,11 +400,7 @@ static long nishio_count(const tables_t *t, cset plane0, const uint32_t *placed,
 PyObject *shudu_nishio(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "nishio takes 3 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 3, "nishio");
     if (!t) return NULL;
     PyObject *where = args[1], *placed = args[2];
     if (!PyList_Check(where) || PyList_GET_SIZE(where) != t->n || !PyList_Check(placed) ||

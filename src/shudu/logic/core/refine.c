@@ -203,11 +203,7 @@ PyObject *
 shudu_refine(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "refine takes 9 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 9, "refine");
     if (!t) return NULL;
     if (native < 0) native = check_native();
     if (!native) {

@@ -105,12 +105,16 @@ typedef struct {
     overlap_t *ov;  /* grouped by kind, then by house a, in the original order */
 } tables_t;
 
+/* The tables of an entry point's call that takes `want` arguments, the first the tables'
+ * capsule: NULL with an exception set ("name takes want arguments"). */
+SHUDU_HIDDEN const tables_t *shudu_call_tables(PyObject *const *args, Py_ssize_t nargs,
+                                               Py_ssize_t want, const char *name);
 /* A Python int read as a cell set of ncells cells (TypeError, OverflowError: -1). */
 SHUDU_HIDDEN int shudu_get_cset(PyObject *x, int ncells, cset *out);
 /* A cell set as a new Python int (NULL on error). */
 SHUDU_HIDDEN PyObject *shudu_from_cset(cset a);
 
-/* The state of one settle call (settle.c): the grid as it changes, and what changed since the
+/* The state of one settle call (settle.c, singles.c, patterns.c): the grid as it changes, and what changed since the
  * last look. */
 typedef struct {
     const tables_t *t;
@@ -158,5 +162,20 @@ SHUDU_HIDDEN int shudu_first_contradiction(settle_state_t *s, int *cell, int *di
 /* The fields of a CandidateGrid (cands, where, placed, values, empty) read into s, checked
  * against t; values start at 0 (the cells placed by the call are marked there). -1 on error. */
 SHUDU_HIDDEN int shudu_load_settle_state(settle_state_t *s, const tables_t *t, PyObject *const *grid);
+
+/* What a call may change of its grid, kept by shudu_load_grid so that shudu_store_grid writes
+ * back only that (settle_tables.c). */
+typedef struct {
+    uint32_t cands[S_MAX_CELLS], placed[S_MAX_HOUSES];
+    cset where[S_MAX_DIGITS];
+} saved_t;
+
+/* shudu_load_settle_state, keeping in saved what the call may change (saved may be NULL). */
+SHUDU_HIDDEN int shudu_load_grid(settle_state_t *s, const tables_t *t, PyObject *const *grid,
+                                 saved_t *saved);
+/* Write back what changed since shudu_load_grid (values: the cells placed here); the new empty
+ * set, or NULL. */
+SHUDU_HIDDEN PyObject *shudu_store_grid(const settle_state_t *s, PyObject *const *grid,
+                                        const saved_t *saved);
 
 #endif

@@ -10,7 +10,7 @@
  * order, causes and rules are those of the Python class, so a branch reads and rates the same
  * whichever ran.
  *
- * Nothing here calls back into Python; the fifth rule's inner searches count their settles
+ * trace_result.c writes the lines out.  Nothing here calls back into Python; the fifth rule's inner searches count their settles
  * against the limits the caller gives, as forcing.forcing_net_inside does.
  */
 #define PY_SSIZE_T_CLEAN
@@ -23,47 +23,7 @@
 #include "../../solvers/core/common.h"
 #include "settle_tables.h"
 #include "trace.h"
-
-/* A line's rule, as implications.LINE_KINDS names them. */
-enum { K_ASSUMPTION, K_NAKED, K_HIDDEN, K_SEES, K_LOCKED, K_PAIR, K_RULE };
-
-typedef struct {
-    int cell, digit, on, kind, rule, house;
-    cset cells;       /* K_SEES: the placements it sees; K_PAIR: the pair */
-    size_t first;     /* its causes: pool[first : first + count], ascending */
-    int count;
-} line_t;
-
-/* A reason offered for a single this round: kind K_NAKED or K_HIDDEN (in house), the lines it
- * needs. */
-typedef struct {
-    int digit, kind, house, size;
-} offer_t;
-
-typedef struct {
-    settle_state_t s;          /* the grid as the assumption changes it */
-    uint32_t bcands[S_MAX_CELLS];
-    cset bwhere[S_MAX_DIGITS]; /* the grid before it */
-    int n, nc, words, cap;
-    line_t *lines;
-    int nlines;
-    int *pool;
-    size_t npool, pool_cap;
-    uint64_t *needs;  /* per line, the lines it needs (itself included): cap rows of words */
-    uint64_t *scratch;
-    int *gone;        /* per candidate (cell * n + digit index): the line that removed it */
-    int placed[S_MAX_CELLS];
-    /* this round's offers: the cells in the order first offered, each cell's reasons in the
-     * order their digits were first offered */
-    int ocells[S_MAX_CELLS], nocells;
-    int held[S_MAX_CELLS];
-    offer_t offers[S_MAX_CELLS][S_MAX_DIGITS];
-    /* the contradiction: kind 0 (cell a without candidates), 1 (digit index a without a place
-     * in house b); causes pool[bfirst : bfirst + bcount] */
-    int broken, bkind, ba, bb, bcount;
-    size_t bfirst;
-    int inner_calls;
-} trace_t;
+#include "trace_lines.h"
 
 static int grow_pool(trace_t *tr, size_t more)
 {
@@ -276,9 +236,10 @@ static int store_broken(trace_t *tr, const int *causes, int k, int extra)
     return 0;
 }
 
-/* Trace._singles: 1 when a round was placed, 0 when none was found or the grid broke, -1 out
- * of memory. */
-static int singles_round(trace_t *tr)
+/* This round's singles offered (naked singles, then hidden ones), and of the contradictions met
+ * (a cell without candidates, a digit without a place in a house) the one needing the fewest
+ * lines kept: *best_broken its size, -1 when there is none. */
+static void offer_singles(trace_t *tr, int *best_broken)
 {
     settle_state_t *s = &tr->s;
     const tables_t *t = s->t;
@@ -289,7 +250,7 @@ static int singles_round(trace_t *tr)
         twice = cs_or(twice, cs_and(once, s->where[d]));
         once = cs_or(once, s->where[d]);
     }
-    int best_broken = -1;
+    *best_broken = -1;
     tr->nocells = 0;
     int few[S_MAX_CELLS], nfew = 0;
     CS_FOR(c, cs_andnot(s->empty, twice), { few[nfew++] = c; });
@@ -298,7 +259,7 @@ static int singles_round(trace_t *tr)
         uint32_t mask = s->cands[cell];
         if (!mask) {
             int k = cell_causes(tr, cell, 0, buf, 0);
-            keep_broken(tr, &best_broken, size_of(tr, buf, k), 0, cell, 0);
+            keep_broken(tr, best_broken, size_of(tr, buf, k), 0, cell, 0);
         } else {
             int digit = ctz64(mask) + 1;
             int k = cell_causes(tr, cell, digit, buf, 0);
@@ -314,13 +275,19 @@ static int singles_round(trace_t *tr)
             if (cs_many(spots)) continue;
             int k = place_causes(tr, d, cs_andnot(hbits, spots), buf, 0);
             int size = size_of(tr, buf, k);
-            if (!cs_any(spots)) keep_broken(tr, &best_broken, size, 1, d, h);
+            if (!cs_any(spots)) keep_broken(tr, best_broken, size, 1, d, h);
             else offer(tr, cs_low(spots), d + 1, K_HIDDEN, h, size);
         }
     }
-    /* singles that clash: two reasons of one cell, or two cells that see each other and take
-     * one digit; each needs the lines of both */
-    int best_clash = -1, ca = 0, ia = 0, cb = 0, ib = 0;
+}
+
+/* Of this round's singles that clash (two reasons of one cell, or two cells that see each other
+ * and take one digit; each needs the lines of both), the one needing the fewest lines: its size
+ * (-1: none), with the cells and their reasons' positions in *ca, *ia, *cb, *ib. */
+static int cheapest_clash(trace_t *tr, int *ca, int *ia, int *cb, int *ib)
+{
+    const tables_t *t = tr->s.t;
+    int best_clash = -1;
     for (int i = 0; i < tr->nocells; i++) {
         int cell = tr->ocells[i], m = tr->held[cell];
         for (int x = 0; x < m; x++)
@@ -330,9 +297,9 @@ static int singles_round(trace_t *tr)
                 int size = pair_size(tr, cell, ox, cell, oy) + 1;
                 if (best_clash < 0 || size < best_clash) {
                     best_clash = size;
-                    ca = cb = cell;
-                    ia = x;
-                    ib = y;
+                    *ca = *cb = cell;
+                    *ia = x;
+                    *ib = y;
                 }
             }
     }
@@ -347,38 +314,57 @@ static int singles_round(trace_t *tr)
             int size = pair_size(tr, a, oa, b, ob) + 2;
             if (best_clash < 0 || size < best_clash) {
                 best_clash = size;
-                ca = a;
-                cb = b;
-                ia = ib = 0;
+                *ca = a;
+                *cb = b;
+                *ia = *ib = 0;
             }
         }
     }
-    int result = 0;
+    return best_clash;
+}
+
+/* Trace._clash: the first single placed, then the second's cell (or house) left without its
+ * digit, kept as the contradiction.  0, or -1 out of memory. */
+static int write_clash(trace_t *tr, int ca, int ia, int cb, int ib)
+{
+    int buf[CAUSES_MAX];
+    const offer_t *oa = &tr->offers[ca][ia], *ob = &tr->offers[cb][ib];
+    int k = offer_causes(tr, ca, oa, buf, 0);
+    int index = add_line(tr, ca, oa->digit, 1, oa->kind, 0, oa->house, (cset){0, 0}, buf, k);
+    if (index < 0) return -1;
+    int gone = index;
+    if (ca != cb) {
+        gone = add_line(tr, cb, ob->digit, 0, K_SEES, 0, -1, cs_bit(ca), &index, 1);
+        if (gone < 0) return -1;
+    }
+    if (ob->kind == K_NAKED) tr->bkind = 0, tr->ba = cb, tr->bb = 0;
+    else tr->bkind = 1, tr->ba = ob->digit - 1, tr->bb = ob->house;
+    k = offer_causes(tr, cb, ob, buf, 0);
+    return store_broken(tr, buf, k, gone);
+}
+
+/* Trace._singles: TRACE_DONE when a round was placed, TRACE_NONE when none was found or the grid
+ * broke, TRACE_NOMEM out of memory. */
+static int singles_round(trace_t *tr)
+{
+    const tables_t *t = tr->s.t;
+    int buf[CAUSES_MAX];
+    int best_broken;
+    offer_singles(tr, &best_broken);
+    int ca = 0, ia = 0, cb = 0, ib = 0;
+    int best_clash = cheapest_clash(tr, &ca, &ia, &cb, &ib);
+    int result = TRACE_NONE;
     if (best_clash >= 0 && (best_broken < 0 || best_clash < best_broken)) {
-        /* Trace._clash: the first placed, then the second's cell (or house) left without its
-         * digit */
-        const offer_t *oa = &tr->offers[ca][ia], *ob = &tr->offers[cb][ib];
-        int k = offer_causes(tr, ca, oa, buf, 0);
-        int index = add_line(tr, ca, oa->digit, 1, oa->kind, 0, oa->house, (cset){0, 0}, buf, k);
-        if (index < 0) return -1;
-        int gone = index;
-        if (ca != cb) {
-            gone = add_line(tr, cb, ob->digit, 0, K_SEES, 0, -1, cs_bit(ca), &index, 1);
-            if (gone < 0) return -1;
-        }
-        if (ob->kind == K_NAKED) tr->bkind = 0, tr->ba = cb, tr->bb = 0;
-        else tr->bkind = 1, tr->ba = ob->digit - 1, tr->bb = ob->house;
-        k = offer_causes(tr, cb, ob, buf, 0);
-        if (store_broken(tr, buf, k, gone)) return -1;
+        if (write_clash(tr, ca, ia, cb, ib)) return TRACE_NOMEM;
     } else if (best_broken >= 0) {
         int k = tr->bkind == 0 ? cell_causes(tr, tr->ba, 0, buf, 0)
                                : place_causes(tr, tr->ba, t->house[tr->bb], buf, 0);
-        if (store_broken(tr, buf, k, -1)) return -1;
+        if (store_broken(tr, buf, k, -1)) return TRACE_NOMEM;
     } else if (tr->nocells) {
         cset cells = {0, 0};
         for (int i = 0; i < tr->nocells; i++) cells = cs_or(cells, cs_bit(tr->ocells[i]));
-        if (place_round(tr, cells, 0)) return -1;
-        result = 1;
+        if (place_round(tr, cells, 0)) return TRACE_NOMEM;
+        result = TRACE_DONE;
     }
     for (int i = 0; i < tr->nocells; i++) tr->held[tr->ocells[i]] = 0;
     return result;
@@ -458,8 +444,8 @@ static int pattern(trace_t *tr, cset cells, uint32_t digits, int *out, int *kind
     return -1; /* every line so far */
 }
 
-/* Trace._rules: 1 when a rule removed something, 0 when none applies, 2 when the fifth rule's
- * budget ran out, -1 out of memory. */
+/* Trace._rules: TRACE_DONE when a rule removed something, TRACE_NONE when none applies,
+ * TRACE_STOPPED when the fifth rule's budget ran out, TRACE_NOMEM out of memory. */
 static int rules_step(trace_t *tr, int nrules)
 {
     settle_state_t *s = &tr->s;
@@ -470,7 +456,7 @@ static int rules_step(trace_t *tr, int nrules)
             s->nest->budget.tick = 0; /* each call reads the clock first, as in Python */
         }
         if (!shudu_settle_rule(s, r)) {
-            if (r == 4 && s->nest->spent) return 2;
+            if (r == 4 && s->nest->spent) return TRACE_STOPPED;
             continue;
         }
         /* the eliminations in the rule's order: a hidden pair's cell by cell, the others' digit
@@ -504,7 +490,7 @@ static int rules_step(trace_t *tr, int nrules)
         if (k < 0) {
             k = tr->nlines;
             all = (int *)malloc(sizeof(int) * (size_t)(k ? k : 1));
-            if (!all) return -1;
+            if (!all) return TRACE_NOMEM;
             for (int i = 0; i < k; i++) all[i] = i;
             because = all;
         }
@@ -516,118 +502,20 @@ static int rules_step(trace_t *tr, int nrules)
             int index = add_line(tr, c, d + 1, 0, kind, r, house, pair, because, k);
             if (index < 0) {
                 free(all);
-                return -1;
+                return TRACE_NOMEM;
             }
             tr->gone[c * n + d] = index;
         }
         free(all);
-        return 1;
+        return TRACE_DONE;
     }
-    return 0;
-}
-
-/* The ints as a new tuple (or, with list, a list). */
-static PyObject *ints(const int *values, size_t count, int list)
-{
-    PyObject *out = list ? PyList_New((Py_ssize_t)count) : PyTuple_New((Py_ssize_t)count);
-    if (!out) return NULL;
-    for (size_t i = 0; i < count; i++) {
-        PyObject *v = PyLong_FromLong(values[i]);
-        if (!v) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        if (list) PyList_SET_ITEM(out, (Py_ssize_t)i, v);
-        else PyTuple_SET_ITEM(out, (Py_ssize_t)i, v);
-    }
-    return out;
-}
-
-static PyObject *int_tuple(const int *values, int count) { return ints(values, (size_t)count, 0); }
-
-/* Causes renumbered (renum: per line its new index, -1 where left out; NULL: as they are). */
-static int renumber(const int *causes, int count, const int *renum, int *out)
-{
-    for (int i = 0; i < count; i++) out[i] = renum ? renum[causes[i]] : causes[i];
-    return count;
-}
-
-static PyObject *result_of(trace_t *tr, int code, long long settles, int keep)
-{
-    /* without keep, only the lines the contradiction needs (its branch, the assumption first),
-     * renumbered: Trace.branch of them is the branch of all the lines */
-    int *renum = NULL, *tmp = NULL, kept = tr->nlines;
-    if (!keep && tr->broken) {
-        renum = (int *)malloc(sizeof(int) * (size_t)(tr->nlines ? tr->nlines : 1));
-        tmp = (int *)malloc(sizeof(int) * (size_t)(tr->nlines + tr->bcount + 1));
-        if (!renum || !tmp) {
-            free(renum);
-            free(tmp);
-            return PyErr_NoMemory();
-        }
-        int w = tr->words;
-        uint64_t *mask = tr->scratch;
-        memcpy(mask, tr->needs, sizeof(uint64_t) * (size_t)w); /* line 0: the assumption */
-        for (int i = 0; i < tr->bcount; i++) {
-            const uint64_t *row = tr->needs + (size_t)tr->pool[tr->bfirst + (size_t)i] * (size_t)w;
-            for (int j = 0; j < w; j++) mask[j] |= row[j];
-        }
-        kept = 0;
-        for (int i = 0; i < tr->nlines; i++) renum[i] = mask[i >> 6] >> (i & 63) & 1 ? kept++ : -1;
-    }
-    PyObject *lines = PyList_New(kept), *broken = NULL, *placed = NULL, *gone = NULL;
-    if (!lines) goto fail;
-    for (int i = 0, at = 0; i < tr->nlines; i++) {
-        const line_t *l = &tr->lines[i];
-        if (renum && renum[i] < 0) continue;
-        PyObject *causes = renum ? int_tuple(tmp, renumber(tr->pool + l->first, l->count, renum, tmp))
-                                 : int_tuple(tr->pool + l->first, l->count);
-        PyObject *cells = causes ? shudu_from_cset(l->cells) : NULL;
-        if (!cells) {
-            Py_XDECREF(causes);
-            goto fail;
-        }
-        /* N: the tuple takes causes and cells (and drops them if it cannot be built) */
-        PyObject *item = Py_BuildValue("(iiONiiiN)", l->cell, l->digit, l->on ? Py_True : Py_False,
-                                       causes, l->kind, l->rule, l->house, cells);
-        if (!item) goto fail;
-        PyList_SET_ITEM(lines, at++, item);
-    }
-    if (tr->broken) {
-        PyObject *causes = renum ? int_tuple(tmp, renumber(tr->pool + tr->bfirst, tr->bcount, renum, tmp))
-                                 : int_tuple(tr->pool + tr->bfirst, tr->bcount);
-        broken = causes ? Py_BuildValue("(iiiN)", tr->bkind, tr->ba, tr->bb, causes) : NULL;
-    } else {
-        broken = Py_NewRef(Py_None);
-    }
-    if (broken && keep) {
-        placed = ints(tr->placed, (size_t)tr->nc, 1);
-        gone = placed ? ints(tr->gone, (size_t)tr->nc * (size_t)tr->n, 1) : NULL;
-    } else if (broken) {
-        placed = Py_NewRef(Py_None);
-        gone = Py_NewRef(Py_None);
-    }
-    if (!gone) goto fail;
-    free(renum);
-    free(tmp);
-    return Py_BuildValue("(iLNNNN)", code, settles, lines, broken, placed, gone);
-fail:
-    Py_XDECREF(lines);
-    Py_XDECREF(broken);
-    Py_XDECREF(placed);
-    free(renum);
-    free(tmp);
-    return NULL;
+    return TRACE_NONE;
 }
 
 PyObject *shudu_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "trace takes 12 arguments");
-        return NULL;
-    }
-    const tables_t *t = (const tables_t *)PyCapsule_GetPointer(args[0], S_CAPSULE);
+    const tables_t *t = shudu_call_tables(args, nargs, 12, "trace");
     if (!t) return NULL;
     long cell = PyLong_AsLong(args[6]), digit = PyLong_AsLong(args[7]), nrules = PyLong_AsLong(args[8]);
     int keep = PyObject_IsTrue(args[9]);
@@ -665,7 +553,7 @@ PyObject *shudu_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     for (int i = 0; i < tr->nc * tr->n; i++) tr->gone[i] = -1;
     for (int i = 0; i < tr->nc; i++) tr->placed[i] = -1;
-    int code = S_SETTLED, got = 0;
+    int code = S_SETTLED, got = TRACE_NONE;
     if (!(tr->s.cands[cell] >> (digit - 1) & 1) || !cs_has(tr->s.empty, (int)cell)) {
         PyErr_SetString(PyExc_ValueError, "trace: the assumption is not a candidate");
         goto done;
@@ -673,19 +561,19 @@ PyObject *shudu_trace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (place_round(tr, cs_bit((int)cell), (int)digit)) goto oom;
     while (!tr->broken) {
         got = singles_round(tr);
-        if (got < 0) goto oom;
-        if (got) continue;
+        if (got == TRACE_NOMEM) goto oom;
+        if (got == TRACE_DONE) continue;
         if (tr->broken) break;
         got = rules_step(tr, (int)nrules);
-        if (got < 0) goto oom;
-        if (got == 2) {
+        if (got == TRACE_NOMEM) goto oom;
+        if (got == TRACE_STOPPED) {
             code = S_STOPPED;
             break;
         }
-        if (!got) break;
+        if (got == TRACE_NONE) break;
     }
     if (tr->broken) code = S_BROKEN;
-    result = result_of(tr, code, tr->inner_calls ? (long long)nest.settles : -1, keep);
+    result = trace_result(tr, code, tr->inner_calls ? (long long)nest.settles : -1, keep);
     goto done;
 oom:
     PyErr_NoMemory();

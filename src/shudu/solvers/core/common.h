@@ -1,7 +1,7 @@
 /*
  * What every part of the C core shares: portable bit helpers, the compiled shape, the
  * search budget, the result codes and the engine interface.  No Python here: the engines
- * are plain C; only _core.c (the module) talks to the interpreter.
+ * are plain C; only _core*.c (the module) talks to the interpreter.
  */
 #ifndef SHUDU_CORE_COMMON_H
 #define SHUDU_CORE_COMMON_H
@@ -134,9 +134,9 @@ monotonic_seconds(void)
 #define POLL_EVERY 16u
 
 /* A search's budget.  node_limit and deadline are set by whoever starts the search; poll,
- * poll_arg and stop only by the module (_core.c), which has the interpreter: the engines
- * only reach budget_checkpoint, which calls poll (at most every POLL_SECONDS) and reads
- * stop.  poll returns nonzero when the search must end now (Ctrl-C: the module raises
+ * poll_arg and stop only by the module (_core_search.c, _core_batch.c), which has the
+ * interpreter: the engines only reach budget_checkpoint, which calls poll (at most every
+ * POLL_SECONDS) and reads stop.  poll returns nonzero when the search must end now (Ctrl-C: the module raises
  * KeyboardInterrupt once it has the GIL back); stop is a flag that another thread of the
  * same batch sets when its poll said so. */
 typedef struct {

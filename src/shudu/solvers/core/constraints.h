@@ -1,7 +1,7 @@
 /*
  * The constraint engine of solver "constraints" in C: the twin of the pure-Python engine
  * (shudu/solvers/constraints.py, with the propagators of _propagators_py.py and
- * _conditions_py.py as the specification).  Plain C, no Python: _core.c wraps it.
+ * _conditions_py.py as the specification).  Plain C, no Python: _core_constraints.c wraps it.
  *
  * A network is read from a flat array of int32 records, one a propagator, in the order the
  * Python engine builds them (shudu.solvers.constraints.encode_network writes it):
