@@ -9,10 +9,12 @@ import zlib
 
 import pytest
 
+from logic_states import PUZZLES, hard_states, known_states
 from shudu.geometry import Geometry
 from shudu.logic import invariant, propagate
 from shudu.logic.grid import CandidateGrid
-from test_settle_core import PUZZLES, _hard_states, _known_states, needs_core
+
+from conftest import needs_c
 
 
 def _same_prints(grid: CandidateGrid, rng: random.Random) -> None:
@@ -23,20 +25,20 @@ def _same_prints(grid: CandidateGrid, rng: random.Random) -> None:
     assert list(invariant.refinements(grid)) == want
 
 
-@needs_core
+@needs_c
 @pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
 def test_c_and_python_refinements_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
     rng = random.Random(zlib.crc32(ident.encode()))
-    for grid in _known_states(ident, geometry, givens, solution, 5, 4, settled=True):
+    for grid in known_states(ident, geometry, givens, solution, 5, 4, settled=True):
         _same_prints(grid, rng)
 
 
-@needs_core
+@needs_c
 def test_c_and_python_refinements_agree_on_hard_puzzles_and_variants() -> None:
     rng = random.Random(17)
-    states = list(_hard_states(10, 110, 3, 17, 19, 4))
+    states = list(hard_states(10, 110, 3, 17, 19, 4))
     if not states:
         pytest.skip("../shared/data is absent: no hardest or variant puzzles to draw states from")
     for grid in states:
@@ -44,7 +46,7 @@ def test_c_and_python_refinements_agree_on_hard_puzzles_and_variants() -> None:
     assert len(states) >= 40
 
 
-@needs_core
+@needs_c
 def test_refine_rejects_colours_that_do_not_fit_the_grid() -> None:
     grid = CandidateGrid.from_values(Geometry(9), [0] * 81)
     tables = propagate._c_tables(grid.geometry)
@@ -57,7 +59,7 @@ def test_refine_rejects_colours_that_do_not_fit_the_grid() -> None:
         core.refine(tables, *state, [0] * 80 + [1 << 70], [0] * 9, [0] * 27)
 
 
-@needs_core
+@needs_c
 def test_an_interpreter_that_hashes_otherwise_keeps_to_the_python_rounds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -70,7 +72,7 @@ def test_an_interpreter_that_hashes_otherwise_keeps_to_the_python_rounds(
     monkeypatch.setattr(invariant, "_use_c", True)
     rng = random.Random(3)
     [(ident, geometry, givens, solution), *_] = [p for p in PUZZLES if p[1].size == 9]
-    [grid] = _known_states(ident, geometry, givens, solution, 9, 1, settled=False)
+    [grid] = known_states(ident, geometry, givens, solution, 9, 1, settled=False)
     assert list(invariant.refinements(grid)) == list(invariant.refinements_py(grid))
     assert invariant._use_c is False
     _same_prints(grid, rng)

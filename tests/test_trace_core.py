@@ -14,6 +14,7 @@ import zlib
 
 import pytest
 
+from logic_states import PUZZLES, hard_states, known_states, quiet_states
 from shudu.geometry import Geometry
 from shudu.logic import forcing
 from shudu.logic.budget import LogicTimeout, limits, nodes_used
@@ -21,7 +22,8 @@ from shudu.logic.grid import CandidateGrid
 from shudu.logic.implications import Trace, _c_trace, contradiction_branch
 from shudu.logic.netrules import NET_RULES
 from shudu.logic.propagate import Rule
-from test_settle_core import PUZZLES, _hard_states, _known_states, _quiet_states, needs_core
+
+from conftest import needs_c
 
 NESTED: tuple[Rule, ...] = (*NET_RULES, forcing.forcing_net_inside)
 RULE_SETS: tuple[tuple[Rule, ...], ...] = ((), NET_RULES[:2], NET_RULES, NESTED)
@@ -60,30 +62,30 @@ def _same_traces(grid: CandidateGrid, rng: random.Random, each: int) -> int:
     return broken
 
 
-@needs_core
+@needs_c
 def test_c_and_python_traces_agree_on_hard_puzzles_and_variants() -> None:
     rng = random.Random(31)
-    states = list(_hard_states(8, 130, 2, 29, 37, 3))
-    assert sum(_same_traces(grid, rng, 2) for grid in [*states, *_quiet_states(iter(states))])
+    states = list(hard_states(8, 130, 2, 29, 37, 3))
+    assert sum(_same_traces(grid, rng, 2) for grid in [*states, *quiet_states(iter(states))])
 
 
-@needs_core
+@needs_c
 @pytest.mark.parametrize(("ident", "geometry", "givens", "solution"), PUZZLES, ids=[p[0] for p in PUZZLES])
 def test_c_and_python_traces_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
-    grids = _known_states(ident, geometry, givens, solution, 5, 3, settled=True)
+    grids = known_states(ident, geometry, givens, solution, 5, 3, settled=True)
     rng = random.Random(zlib.crc32(ident.encode()))
     for grid in grids:
         _same_traces(grid, rng, 1)
 
 
-@needs_core
+@needs_c
 def test_a_nested_trace_stops_at_the_node_limit_as_the_python_one_does() -> None:
     """The fifth rule's inner searches count one unit an assumption: given a budget one unit
     short of what the trace needs, both stop there, having counted the same."""
     checked = 0
-    for grid in _quiet_states(_hard_states(6, 170, 0, 1, 41, 2)):
+    for grid in quiet_states(hard_states(6, 170, 0, 1, 41, 2)):
         cells = [c for c in range(grid.geometry.ncells) if grid.empty >> c & 1]
         for cell in cells[:4]:
             digit = (grid.cands[cell] & -grid.cands[cell]).bit_length()
@@ -102,12 +104,12 @@ def test_a_nested_trace_stops_at_the_node_limit_as_the_python_one_does() -> None
     assert checked
 
 
-@needs_core
+@needs_c
 def test_a_contradiction_branch_is_the_same_without_the_record_of_candidates() -> None:
     """A contradiction's branch asks the C core for the lines alone (``keep`` false)."""
     rng = random.Random(3)
     found = 0
-    for grid in _quiet_states(_hard_states(6, 170, 1, 31, 53, 2)):
+    for grid in quiet_states(hard_states(6, 170, 1, 31, 53, 2)):
         cells = [c for c in range(grid.geometry.ncells) if grid.empty >> c & 1]
         for cell in rng.sample(cells, min(4, len(cells))):
             for d in range(grid.size):

@@ -57,7 +57,7 @@ cd "$SCRATCH"
 # finder beside the C sweep, are left to the plain run: they spend their time in Python, which
 # PYTHONMALLOC=malloc under ASan slows tenfold; the C calls they make are compared with their
 # Python specifications on random states by the tests kept here)
-"$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py tests/test_settle_core.py tests/test_trace_core.py tests/test_refine_core.py tests/test_constraint_core.py \
+"$PY" -m pytest -q -p no:cacheprovider --capture=sys tests/test_fast.py tests/test_core_parts.py tests/test_variant_core.py tests/test_settle_core.py tests/test_forcing_core.py tests/test_fish_als_core.py tests/test_chain_core.py tests/test_trace_core.py tests/test_refine_core.py tests/test_constraint_core.py \
     -k "not tallies and not ratings_are_the_same and not loop_sweep"
 "$PY" "$ROOT/tools/fuzz_core.py" --rounds "$ROUNDS"
 "$PY" "$ROOT/tools/fuzz_constraints.py" --rounds "$((ROUNDS / 3))"
