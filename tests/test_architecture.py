@@ -60,7 +60,7 @@ def test_every_layer_imports_only_lower_layers() -> None:
 #: The modules of shudu.logic that sit above the techniques or under them all (the grid, the
 #: budget, the step); every other module of the package is a technique module.
 NOT_TECHNIQUES = {
-    "__init__", "allsteps", "board", "budget", "catalog", "explain", "grid", "invariant", "memo",
+    "__init__", "allsteps", "board", "budget", "catalog", "explain", "grid", "invariant", "memo", "naming",
     "propagate", "rating", "reglib", "solver", "step", "techniques",
 }  # fmt: skip
 
@@ -140,3 +140,21 @@ def test_symmetry_orbits_cache_is_bounded() -> None:
         for name in symmetry.SYMMETRIES:
             symmetry.orbits(name, size)
     assert symmetry.orbits.cache_info().currsize <= symmetry.ORBITS_CACHE_SIZE
+
+
+#: The longest a source file may grow, C and the page's scripts included (issue: short parts).
+MAX_LINES = 600
+SOURCE_SUFFIXES = {".py", ".c", ".h", ".js", ".css", ".html"}
+
+
+def test_no_source_file_is_longer_than_the_limit() -> None:
+    """Every module of the package, its tests, benchmarks and tools stays within MAX_LINES lines;
+    a longer one is split along its seams."""
+    long = {}
+    for part in ("src", "tests", "benchmarks", "tools"):
+        for path in (ROOT / part).rglob("*"):
+            if path.suffix in SOURCE_SUFFIXES and path.is_file():
+                lines = path.read_text(encoding="utf-8", errors="replace").count("\n")
+                if lines > MAX_LINES:
+                    long[str(path.relative_to(ROOT))] = lines
+    assert not long, long

@@ -12,9 +12,9 @@ import random
 import shudu
 from shudu.formats.text import as_puzzle
 from shudu.logic import chains
-from shudu.logic.catalog import resolve
 from shudu.logic.grid import CandidateGrid
 from shudu.logic.invariant import fingerprint as grid_fingerprint
+from shudu.logic.naming import resolve
 from shudu.logic.rating import Rating
 
 from conftest import KNOWN, shared_lines

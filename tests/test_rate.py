@@ -10,7 +10,7 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import ShuduError
-from shudu.logic.catalog import resolve
+from shudu.logic.naming import resolve
 from shudu.logic.rating import hodoku_level
 from shudu.logic.step import Step
 from shudu.logic.techniques import length_bonus, rating_of

@@ -8,9 +8,10 @@ easiest first, in :data:`TECHNIQUES`. See docs/logic.md and docs/rating.md.
 from __future__ import annotations
 
 from .budget import LogicTimeout, checkpoint, limits
-from .catalog import CATALOG, Form, Technique, lookup
+from .catalog import CATALOG, Form, Technique
 from .explain import Explanation, Hint, explain, hint
 from .grid import CandidateGrid
+from .naming import lookup
 from .rating import Rating, UnsolvableError, rate
 from .solver import LogicError, next_step, solve_path, steps
 from .step import Step

@@ -17,9 +17,10 @@ from ..errors import ShuduError, check_count, check_seconds
 from ..geometry import BoxLike
 from ..variants import VariantLike
 from .budget import LogicTimeout, checkpoint, limits
-from .catalog import Technique, lookup
+from .catalog import Technique
 from .grid import CandidateGrid
 from .memo import memo_scope
+from .naming import lookup
 from .step import Step
 from .techniques import EVERY_FINDER, Finder
 

@@ -12,9 +12,7 @@ This module declares techniques; it finds nothing (the finders are listed, in so
 - ``forms``: the named forms a finder may report ("Sashimi X-Wing", "Unique Rectangle Type 3
   (pair)", "Forcing Chain (cell)"), each with its own codes and ratings where they differ.
 
-Every name is looked up exactly (:func:`resolve`): a step's rating follows from its technique and
-form, never from the wording of its explanation. :func:`lookup` is the forgiving lookup for users:
-shudu's names, HoDoKu's names and codes, in any letter case.
+Names are looked up in :mod:`shudu.logic.naming`.
 """
 
 from __future__ import annotations
@@ -540,77 +538,7 @@ CATALOG: tuple[Technique, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """What a name stands for: a technique, and the form's name (the technique's own if none)."""
-
-    technique: Technique
-    name: str
-
-
-def _index() -> tuple[dict[str, Resolved], dict[str, Resolved]]:
-    exact: dict[str, Resolved] = {}
-    loose: dict[str, Resolved] = {}
-
-    def add(key: str, found: Resolved, *, strict: bool) -> None:
-        if not key:
-            return
-        if strict:
-            if key in exact:
-                raise AssertionError(f"the technique name {key!r} is declared twice")
-            exact[key] = found
-        loose.setdefault(key.casefold(), found)
-
-    for t in CATALOG:
-        own = Resolved(t, t.name)
-        for key in (t.name, *t.aliases):
-            add(key, own, strict=True)
-        for form in t.forms:
-            found = Resolved(t, form.name)
-            for key in (form.name, *form.aliases):
-                add(key, found, strict=True)
-    # HoDoKu's names and codes, after every shudu name (a shudu name wins a clash); a code shared
-    # by a technique and its forms means the first form that has it.
-    for t in CATALOG:
-        own = Resolved(t, t.name)
-        add(t.hodoku, own, strict=False)
-        for form in t.forms:
-            found = Resolved(t, form.name)
-            for key in (form.hodoku, *form.codes):
-                add(key, found, strict=False)
-        for key in t.codes:
-            add(key, own, strict=False)
-    return exact, loose
-
-
-_EXACT, _LOOSE = _index()
 BY_NAME: dict[str, Technique] = {t.name: t for t in CATALOG}
-
-
-def resolve(name: str) -> Resolved:
-    """The technique and form a finder's ``name`` declares (exact names only; KeyError if none)."""
-    try:
-        return _EXACT[name]
-    except KeyError:
-        raise KeyError(f"{name!r} is not a declared technique or form name") from None
-
-
-def lookup(text: str) -> Resolved | None:
-    """The technique or form a user means: shudu's name, HoDoKu's name or four-digit code (a
-    library variant such as ``0600-1`` is its code), in any letter case; None if unknown."""
-    key = text.strip()
-    found = _LOOSE.get(key.casefold())
-    if found is None and key[:4].isdigit() and key[4:5] == "-":
-        found = _LOOSE.get(key[:4])
-    return found
-
-
-def technique(text: str) -> Technique:
-    """The technique named ``text`` (as :func:`lookup`); KeyError if none."""
-    found = lookup(text)
-    if found is None:
-        raise KeyError(f"no technique is called {text!r}")
-    return found.technique
 
 
 #: Lengths past which Sudoku Explainer adds 0.1 to a chain's rating (each ×3/2 then ×4/3).
@@ -639,11 +567,7 @@ __all__ = [
     "LEVELS",
     "LEVEL_MAX_SCORE",
     "Form",
-    "Resolved",
     "Technique",
     "fish_name",
     "length_bonus",
-    "lookup",
-    "resolve",
-    "technique",
 ]

@@ -12,8 +12,9 @@ from functools import cache, lru_cache
 
 from ..geometry import Geometry
 from ..notation import digit_char
-from .catalog import Technique, resolve
+from .catalog import Technique
 from .grid import TABLES_CACHE_SIZE, CandidateGrid, Tables, tables
+from .naming import resolve
 from .step import Step, new_step
 
 

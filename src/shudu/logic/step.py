@@ -7,9 +7,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from ..notation import Cell, cell_name, digit_char
-from .catalog import Technique, resolve
+from .catalog import Technique
 from .chain import Chain, Net, cannot_be
 from .grid import CandidateGrid, Digit, and_list
+from .naming import resolve
 
 Candidate = tuple[Cell, Digit]
 

@@ -29,8 +29,8 @@ from ..errors import OptionError, SearchTimeout, ShuduError, check_count, check_
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
 from ..logic.budget import LogicTimeout, checkpoint, limits
-from ..logic.catalog import lookup
 from ..logic.grid import CandidateGrid
+from ..logic.naming import lookup
 from ..logic.propagate import settle
 from ..logic.solver import SINGLES, steps
 from ..logic.techniques import Finder, techniques

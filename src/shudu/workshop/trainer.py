@@ -19,8 +19,8 @@ from ..errors import OptionError, check_count, check_seconds
 from ..formats import to_json as puzzle_json
 from ..generator import GeneratorTimeout, generate
 from ..logic.budget import LogicTimeout, limits
-from ..logic.catalog import lookup
 from ..logic.grid import CandidateGrid, bits
+from ..logic.naming import lookup
 from ..logic.solver import rounds
 from ..logic.step import Step
 from ..logic.techniques import techniques
