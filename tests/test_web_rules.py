@@ -23,6 +23,7 @@ import shudu
 from browser_support import EASY, PHONE, Page, cell, current_game, open_game
 from shudu.formats.convert import read_document, write_document
 from shudu.notation import cell_name
+from test_rule_logic import KILLER as KILLER_4X4
 
 server_db, server, browser, shots = web.server_db, web.server, web.browser, web.shots
 
@@ -171,16 +172,7 @@ def mixed() -> str:
 SMALL = json.dumps(
     {
         "size": 4,
-        "rules": [
-            {"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3},
-            {"rule": "cage", "cells": ["r1c3", "r1c4"], "total": 7},
-            {"rule": "cage", "cells": ["r2c1", "r3c1"], "total": 5},
-            {"rule": "cage", "cells": ["r2c2", "r2c3", "r2c4"], "total": 7},
-            {"rule": "cage", "cells": ["r3c2", "r4c2"], "total": 4},
-            {"rule": "cage", "cells": ["r4c1"], "total": 4},
-            {"rule": "cage", "cells": ["r3c3", "r3c4"], "total": 7},
-            {"rule": "cage", "cells": ["r4c3", "r4c4"], "total": 3},
-        ],
+        "rules": KILLER_4X4,
         "givens": "..3...1.........",
     }
 )

@@ -17,20 +17,12 @@ import shudu
 from shudu.formats.convert import read_document, write_document
 from shudu.rules import rule_types
 from shudu.web import create_app
+from test_rule_logic import KILLER as KILLER_4X4
 
 #: A 4x4 killer (every cell caged) with two givens: one solution.
 KILLER = {
     "size": 4,
-    "rules": [
-        {"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3},
-        {"rule": "cage", "cells": ["r1c3", "r1c4"], "total": 7},
-        {"rule": "cage", "cells": ["r2c1", "r3c1"], "total": 5},
-        {"rule": "cage", "cells": ["r2c2", "r2c3", "r2c4"], "total": 7},
-        {"rule": "cage", "cells": ["r3c2", "r4c2"], "total": 4},
-        {"rule": "cage", "cells": ["r4c1"], "total": 4},
-        {"rule": "cage", "cells": ["r3c3", "r3c4"], "total": 7},
-        {"rule": "cage", "cells": ["r4c3", "r4c4"], "total": 3},
-    ],
+    "rules": KILLER_4X4,
     "givens": "..3...1.........",
 }
 
