@@ -289,7 +289,7 @@ def test_ctrl_c_at_a_terminal_stops_a_batch_and_its_workers_quietly(pool: str, t
         pytest.skip("dask.distributed is not installed")
     # an interrupted batch lets its workers finish the chunk they hold (one puzzle each here)
     puzzle = INKALA if _backend.CORE is not None else MEDIUM
-    (tmp_path / "many.txt").write_text((puzzle + "\n") * 400)
+    (tmp_path / "many.txt").write_text((puzzle + "\n") * 4000)
     where = ["--dask", "local", "--jobs", "2"] if pool == "--dask" else ["--jobs", "2"]
     args = ["batch", "rate", "-i", "many.txt", "-o", "out.jsonl", "--chunk", "1", *where]
     # a terminal sends SIGINT to the whole process group: the workers get it too
