@@ -546,6 +546,7 @@ def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row() -> None:
     assert stopped  # some dig was cut
 
 
+@pytest.mark.c_speed  # minutes on the pure-Python core
 @pytest.mark.parametrize(("size", "variant", "level"), [(16, "standard", "hard"), (25, "standard", "easy")])
 def test_large_kinds_are_made_unique_at_the_raters_level(size: int, variant: str, level: str) -> None:
     made = generate(size=size, variant=variant, level=level, seed=1, timeout=300)
