@@ -293,7 +293,8 @@ BOX_TAKERS = [
 def test_every_form_of_a_box_is_taken_everywhere(take: Any, box: Any) -> None:
     if isinstance(box, str) and box != "3x3" and "generate" in repr(take):
         pytest.skip("one text form is enough for the generator")
-    with contextlib.suppress(shudu.generator.GeneratorTimeout):  # the box was taken, the time ran out
+    # the box was taken and the search began, but its time ran out (the pure-Python core is slower)
+    with contextlib.suppress(shudu.generator.GeneratorTimeout, shudu.errors.SearchTimeout):
         assert take(box) == (3, 3)
 
 

@@ -289,7 +289,7 @@ def test_ctrl_c_at_a_terminal_stops_a_batch_and_its_workers_quietly(pool: str, t
         pytest.skip("dask.distributed is not installed")
     # an interrupted batch lets its workers finish the chunk they hold (one puzzle each here)
     puzzle = INKALA if _backend.CORE is not None else MEDIUM
-    (tmp_path / "many.txt").write_text((puzzle + "\n") * 400)
+    (tmp_path / "many.txt").write_text((puzzle + "\n") * 4000)
     where = ["--dask", "local", "--jobs", "2"] if pool == "--dask" else ["--jobs", "2"]
     args = ["batch", "rate", "-i", "many.txt", "-o", "out.jsonl", "--chunk", "1", *where]
     # a terminal sends SIGINT to the whole process group: the workers get it too
@@ -298,6 +298,62 @@ def test_ctrl_c_at_a_terminal_stops_a_batch_and_its_workers_quietly(pool: str, t
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "shudu: interrupted" in err.splitlines()
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def _group_members(group: int) -> list[int]:
+    """The processes of a process group, its leader left out."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and int(stat.parent.name) != group:
+            members.append(int(stat.parent.name))
+    return members
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a command's workers")
+@pytest.mark.parametrize("delay", [0.0, 0.2, 0.6, 1.5])
+def test_ctrl_c_while_a_local_dask_cluster_starts_ends_the_batch_quietly(
+    delay: float, tmp_path: Path
+) -> None:
+    """Ctrl-C from the moment the command starts its cluster (its first child process) until
+    the cluster is up: never lost, never a hang, never a worker's traceback, no worker left."""
+    if importlib.util.find_spec("distributed") is None:
+        pytest.skip("dask.distributed is not installed")
+    # work for minutes were the signal lost: the exit status would say so
+    (tmp_path / "many.txt").write_text((MEDIUM + "\n") * 4000)
+    args = ["batch", "rate", "-i", "many.txt", "-o", "out.jsonl", "--chunk", "1"]
+    args += ["--dask", "local", "--jobs", "2"]
+    process = subprocess.Popen(
+        [*SHUDU, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True
+    )
+    try:
+        started = time.monotonic()
+        while not _group_members(process.pid) and process.poll() is None and time.monotonic() - started < 120:
+            time.sleep(0.01)
+        assert process.poll() is None and _group_members(process.pid), process.communicate()[1]
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: the whole group
+        _, raw = process.communicate(timeout=120)
+        err = raw.decode("utf-8", "replace")
+        assert process.returncode == Exit.INTERRUPTED, err
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+        assert err.splitlines()[-1] == "shudu: interrupted", err
+        assert not (tmp_path / "out.jsonl").exists()
+        # its standard error closed, so its workers are gone, or about to be
+        started = time.monotonic()
+        while _group_members(process.pid) and time.monotonic() - started < 30:
+            time.sleep(0.1)
+        assert not _group_members(process.pid)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 # --- arguments: '-', files, folders, bytes ----------------------------------------------------

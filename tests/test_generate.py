@@ -288,7 +288,14 @@ def assert_minimal(puzzle: shudu.Puzzle) -> None:
             assert independent_count(trial) == 2, f"{puzzle.geometry.cell_name(cell)} could go"
 
 
-@pytest.mark.parametrize("options", [{"symmetry": "rot180"}, {"symmetry": "mirror", "level": "medium"}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"symmetry": "rot180"},
+        # a graded minimal puzzle: minutes on the pure-Python core
+        pytest.param({"symmetry": "mirror", "level": "medium"}, marks=pytest.mark.c_speed),
+    ],
+)
 def test_minimal_output_is_minimal(options: dict[str, str]) -> None:
     result = generate(minimal=True, seed=17, **options)  # type: ignore[arg-type]
     assert_sound(result)
@@ -342,7 +349,8 @@ def test_timeout_reports_nothing_found() -> None:
 
 
 def test_timeout_keeps_what_was_found() -> None:
-    stream = generate_many(None, seed=4, timeout=0.5)
+    # long enough for a few puzzles, on the pure-Python core too
+    stream = generate_many(None, seed=4, timeout=0.5 if C_CORE is not None else 5.0)
     made = []
     with pytest.raises(GeneratorTimeout) as caught:
         for result in stream:
@@ -538,6 +546,7 @@ def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row() -> None:
     assert stopped  # some dig was cut
 
 
+@pytest.mark.c_speed  # minutes on the pure-Python core
 @pytest.mark.parametrize(("size", "variant", "level"), [(16, "standard", "hard"), (25, "standard", "easy")])
 def test_large_kinds_are_made_unique_at_the_raters_level(size: int, variant: str, level: str) -> None:
     made = generate(size=size, variant=variant, level=level, seed=1, timeout=300)

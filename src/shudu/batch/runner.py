@@ -165,32 +165,25 @@ def _leave_with(parent: int) -> None:
 @contextlib.contextmanager
 def _held_interrupts() -> Iterator[None]:
     """SIGINT held back (blocked, not ignored) while worker processes may be started: a worker
-    inherits the block and drops a pending SIGINT when it starts ignoring them (see
-    :func:`_leave_with`), so Ctrl-C during its start-up prints nothing; this process gets the
-    signal as soon as the block is lifted."""
+    inherits the block from its first instruction and drops a pending SIGINT when it starts
+    ignoring them (see :func:`_leave_with`), or keeps it blocked to its end (a Dask worker), so
+    Ctrl-C during its start-up prints nothing; this process gets the signal as soon as the block
+    is lifted. The threads started meanwhile (a Dask cluster's, which start its worker processes
+    in turn) inherit the block for good."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    # multiprocessing's resource tracker, when the thread that first needs it starts it, *unblocks*
+    # SIGINT in that thread (after starting it with SIGINT blocked): started here first, it is
+    # already running then, and every thread keeps the mask it inherits
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-@contextlib.contextmanager
-def _deaf_children() -> Iterator[None]:
-    """While a local cluster starts its worker processes, SIGINT is ignored, and they inherit
-    that: Ctrl-C at a terminal reaches the whole process group, and only this process, which
-    stops the cluster, should answer it (see :func:`_leave_with`)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before)
 
 
 class _Dask(_Pool):
@@ -200,19 +193,30 @@ class _Dask(_Pool):
         except ImportError:
             raise ShuduError("--dask needs dask.distributed: pip install 'shudu[batch]'") from None
         self._distributed = distributed
-        self._cluster = None
-        if address == "local":
-            with _deaf_children():
-                self._cluster = distributed.LocalCluster(
-                    n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=":0"
-                )
-            self._client = distributed.Client(self._cluster)
-        else:
-            _probe(address)
-            try:
-                self._client = distributed.Client(address, timeout="30s")
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise ShuduError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        self._cluster: Any = None
+        self._client: Any = None
+        try:
+            if address == "local":
+                # the cluster's threads start here, and its worker processes from them: with
+                # SIGINT held back here they are deaf to it from their first instruction to
+                # their end (a terminal's Ctrl-C reaches the whole process group; only this
+                # process, which stops the cluster, should answer it), and a Ctrl-C that comes
+                # while the cluster starts is answered here as soon as it is up
+                with _held_interrupts():
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=":0"
+                    )
+                self._client = distributed.Client(self._cluster)
+            else:
+                _probe(address)
+                try:
+                    self._client = distributed.Client(address, timeout="30s")
+                except (OSError, TimeoutError, ValueError) as exc:
+                    raise ShuduError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        except BaseException:
+            # Ctrl-C as the cluster comes up: it is stopped, not left to the interpreter's exit
+            self.close()
+            raise
         workers = self._client.scheduler_info().get("workers", {})
         self._width = max(int(sum(w.get("nthreads", 1) for w in workers.values())), 1)
 
@@ -244,7 +248,8 @@ class _Dask(_Pool):
         level = logger.level
         logger.setLevel(logging.ERROR)
         try:
-            self._client.close()
+            if self._client is not None:
+                self._client.close()
             if self._cluster is not None:
                 self._cluster.close()
         finally:
