@@ -195,6 +195,13 @@ class _Dask(_Pool):
         self._distributed = distributed
         self._cluster: Any = None
         self._client: Any = None
+        # a Ctrl-C inside the client's wait can make the event loop log a callback's failure
+        # (distributed's own sync() cancelling a future it never made): noise, with a
+        # traceback, beside the one line that says the batch was interrupted; the batch's own
+        # failures come back through its futures
+        self._loop_log = logging.getLogger("tornado.application")
+        self._loop_level = self._loop_log.level
+        self._loop_log.setLevel(logging.CRITICAL)
         try:
             if address == "local":
                 # the cluster's threads start here, and its worker processes from them: with
@@ -254,6 +261,7 @@ class _Dask(_Pool):
                 self._cluster.close()
         finally:
             logger.setLevel(level)
+            self._loop_log.setLevel(self._loop_level)
 
 
 def _probe(address: str) -> None:
