@@ -5,16 +5,12 @@ interrupted status and one line, never a traceback."""
 from __future__ import annotations
 
 import argparse
-import functools
 import importlib
 import json
 import os
-import resource
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -133,50 +129,3 @@ def test_ctrl_c_while_a_command_loads_is_one_line(target: str, command: list[str
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
     assert done.stderr.splitlines() == ["shudu: interrupted"]
     assert done.stdout == ""
-
-
-@functools.cache
-def _package_import_seconds() -> float:
-    """The CPU time of a Python that imports the package (the part of the start before the
-    command line's own code runs) on this machine now."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    _python("import shudu")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def _cpu_seconds(pid: int) -> float | None:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to follow the child's start")
-def test_ctrl_c_right_after_the_package_loads_is_one_line() -> None:
-    # the signal is sent as soon as the child is past the package's import, while the command's
-    # modules load: the earliest moment the command line's own code can answer it
-    env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(SOURCE), os.environ.get("PYTHONPATH")]))
-    )
-    start = _package_import_seconds() + 0.02
-    child = subprocess.Popen(
-        [sys.executable, "-m", "shudu", "count", "." * 256, "--limit", str(10**15)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        while (_cpu_seconds(child.pid) or 0.0) < start and child.poll() is None:
-            time.sleep(0.001)
-        child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=60)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.communicate()
-    assert child.returncode == Exit.INTERRUPTED, err
-    assert "Traceback" not in err, err
-    assert err.splitlines() == ["shudu: interrupted"]
