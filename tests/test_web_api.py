@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -73,6 +74,17 @@ def test_the_page_and_its_modules_are_served(client: TestClient) -> None:
         assert module.status_code == 200
         assert "javascript" in module.headers["content-type"]
     assert client.get("/static/style.css").status_code == 200
+
+
+def test_the_page_preloads_every_module_and_text_travels_compressed(client: TestClient) -> None:
+    page = client.get("/")
+    modules = sorted(path.name for path in (Path(shudu.web.__file__).parent / "static" / "js").glob("*.js"))
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/js/([\w.]+)">', page.text)
+    assert preloaded == modules and page.text.index("modulepreload") < page.text.index("</head>")
+    packed = client.get("/static/js/app.js", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["content-encoding"] == "gzip" and "import" in packed.text
+    plain = client.get("/static/js/app.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.text == packed.text
 
 
 def test_unknown_paths_and_methods_answer_json(client: TestClient) -> None:
