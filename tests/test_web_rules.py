@@ -205,6 +205,12 @@ def test_the_api_sends_each_rule_in_its_json_form(browser: object, server: str) 
     link = write_document(read_document(killer()), "sudokupad")
     parsed = page.request.post(server + "api/parse", data={"puzzle": link}).json()
     assert parsed["puzzle"]["rules"] == expected
+    # and the page offers the game's own link, which reads back to the same rules
+    opener = page.locator("#sudokupad-link")
+    assert opener.is_visible() and opener.get_attribute("target") == "_blank"
+    href = opener.get_attribute("href")
+    assert href == game["puzzle"]["sudokupad"]
+    assert [rule.to_json(N) for rule in read_document(href).puzzle.geometry.variant.rules] == expected
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -40,6 +40,20 @@ def test_each_format_reads_to_the_same_rules(client: TestClient, fmt: str) -> No
     assert answer.json()["puzzle"]["rules"] == KILLER["rules"]
 
 
+def test_a_puzzle_opens_in_sudokupad_where_the_format_holds_it(client: TestClient) -> None:
+    described = client.post("/api/parse", json={"puzzle": KILLER}).json()["puzzle"]
+    link = described["sudokupad"]
+    assert link.startswith("https://sudokupad.app/")
+    back = read_document(link).puzzle
+    assert [rule.to_json(4) for rule in back.geometry.variant.rules] == KILLER["rules"]
+    assert list(back.cells) == described["givens"]
+    # a digits-from-0 puzzle: SudokuPad's digits start at 1, so there is no link
+    zero = {"size": 4, "rules": [{"rule": "digits", "from": 0}], "givens": "0" + "." * 15}
+    answer = client.post("/api/parse", json={"puzzle": zero})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["puzzle"]["sudokupad"] is None
+
+
 def test_every_rule_type_goes_out_in_its_own_json_form(client: TestClient) -> None:
     sent = 0
     for name, rtype in rule_types().items():

@@ -229,6 +229,10 @@ class Described(Answer):
         description="the puzzle's constraint rules, each in shudu's JSON form (docs/constraints.md):"
         ' {"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3}; [] for a classic or region variant'
     )
+    sudokupad: str | None = Field(
+        description="the puzzle as a SudokuPad link (https://sudokupad.app/…), or null where SudokuPad's"
+        " format cannot hold it"
+    )
 
 
 class Parsed(Answer):

@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import shudu
-from shudu.formats import to_json
-from shudu.formats.convert import detect_format, read_document
+from shudu.errors import ShuduError
+from shudu.formats import Document, to_json
+from shudu.formats.convert import detect_format, read_document, write_document
 from shudu.notation import digit_char, parse_cell_name
 
 #: The formats that carry a puzzle's whole shape and rules (f-puzzles and SudokuPad links and
@@ -196,7 +197,16 @@ def describe(puzzle: shudu.Puzzle) -> dict[str, Any]:
         "houses": [{"name": h.name, "cells": list(h.cells)} for h in geo.houses],
         "links": [list(links) for links in geo.links] if any(geo.links) else None,
         "rules": [rule.to_json(n) for rule in geo.variant.rules],
+        "sudokupad": sudokupad_link(puzzle),
     }
+
+
+def sudokupad_link(puzzle: shudu.Puzzle) -> str | None:
+    """The puzzle as a SudokuPad link, or None where SudokuPad's format cannot hold it."""
+    try:
+        return write_document(Document(puzzle), "sudokupad")
+    except ShuduError:
+        return None
 
 
 def to_plain(value: Any) -> Any:

@@ -157,6 +157,8 @@ function show(saved) {
   page.stats = loadStats(saved.id);
   game.autoNotes = page.settings.autoNotes;
   $("share-link").hidden = true;
+  $("sudokupad-link").hidden = !saved.puzzle.sudokupad;
+  $("sudokupad-link").href = saved.puzzle.sudokupad || "";
   history.replaceState(null, "", `#game=${saved.id}`);
   localStorage.setItem("shudu-last-game", saved.id);
   say(game.finished ? "This puzzle is finished." : "", game.finished ? "done" : "");
