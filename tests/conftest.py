@@ -1,9 +1,11 @@
-"""Shared fixtures: the known-answer file, the benchmark data folder, and the C core when it runs."""
+"""Shared fixtures: the known-answer file, the benchmark data folder, the C core when it runs, and
+the web app in the ASGI test client."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -87,3 +89,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.section(f"{total} tests skipped: the shared data is absent ({DATA})")
     for path, reasons in sorted(wanting.items()):
         terminalreporter.write_line(f"{path}: {len(reasons)} ({sorted(set(reasons))[0]})")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A fresh SQLite file for the web app or the store."""
+    return tmp_path / "web.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Any:
+    """The web app on ``db`` in Starlette's test client (skips without the web extra)."""
+    testclient = pytest.importorskip("starlette.testclient", reason="the web extra is not installed")
+    from shudu.web import create_app
+
+    return testclient.TestClient(create_app(db))

@@ -19,16 +19,6 @@ PUZZLE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...
 PYRAMID = "...8..7....1.42....65...1...49.......8.6........9...6.......4.......15..1........"
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "web.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> TestClient:
-    return TestClient(create_app(db))
-
-
 def solution_of(puzzle: str, **options: object) -> list[int]:
     result = shudu.solve(puzzle, **options)
     assert result.solution is not None

@@ -5,7 +5,6 @@ with them. The page's drawing of them is tested in a real browser by test_web_ru
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,6 @@ from starlette.testclient import TestClient
 import shudu
 from shudu.formats.convert import read_document, write_document
 from shudu.rules import rule_types
-from shudu.web import create_app
 from test_rule_logic import KILLER as KILLER_4X4
 
 #: A 4x4 killer (every cell caged) with two givens: one solution.
@@ -25,11 +23,6 @@ KILLER = {
     "rules": KILLER_4X4,
     "givens": "..3...1.........",
 }
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path / "web.sqlite3"))
 
 
 @pytest.mark.parametrize("fmt", ["json", "iss", "sudokupad", "fpuzzles"])
