@@ -211,7 +211,12 @@ def test_a_long_net_is_shown_part_by_part(browser: object, server: str, shots: P
         for line in branch["numbered"][: len(numbers)]:
             assert line in text
         assert_links_clear_the_digits(page)
-        assert_strong_solid_weak_dashed(page) if len(seen) else None
+        if seen:  # the parts before are drawn faint, this part's lines in full
+            assert_strong_solid_weak_dashed(page)
+            faint = page.eval_on_selector_all(
+                ".links g.num.earlier", "gs => gs.map(g => Number(g.dataset.number))"
+            )
+            assert sorted(faint) == seen[-1]
         seen.append(numbers)
         if page.locator("#net-next").is_disabled():
             break

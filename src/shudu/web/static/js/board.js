@@ -264,13 +264,14 @@ export class Board {
       if (!d) continue;
       const kind = edge.kind === "strong" ? "strong" : "weak";
       // a pale band under each link keeps it apart from the grid's lines it runs along
-      halos.push(make("path", { class: "halo", d }));
-      svg.append(make("path", { class: `link ${kind}`, d, "data-from": edge.from.number ?? "", "data-to": edge.to.number ?? "" }));
+      const faint = edge.earlier ? " earlier" : "";
+      halos.push(make("path", { class: `halo${faint}`, d }));
+      svg.append(make("path", { class: `link ${kind}${faint}`, d, "data-from": edge.from.number ?? "", "data-to": edge.to.number ?? "" }));
     }
     svg.prepend(...halos);
     const labels = [];
     for (const node of links.nodes) {
-      const state = node.on === false ? "off" : node.on ? "on" : "";
+      const state = `${node.on === false ? "off" : node.on ? "on" : ""}${node.earlier ? " earlier" : ""}`.trim();
       for (const cell of node.at) {
         const [x, y] = this.spot(cell, node.digit);
         svg.append(make("circle", { class: `node ${state}`.trim(), cx: x, cy: y, r }));

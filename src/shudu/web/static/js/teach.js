@@ -37,14 +37,17 @@ function stepLinks(structure, part = null) {
     const nodes = [];
     const branches = structure.branches || [];
     const shown = part ? [[branches[part.branch], part.upto]] : branches.map((b) => [b, (b.lines || []).length]);
+    const since = part ? part.since : 0; // the lines before this part's are drawn faint
     for (const [branch, upto] of shown) {
       const lines = (branch.lines || []).slice(0, upto);
-      const ends = lines.map((line) => ({ at: Number.isInteger(line.at) ? [line.at] : [], digit: line.digit, on: line.on, number: line.number }));
+      const ends = lines.map((line, k) => ({
+        at: Number.isInteger(line.at) ? [line.at] : [], digit: line.digit, on: line.on, number: line.number, earlier: k < since,
+      }));
       ends.forEach((end, k) => {
         if (!end.at.length) return;
         nodes.push(end);
         for (const b of lines[k].because || []) {
-          if (ends[b] && ends[b].at.length) edges.push({ from: ends[b], to: end, kind: end.on ? "strong" : "weak" });
+          if (ends[b] && ends[b].at.length) edges.push({ from: ends[b], to: end, kind: end.on ? "strong" : "weak", earlier: end.earlier });
         }
       });
     }
@@ -58,13 +61,14 @@ function stepLinks(structure, part = null) {
 const LONG = 10;
 const PART = 8;
 
-// The pages a net is shown in, branch by branch: {branch, upto, of}.
+// The pages a net is shown in, branch by branch: {branch, since, upto, of} (its lines
+// since..upto new, those before drawn faint).
 function netParts(structure) {
   const parts = [];
   (structure.branches || []).forEach((branch, b) => {
     const count = (branch.lines || []).length;
-    if (count <= LONG) parts.push({ branch: b, upto: count, of: count });
-    else for (let upto = PART; upto < count + PART; upto += PART) parts.push({ branch: b, upto: Math.min(upto, count), of: count });
+    if (count <= LONG) parts.push({ branch: b, since: 0, upto: count, of: count });
+    else for (let since = 0; since < count; since += PART) parts.push({ branch: b, since, upto: Math.min(since + PART, count), of: count });
   });
   return parts;
 }
@@ -129,6 +133,7 @@ function showTeaching() {
     text.textContent = first;
     place.textContent = words;
     $("hint-teach").hidden = !words;
+    if (shown) $("hint-teach").scrollTop = $("hint-teach").scrollHeight; // the part's new lines
   }
   const nav = $("teach-nav");
   const links = page.step.links;
@@ -141,7 +146,8 @@ function showTeaching() {
   if (shown) {
     const lines = shown.upto < shown.of || parts.some((p) => p.branch === shown.branch && p.upto !== shown.upto);
     const branches = new Set(parts.map((p) => p.branch)).size;
-    $("net-count").textContent = `branch ${shown.branch + 1} of ${branches}` + (lines ? `, lines 1–${shown.upto} of ${shown.of}` : "");
+    const where = [branches > 1 ? `branch ${shown.branch + 1} of ${branches}` : "", lines ? `lines ${shown.since + 1}–${shown.upto} of ${shown.of}` : ""];
+    $("net-count").textContent = where.filter(Boolean).join(", ");
     $("net-prev").disabled = part === 0;
     $("net-next").disabled = part === parts.length - 1;
   }
