@@ -8,6 +8,7 @@ are in the slow tier. Set SHUDU_SCREENSHOTS=DIR to keep the pictures (docs/scree
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -350,3 +351,50 @@ def test_no_serious_accessibility_problems_in_the_teaching_view(
         results = axe.Axe().run(page)
         bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert bad == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in bad]
+
+
+# --- the link router alone ------------------------------------------------------------------------
+
+ROUTED = """async (cases) => {
+  const { linkPath } = await import('/static/js/board.js');
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  document.body.append(svg);
+  return cases.map(([a, b, filled]) => {
+    const blocked = filled.map((c) => [c % 9, Math.floor(c / 9)]);
+    const path = document.createElementNS(ns, 'path');
+    path.setAttribute('d', linkPath(a, b, 0.15, blocked, 9));
+    svg.append(path);
+    const length = path.getTotalLength();
+    return Array.from({ length: 301 }, (_, k) => { const q = path.getPointAtLength((length * k) / 300); return [q.x, q.y]; });
+  });
+}"""
+
+
+def test_the_link_router_never_enters_a_cell_holding_a_digit(browser: object, server: str) -> None:
+    """Random boards (a third to two thirds of the cells filled), a link between candidates of
+    two empty cells: every point of its path stays on the board, out of every filled cell, and
+    its ends stop at the rings (0.15 from each candidate)."""
+    rng = random.Random(11)
+    cases = []
+    for _ in range(150):
+        filled = [c for c in range(81) if rng.random() < rng.uniform(0.33, 0.67)]
+        empty = [c for c in range(81) if c not in filled]
+        if len(empty) < 2:
+            continue
+        ends = []
+        for c in rng.sample(empty, 2):
+            k = rng.randrange(9)
+            ends.append([c % 9 + 0.04 + 0.92 * (k % 3 + 0.5) / 3, c // 9 + 0.04 + 0.92 * (k // 3 + 0.5) / 3])
+        cases.append([ends[0], ends[1], filled])
+    page = support.open_page(browser, server)
+    for (a, b, filled), points in zip(cases, page.evaluate(ROUTED, cases), strict=True):
+        blocked = set(filled)
+        for x, y in points:
+            assert -1e-6 <= x <= 9 + 1e-6 and -1e-6 <= y <= 9 + 1e-6, (a, b, x, y)
+            c, r = int(x), int(y)
+            inside = 0.02 < x - c < 0.98 and 0.02 < y - r < 0.98
+            assert not (inside and r * 9 + c in blocked), (a, b, x, y)
+        for end, point in ((a, points[0]), (b, points[-1])):
+            assert abs(((end[0] - point[0]) ** 2 + (end[1] - point[1]) ** 2) ** 0.5 - 0.15) < 1e-3
+    assert page.errors == []
