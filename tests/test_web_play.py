@@ -290,14 +290,22 @@ def test_no_serious_accessibility_problems(browser: object, server: str, size: d
 
 
 @pytest.mark.skipif(not features()["hint"], reason="this version of shudu has no hint")
-def test_the_vague_hint_shades_a_house_not_the_cell_alone(browser: object, server: str) -> None:
+def test_the_vague_hint_shades_a_house_less_the_steps_cells(browser: object, server: str) -> None:
     page = open_game(browser, server, viewport=PHONE)
     with page.expect_response("**/api/hint") as answer:
         page.click("#hint-button")
     step = answer.value.json()["step"]
     page.wait_for_function("document.getElementById('hint-text').textContent.length > 0")
     shaded = page.evaluate("[...document.querySelectorAll('.cell.area')].map(c => Number(c.dataset.cell))")
-    assert len(shaded) == 9 and set(shaded) != set(step["cells"])  # a whole house: where, not what
+    # a house, less the cells the step is about: where to look, not what to find
+    target = set(step["cells"]) | {p["cell"] for p in step["placements"]}
+    target |= {e["cell"] for e in step["eliminations"]}
+    assert shaded and not set(shaded) & target
+    houses = [{r * 9 + c for c in range(9)} for r in range(9)] + [
+        {r * 9 + c for r in range(9)} for c in range(9)
+    ]
+    houses += [{(b // 3 * 3 + k // 3) * 9 + b % 3 * 3 + k % 3 for k in range(9)} for b in range(9)]
+    assert any(set(shaded) <= house and house - set(shaded) <= target for house in houses)
     assert page.locator(".cell.step").count() == 0
     page.click("#hint-button")  # the next level marks the step's cells
     page.wait_for_function("!document.getElementById('hint-text').textContent.startsWith('Look at')")

@@ -281,7 +281,7 @@ def test_a_chain_hint_draws_every_candidate_the_struck_ones_and_its_links(
     page.click("#hint-button")
     page.wait_for_function("!document.getElementById('hint-text').textContent.startsWith('Look at')")
     page.click("#hint-button")
-    page.wait_for_selector(".links line.link", state="attached")
+    page.wait_for_selector(".links path.link", state="attached")
     empties = [i for i in range(81) if values[i] == "."]
     removed = {(e["cell"], e["digit"]) for e in step["eliminations"]}
     drawn = shown_candidates(page)
@@ -291,10 +291,10 @@ def test_a_chain_hint_draws_every_candidate_the_struck_ones_and_its_links(
         assert struck == {d for (c, d) in removed if c == i}, i
     links = step["structure"]["links"]
     strong = sum(link["kind"] == "strong" for link in links)
-    assert page.locator(".links line.strong").count() == strong
-    assert page.locator(".links line.weak").count() == len(links) - strong
+    assert page.locator(".links path.strong").count() == strong
+    assert page.locator(".links path.weak").count() == len(links) - strong
     assert strong and len(links) - strong
-    dash = "getComputedStyle(document.querySelector('.links line.%s')).strokeDasharray"
+    dash = "getComputedStyle(document.querySelector('.links path.%s')).strokeDasharray"
     assert page.evaluate(dash % "strong") == "none" and page.evaluate(dash % "weak") != "none"
     rings = sum(len(node["cells"]) for node in step["structure"]["nodes"])
     assert page.locator(".links circle.node").count() == rings

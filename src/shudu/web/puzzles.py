@@ -21,6 +21,8 @@ from shudu.formats import Document, to_json
 from shudu.formats.convert import detect_format, read_document, write_document
 from shudu.notation import digit_char, parse_cell_name
 
+from .teaching import number_structure
+
 #: The formats that carry a puzzle's whole shape and rules (f-puzzles and SudokuPad links and
 #: JSON, ipuz, ISS constraint strings): read as they are, with no variant or box beside them.
 OWN_SHAPE = ("fpuzzles", "sudokupad", "ipuz", "iss")
@@ -255,6 +257,7 @@ def step_json(step: Any, size: int) -> dict[str, Any]:
     structure = data.get("structure")
     if isinstance(structure, dict):
         _index_structure(structure, size)
+        number_structure(data)
     return data
 
 

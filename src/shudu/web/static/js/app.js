@@ -9,7 +9,7 @@ import { Game } from "./game.js";
 import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPending } from "./saving.js";
 import { SETTINGS, changeSetting, loadSettings, openSheet, pause, setMode, setTheme, share, sharedPuzzle, toggleNotes } from "./settings.js";
 import { $, page } from "./state.js";
-import { applyHint, candidatesAt, closeHelp, explain, hint, showExplain, trace } from "./teach.js";
+import { applyHint, candidatesAt, closeHelp, explain, explainHard, hint, showExplain, trace, turnNet } from "./teach.js";
 
 const board = new Board($("board"), { onSelect: select });
 
@@ -255,6 +255,9 @@ export function changed(entered = null) {
   page.badMarks = new Set();
   page.step = null;
   page.hint = null;
+  page.teach = null;
+  $("teach-nav").hidden = true;
+  $("hint-teach").hidden = true;
   $("hint-text").textContent = "";
   $("hint-apply").hidden = true;
   if (!game.finished && game.isComplete() && !game.conflicts().size) finish();
@@ -496,7 +499,12 @@ function wire() {
     radio.addEventListener("change", () => setMode(radio.value)),
   );
   $("explain-panel").addEventListener("toggle", () => {
-    if ($("explain-panel").open) openSheet(true);
+    if ($("explain-panel").open) {
+      openSheet(true);
+      // a phone's sheet scrolls: bring the explanation to its top, the board still above it
+      const sheet = $("sheet");
+      if (getComputedStyle(sheet).position === "fixed") sheet.scrollTop = $("explain-panel").offsetTop;
+    }
     if ($("explain-panel").open && !page.explain) explain();
     if (!$("explain-panel").open && page.explain) closeHelp();
   });
@@ -511,6 +519,9 @@ function wire() {
     showExplain();
   });
   on("explain-close", () => ($("explain-panel").open = false));
+  on("explain-hard", explainHard);
+  on("net-prev", () => turnNet(-1));
+  on("net-next", () => turnNet(1));
   $("trace-panel").addEventListener("toggle", () => {
     if ($("trace-panel").open && !page.trace) trace();
     if (!$("trace-panel").open && page.trace) closeHelp();

@@ -162,6 +162,7 @@ export class Board {
     const highlight = view.highlight !== false;
     const conflicts = game.conflicts();
     const wrong = view.wrong || new Set();
+    const filled = new Set(); // the cells showing a digit: links go round them
     for (let i = 0; i < n * n; i++) {
       const cell = this.cells[i];
       const classes = [cell.dataset.base];
@@ -200,16 +201,30 @@ export class Board {
         }
       }
       classes.push(kind);
+      if (value) filled.add(i);
       cell.className = classes.join(" ");
       cell.setAttribute("aria-selected", selected.has(i) ? "true" : "false");
       cell.setAttribute("aria-label", this.describe(game, i, value));
       cell.replaceChildren(...this.content(game, i, value, cands, Boolean(replay), highlight && !replay ? focusDigit : 0));
     }
-    this.drawLinks(step && step.candidates ? step.links : null);
+    this.drawLinks(step && step.candidates ? step.links : null, filled);
   }
 
-  // Where candidate ``digit`` of ``cell`` is drawn, in board units (a cell is 1 by 1).
+  // Where candidate ``digit`` of ``cell`` is drawn, in board units (a cell is 1 by 1): where the
+  // page laid its glyph out (cell borders shift it a little), else where the grid puts it.
   spot(cell, digit) {
+    const glyph = this.cells[cell] && this.cells[cell].querySelector(`.cands > span:nth-child(${digit})`);
+    const board = this.element;
+    if (glyph && board.clientWidth) {
+      const box = glyph.getBoundingClientRect();
+      const frame = board.getBoundingClientRect();
+      const unit = board.clientWidth / this.puzzle.size;
+      if (box.width) return [(box.left + box.width / 2 - frame.left - board.clientLeft) / unit, (box.top + box.height / 2 - frame.top - board.clientTop) / unit];
+    }
+    return this.gridSpot(cell, digit);
+  }
+
+  gridSpot(cell, digit) {
     const n = this.puzzle.size;
     const side = this.side;
     const k = digit - 1;
@@ -222,8 +237,10 @@ export class Board {
     return [points.reduce((t, p) => t + p[0], 0) / points.length, points.reduce((t, p) => t + p[1], 0) / points.length];
   }
 
-  // The links of a chain, loop or net between candidates: strong solid, weak dashed, each node ringed.
-  drawLinks(links) {
+  // The links of a chain, loop or net between candidates: strong solid, weak dashed, each node
+  // ringed and numbered as the step's text numbers it. A link whose straight line would cross a
+  // cell holding a digit bows around it, or, failing a clear bow, goes round by the grid's corners.
+  drawLinks(links, filled = new Set()) {
     if (this.links) this.links.remove();
     this.links = null;
     if (!links || !links.edges.length && !links.nodes.length) return;
@@ -234,30 +251,50 @@ export class Board {
     svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
     svg.setAttribute("aria-hidden", "true");
     const r = 0.46 / this.side;
+    const pixels = this.element.clientWidth / n || 40; // a cell's width on screen
+    const blocked = [...filled].map((cell) => [cell % n, Math.floor(cell / n)]);
+    const make = (name, attrs) => {
+      const el = document.createElementNS(ns, name);
+      for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+      return el;
+    };
+    const halos = [];
     for (const edge of links.edges) {
-      const [x1, y1] = this.centre(edge.from);
-      const [x2, y2] = this.centre(edge.to);
-      const length = Math.hypot(x2 - x1, y2 - y1) || 1;
-      const [dx, dy] = [((x2 - x1) / length) * r, ((y2 - y1) / length) * r];
-      const line = document.createElementNS(ns, "line");
-      line.setAttribute("class", `link ${edge.kind === "strong" ? "strong" : "weak"}`);
-      line.setAttribute("x1", x1 + dx);
-      line.setAttribute("y1", y1 + dy);
-      line.setAttribute("x2", x2 - dx);
-      line.setAttribute("y2", y2 - dy);
-      svg.append(line);
+      const d = linkPath(this.centre(edge.from), this.centre(edge.to), r, blocked, n);
+      if (!d) continue;
+      const kind = edge.kind === "strong" ? "strong" : "weak";
+      // a pale band under each link keeps it apart from the grid's lines it runs along
+      const faint = edge.earlier ? " earlier" : "";
+      halos.push(make("path", { class: `halo${faint}`, d }));
+      svg.append(make("path", { class: `link ${kind}${faint}`, d, "data-from": edge.from.number ?? "", "data-to": edge.to.number ?? "" }));
     }
+    svg.prepend(...halos);
+    const labels = [];
     for (const node of links.nodes) {
+      const state = `${node.on === false ? "off" : node.on ? "on" : ""}${node.earlier ? " earlier" : ""}`.trim();
       for (const cell of node.at) {
         const [x, y] = this.spot(cell, node.digit);
-        const ring = document.createElementNS(ns, "circle");
-        ring.setAttribute("class", `node ${node.on === false ? "off" : node.on ? "on" : ""}`.trim());
-        ring.setAttribute("cx", x);
-        ring.setAttribute("cy", y);
-        ring.setAttribute("r", r);
-        svg.append(ring);
+        svg.append(make("circle", { class: `node ${state}`.trim(), cx: x, cy: y, r }));
       }
+      if (node.number === undefined || !node.at.length) continue;
+      // the number sits on the ring, on the side away from the cell's middle (up and left for
+      // the middle candidate), no smaller than 11 px across however small the cell
+      const [x, y] = this.spot(node.at[0], node.digit);
+      const cell = node.at[0];
+      const [mx, my] = [(cell % n) + 0.5, Math.floor(cell / n) + 0.5];
+      const away = Math.hypot(x - mx, y - my);
+      const [ux, uy] = away > 1e-6 ? [(x - mx) / away, (y - my) / away] : [-Math.SQRT1_2, -Math.SQRT1_2];
+      const [lx, ly] = [x + ux * r, y + uy * r];
+      const size = Math.min(0.3, Math.max(0.2, 11 / pixels));
+      const label = make("g", { class: `num ${state}`.trim(), "data-number": node.number });
+      const width = String(node.number).length > 1 ? size * 1.45 : size;
+      label.append(make("rect", { x: lx - width / 2, y: ly - size / 2, width, height: size, rx: size / 2 }));
+      const text = make("text", { class: "num", x: lx, y: ly, "text-anchor": "middle", "dominant-baseline": "central", "font-size": size * 0.72 });
+      text.textContent = node.number;
+      label.append(text);
+      labels.push(label);
     }
+    svg.append(...labels); // over every link and ring
     this.element.append(svg);
     this.links = svg;
   }
@@ -320,4 +357,108 @@ export class Board {
     }
     return parts;
   }
+}
+
+// --- routing a link around the digits -----------------------------------------------------------
+
+// How near a bow may pass a cell holding a digit (board units), and how finely it is checked.
+const CLEAR = 0.03;
+const SAMPLES = 48;
+
+// Whether point (x, y) lies inside a blocked cell (its top-left corner [c, r]) grown by ``grow``.
+function inBlocked(x, y, blocked, grow) {
+  return blocked.some(([c, r]) => x > c - grow && x < c + 1 + grow && y > r - grow && y < r + 1 + grow);
+}
+
+// Whether the segment a–b passes through the inside of a blocked cell shrunk by ``inset``
+// (Liang–Barsky clipping against each cell).
+function segmentBlocked(a, b, blocked, inset) {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  return blocked.some(([c, r]) => {
+    let [t0, t1] = [0, 1];
+    const edges = [[-dx, a[0] - (c + inset)], [dx, c + 1 - inset - a[0]], [-dy, a[1] - (r + inset)], [dy, r + 1 - inset - a[1]]];
+    for (const [p, q] of edges) {
+      if (p === 0) {
+        if (q <= 0) return false;
+      } else {
+        const t = q / p;
+        if (p < 0) t0 = Math.max(t0, t);
+        else t1 = Math.min(t1, t);
+      }
+    }
+    return t0 < t1;
+  });
+}
+
+const quad = (a, m, b, t) => [
+  (1 - t) * (1 - t) * a[0] + 2 * (1 - t) * t * m[0] + t * t * b[0],
+  (1 - t) * (1 - t) * a[1] + 2 * (1 - t) * t * m[1] + t * t * b[1],
+];
+
+// The path of a link from a to b (both candidate centres), its ends cut back by the ring's
+// radius ``r``: straight when clear; else the gentlest clear bow (a quadratic curve to either
+// side); else the shortest way by the grid's corners (a visibility graph), which always exists.
+export function linkPath(a, b, r, blocked, n) {
+  const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
+  if (length < 1e-6) return "";
+  const trim = (from, to) => {
+    const l = Math.hypot(to[0] - from[0], to[1] - from[1]) || 1;
+    return [from[0] + ((to[0] - from[0]) / l) * r, from[1] + ((to[1] - from[1]) / l) * r];
+  };
+  const f = (v) => +v.toFixed(4);
+  if (!segmentBlocked(a, b, blocked, -CLEAR)) {
+    const [s, e] = [trim(a, b), trim(b, a)];
+    return `M ${f(s[0])} ${f(s[1])} L ${f(e[0])} ${f(e[1])}`;
+  }
+  const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const normal = [-(b[1] - a[1]) / length, (b[0] - a[0]) / length];
+  for (const bow of [0.35, 0.6, 0.9, 1.3, 1.8, 2.5]) {
+    for (const side of [1, -1]) {
+      const m = [mid[0] + normal[0] * bow * side * Math.max(1, length / 2), mid[1] + normal[1] * bow * side * Math.max(1, length / 2)];
+      let clear = true;
+      for (let k = 0; k <= SAMPLES && clear; k++) {
+        const [x, y] = quad(a, m, b, k / SAMPLES);
+        if (x < 0 || y < 0 || x > n || y > n || inBlocked(x, y, blocked, CLEAR)) clear = false;
+      }
+      if (!clear) continue;
+      const [s, e] = [trim(a, m), trim(b, m)];
+      return `M ${f(s[0])} ${f(s[1])} Q ${f(m[0])} ${f(m[1])} ${f(e[0])} ${f(e[1])}`;
+    }
+  }
+  const points = cornerRoute(a, b, blocked, n);
+  const [s, e] = [trim(a, points[1]), trim(b, points[points.length - 2])];
+  const inner = points.slice(1, -1).map(([x, y]) => `L ${f(x)} ${f(y)}`).join(" ");
+  return `M ${f(s[0])} ${f(s[1])} ${inner} L ${f(e[0])} ${f(e[1])}`;
+}
+
+// The shortest way from a to b that enters no blocked cell, through the corners of the blocked
+// cells: Dijkstra on the visibility graph, edges checked as they are met.
+function cornerRoute(a, b, blocked, n) {
+  const corners = new Map();
+  for (const [c, r] of blocked) {
+    for (const [x, y] of [[c, r], [c + 1, r], [c, r + 1], [c + 1, r + 1]]) corners.set(`${x},${y}`, [x, y]);
+  }
+  const points = [a, b, ...corners.values()];
+  const dist = points.map(() => Infinity);
+  const from = points.map(() => -1);
+  const done = points.map(() => false);
+  dist[0] = 0;
+  for (;;) {
+    let u = -1;
+    for (let i = 0; i < points.length; i++) if (!done[i] && dist[i] < Infinity && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0 || u === 1) break;
+    done[u] = true;
+    for (let v = 0; v < points.length; v++) {
+      if (done[v]) continue;
+      const d = dist[u] + Math.hypot(points[v][0] - points[u][0], points[v][1] - points[u][1]);
+      if (d < dist[v] && !segmentBlocked(points[u], points[v], blocked, 0.01)) {
+        dist[v] = d;
+        from[v] = u;
+      }
+    }
+  }
+  if (from[1] < 0) return [a, b];
+  const path = [];
+  for (let i = 1; i >= 0; i = from[i]) path.unshift(points[i]);
+  return path;
 }

@@ -13,6 +13,7 @@ export const page = {
   replay: null, // {values, candidates, …} while the explanation or the search is shown
   hint: null, // {data, level}
   explain: null, // {steps, index}
+  teach: null, // the step drawn with its numbered words (teach.js): {step, candidates, parts, part, …}
   explaining: null, // the explanation request in flight
   trace: null, // Replay of the enumeration
   saving: null, // the save in flight (a promise), one at a time

@@ -27,20 +27,27 @@ export function candidatesAt(values, marks = null, removed = null) {
 
 // The links of a step's structure: a chain's or loop's links, or a net's implications (each line
 // from the lines it follows from: solid where the candidate is set, dashed where it is removed).
-function stepLinks(structure) {
+// A net is drawn one page at a time (``part``: a branch, or the first lines of a long one).
+// Every node keeps the number the server gave it, which the step's text names too.
+function stepLinks(structure, part = null) {
   if (!structure) return null;
-  const node = (end) => ({ at: end.at || [], digit: (end.digits || [end.digit])[0], on: end.on });
+  const node = (end) => ({ at: end.at || [], digit: (end.digits || [end.digit])[0], on: end.on, number: end.number });
   if (structure.type === "net") {
     const edges = [];
     const nodes = [];
-    for (const branch of structure.branches || []) {
-      const lines = branch.lines || [];
-      const ends = lines.map((line) => ({ at: Number.isInteger(line.at) ? [line.at] : [], digit: line.digit, on: line.on }));
+    const branches = structure.branches || [];
+    const shown = part ? [[branches[part.branch], part.upto]] : branches.map((b) => [b, (b.lines || []).length]);
+    const since = part ? part.since : 0; // the lines before this part's are drawn faint
+    for (const [branch, upto] of shown) {
+      const lines = (branch.lines || []).slice(0, upto);
+      const ends = lines.map((line, k) => ({
+        at: Number.isInteger(line.at) ? [line.at] : [], digit: line.digit, on: line.on, number: line.number, earlier: k < since,
+      }));
       ends.forEach((end, k) => {
         if (!end.at.length) return;
         nodes.push(end);
         for (const b of lines[k].because || []) {
-          if (ends[b] && ends[b].at.length) edges.push({ from: ends[b], to: end, kind: end.on ? "strong" : "weak" });
+          if (ends[b] && ends[b].at.length) edges.push({ from: ends[b], to: end, kind: end.on ? "strong" : "weak", earlier: end.earlier });
         }
       });
     }
@@ -50,7 +57,38 @@ function stepLinks(structure) {
   return { edges, nodes: (structure.nodes || []).map(node) };
 }
 
-function drawStep(step, candidates = null) {
+// A branch longer than this is shown in parts of PART lines (each part adds to the one before).
+const LONG = 10;
+const PART = 8;
+
+// The pages a net is shown in, branch by branch: {branch, since, upto, of} (its lines
+// since..upto new, those before drawn faint).
+function netParts(structure) {
+  const parts = [];
+  (structure.branches || []).forEach((branch, b) => {
+    const count = (branch.lines || []).length;
+    if (count <= LONG) parts.push({ branch: b, since: 0, upto: count, of: count });
+    else for (let since = 0; since < count; since += PART) parts.push({ branch: b, since, upto: Math.min(since + PART, count), of: count });
+  });
+  return parts;
+}
+
+// The numbered words of a step's structure (the server's), as far as the drawing goes.
+function numberedText(structure, part) {
+  if (!structure) return "";
+  if (structure.type !== "net") return structure.numbered || "";
+  const branches = structure.branches || [];
+  const shown = part ? [[branches[part.branch], part.upto]] : branches.map((b) => [b, (b.numbered || []).length]);
+  return shown
+    .map(([branch, upto]) => {
+      const lines = (branch.numbered || []).slice(0, upto);
+      if (upto >= (branch.numbered || []).length && branch.ending) lines.push(branch.ending);
+      return lines.join("\n");
+    })
+    .join("\n");
+}
+
+function drawStep(step, candidates = null, part = null) {
   const puzzle = page.game.puzzle;
   const area = new Set();
   for (const name of step.houses || []) {
@@ -65,8 +103,69 @@ function drawStep(step, candidates = null) {
     placements: new Map(step.placements.map(({ cell, digit }) => [cell, digit])),
     eliminations,
     candidates,
-    links: candidates ? stepLinks(step.structure) : null,
+    links: candidates ? stepLinks(step.structure, part) : null,
   };
+}
+
+// --- the teaching view: a step drawn with its numbered words, legend and branch control ---------
+
+// page.teach: {step, candidates, text: the element its lead words go in, words: the element its
+// numbered words go in (the same, or another), lead, parts: a net's pages, part: the page shown}.
+// A hint's lead stays under the board and its numbered words go beside it (#hint-teach); the
+// explanation keeps both together.
+function teach(step, candidates, text, lead, words = text) {
+  const structure = step.structure;
+  const parts = structure && structure.type === "net" ? netParts(structure) : [];
+  page.teach = { step, candidates, text, words, lead, parts, part: 0 };
+  showTeaching();
+}
+
+function showTeaching() {
+  const { step, candidates, text, words: place, lead, parts, part } = page.teach;
+  const shown = parts.length ? parts[part] : null;
+  page.step = drawStep(step, candidates, shown);
+  const words = numberedText(step.structure, shown);
+  // a net's lead may read its branches line by line: the numbered words say them instead
+  let first = words ? lead.split("\n")[0] : lead;
+  if (first !== lead && !/[.!?)]$/.test(first)) first += ".";
+  if (place === text) text.textContent = words ? `${first}\n${words}` : lead;
+  else {
+    text.textContent = first;
+    place.textContent = words;
+    $("hint-teach").hidden = !words;
+    if (shown) $("hint-teach").scrollTop = $("hint-teach").scrollHeight; // the part's new lines
+  }
+  const nav = $("teach-nav");
+  const links = page.step.links;
+  nav.hidden = !links || !links.edges.length;
+  place.after(nav);
+  const net = Boolean(parts.length);
+  $("legend-strong").textContent = net ? "to a digit placed (=)" : "strong link (=): one end is true";
+  $("legend-weak").textContent = net ? "to a candidate removed (≠)" : "weak link (-): not both true";
+  $("net-nav").hidden = parts.length < 2;
+  if (shown) {
+    const lines = shown.upto < shown.of || parts.some((p) => p.branch === shown.branch && p.upto !== shown.upto);
+    const branches = new Set(parts.map((p) => p.branch)).size;
+    const where = [branches > 1 ? `branch ${shown.branch + 1} of ${branches}` : "", lines ? `lines ${shown.since + 1}–${shown.upto} of ${shown.of}` : ""];
+    $("net-count").textContent = where.filter(Boolean).join(", ");
+    $("net-prev").disabled = part === 0;
+    $("net-next").disabled = part === parts.length - 1;
+  }
+  render();
+}
+
+// The net's previous or next page (``by`` -1 or 1).
+export function turnNet(by) {
+  const teaching = page.teach;
+  if (!teaching || !teaching.parts.length) return;
+  teaching.part = Math.max(0, Math.min(teaching.parts.length - 1, teaching.part + by));
+  showTeaching();
+}
+
+function stopTeaching() {
+  page.teach = null;
+  $("teach-nav").hidden = true;
+  $("hint-teach").hidden = true;
 }
 
 const HINT_LEVELS = ["vague", "technique", "step"];
@@ -119,17 +218,22 @@ export async function hint() {
     const named = drawn.area.size && houses.find((h) => h.name === data.step.houses[0]);
     const first = data.step.cells[0];
     const box = first === undefined ? [] : region.flatMap((r, cell) => (r === region[first] ? [cell] : []));
-    const area = new Set(named ? named.cells : box);
+    // never the cells the step is about: the vague hint says where to look, not what to find
+    const target = new Set([...data.step.cells, ...drawn.placements.keys(), ...drawn.eliminations.keys()]);
+    const area = new Set((named ? named.cells : box).filter((cell) => !target.has(cell)));
     page.step = { ...none, area, cells: new Set() };
   } else if (level === 2) page.step = { ...drawn, ...none };
-  else {
-    const values = game.entries.map((e, cell) => game.value(cell));
-    page.step = drawStep(data.step, candidatesAt(values, game.centre));
-  }
   const more = level < 3 ? " (Hint again for more.)" : "";
-  $("hint-text").textContent = `${text}.${more}`.replace("..", ".");
+  const words = `${text}.${more}`.replace("..", ".");
   $("hint-apply").hidden = level < 3 || !(data.step.placements.length || data.step.eliminations.length);
-  render();
+  stopTeaching();
+  if (level < 3) {
+    $("hint-text").textContent = words;
+    render();
+    return;
+  }
+  const values = game.entries.map((e, cell) => game.value(cell));
+  teach(data.step, candidatesAt(values, game.centre), $("hint-text"), words, $("hint-words"));
 }
 
 export function applyHint() {
@@ -150,7 +254,10 @@ export function applyHint() {
     game.undoStack.push(changes);
     game.redoStack = [];
   }
+  stopTeaching();
   changed();
+  // the step is done: the next press of Hint starts on the next step, at its vaguest
+  if (!game.finished) $("hint-text").textContent = "Step applied. Hint again for the next one.";
 }
 
 // One request at a time: pressing ▶ (or opening the panel) while the explanation loads waits for it.
@@ -184,10 +291,34 @@ export function showExplain() {
   }
   const step = steps[index];
   page.replay = { values };
-  page.step = step ? drawStep(step, candidatesAt(values, null, removed)) : null;
   $("explain-count").textContent = steps.length ? `${index + 1} / ${steps.length}` : "0 / 0";
-  $("explain-text").textContent = step ? step.explanation : "No steps: the puzzle is solved or beyond the logic engine.";
+  $("explain-hard").disabled = nextHard(steps, index) < 0;
+  stopTeaching();
+  if (step) return teach(step, candidatesAt(values, null, removed), $("explain-text"), step.explanation);
+  page.step = null;
+  $("explain-text").textContent = "No steps: the puzzle is solved or beyond the logic engine.";
   render();
+}
+
+// Whether a step is a single (a naked or hidden single, a full house): what "next hard step" skips.
+export function isSingle(step) {
+  return /single|full house/i.test(`${step.technique} ${step.name || ""}`);
+}
+
+// The index of the first step after ``index`` that is not a single; -1 when none is left.
+export function nextHard(steps, index) {
+  for (let k = index + 1; k < steps.length; k++) if (!isSingle(steps[k])) return k;
+  return -1;
+}
+
+// The explanation's next step that is not a single.
+export async function explainHard() {
+  if (!page.explain) await explain();
+  if (!page.explain) return;
+  const k = nextHard(page.explain.steps, page.explain.index);
+  if (k < 0) return;
+  page.explain.index = k;
+  showExplain();
 }
 
 export function closeHelp() {
@@ -197,6 +328,7 @@ export function closeHelp() {
   page.replay = null;
   page.step = null;
   page.hint = null;
+  stopTeaching();
   $("hint-text").textContent = "";
   $("hint-apply").hidden = true;
   $("explain-text").textContent = "";
