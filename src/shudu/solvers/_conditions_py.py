@@ -231,12 +231,15 @@ def _xsum(kind: LineCondition, shape: Shape) -> ConditionRun:
 
 
 def _skyscraper(kind: LineCondition, shape: Shape) -> ConditionRun:
-    """States (tallest so far, buildings seen) forward from the clue and back from the end."""
+    """States (tallest so far, buildings seen) forward from the clue and back from the end. The
+    tallest starts at ``params[1]`` (default 0): on digits from 0, at 1, the index of the 0,
+    which is no building."""
     cells, count = kind.cells, kind.params[0]
+    floor = kind.params[1] if len(kind.params) > 1 else 0
 
     def run(dom: list[int]) -> Changed:
         doms = [dom[c] for c in cells]
-        forward: list[set[tuple[int, int]]] = [{(0, 0)}]
+        forward: list[set[tuple[int, int]]] = [{(floor, 0)}]
         for d in doms:
             nxt = set()
             for tallest, seen in forward[-1]:

@@ -328,8 +328,10 @@ def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     name, params = kind.name, kind.params
     if name == "between":
         return ()
-    if name in ("allowed", "sandwich", "x-sum", "skyscraper", "lunchbox"):
+    if name in ("allowed", "sandwich", "x-sum", "lunchbox"):
         return params[:1]
+    if name == "skyscraper":
+        return params[:2]
     if name == "sum-line":
         return params[0], int(len(params) > 1 and params[1] == 1)
     if name == "quad":  # as _conditions_py._quad counts them: each digit, in first-seen order
