@@ -370,14 +370,22 @@ def _sum_line(kind: LineCondition, shape: Shape) -> ConditionRun:
 
 def _quad(kind: LineCondition, shape: Shape) -> ConditionRun:
     """Each listed digit, as often as listed, needs as many cells that can hold it; when there
-    are just that many, they hold it."""
+    are just that many, they hold it. When the digits listed fill the cells (four digits on
+    four cells), each cell holds one of them."""
     cells = kind.cells
     needs: dict[int, int] = {}
     for d in kind.params:
         needs[1 << (d - 1)] = needs.get(1 << (d - 1), 0) + 1
+    full = sum(needs) if sum(needs.values()) == len(cells) else 0
 
     def run(dom: list[int]) -> Changed:
         changed: list[int] = []
+        for c in cells if full else ():
+            if dom[c] & ~full:
+                dom[c] &= full
+                if not dom[c]:
+                    return None
+                changed.append(c)
         for low, k in needs.items():
             owners = [c for c in cells if dom[c] & low]
             if len(owners) < k:

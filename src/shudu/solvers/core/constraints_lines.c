@@ -410,6 +410,17 @@ sum_line(cnet_t *net, mask_t *dom, const cprop_t *p)
 static int
 quad(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
+    /* the digits listed fill the cells (four on four): each cell holds one of them */
+    mask_t listed = 0;
+    long need = 0;
+    for (int q = 0; q + 1 < p->nparams; q += 2) {
+        listed |= (mask_t)p->params[q];
+        need += p->params[q + 1];
+    }
+    if (need == p->ncells)
+        for (int i = 0; i < p->ncells; i++)
+            if (!cn_narrow(net, dom, p->cells[i], listed))
+                return 0;
     for (int q = 0; q + 1 < p->nparams; q += 2) {
         mask_t low = (mask_t)p->params[q];
         int need = p->params[q + 1], owners = 0;
