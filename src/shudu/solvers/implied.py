@@ -28,27 +28,40 @@ MAX_CELLS = 5
 @functools.lru_cache(maxsize=16)
 def _bands(
     size: int, houses: tuple[tuple[int, ...], ...], kinds: tuple[str, ...]
-) -> tuple[tuple[frozenset[int], int], ...]:
-    """The bands to look at, each with how many houses it is: every house of ``size`` cells, then
-    every run of two or more rows (columns) side by side, short of the whole grid."""
-    bands: list[tuple[frozenset[int], int]] = []
-    seen: set[frozenset[int]] = set()
+) -> tuple[tuple[int, int], ...]:
+    """The bands to look at, each a mask of cells (bit c for cell c) with how many houses it is:
+    every house of ``size`` cells, then every run of two or more rows (columns) side by side,
+    short of the whole grid."""
+    bands: list[tuple[int, int]] = []
+    seen: set[int] = set()
     for cells in houses:
-        band = frozenset(cells)
+        band = sum(1 << c for c in set(cells))
         if len(cells) == size and band not in seen:
             seen.add(band)
             bands.append((band, 1))
     for kind in ("row", "column"):
-        lines = [frozenset(cells) for cells, k in zip(houses, kinds, strict=True) if k == kind]
+        lines = [sum(1 << c for c in cells) for cells, k in zip(houses, kinds, strict=True) if k == kind]
         if len(lines) != size:
             continue
         for width in range(2, size):
             for first in range(size - width + 1):
-                band = frozenset().union(*lines[first : first + width])
+                band = 0
+                for line in lines[first : first + width]:
+                    band |= line
                 if band not in seen:
                     seen.add(band)
                     bands.append((band, width))
     return tuple(bands)
+
+
+def _cells(mask: int) -> tuple[int, ...]:
+    """The cells of a mask, in order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 def implied_sums(
@@ -57,43 +70,38 @@ def implied_sums(
     """The implied sums of a puzzle's compiled rules (``kinds``) over its houses (the geometry's
     ``house_cells``, each with its kind: ``"row"``, ``"column"`` …), in a fixed order, none
     that a rule already says."""
-    sums: list[WeightedSum] = []
-    taken: set[int] = set()
+    sums: list[tuple[int, int, int]] = []  # (mask of cells, how many, total)
+    taken = 0
     for kind in kinds:  # the unit sums over cells of their own, in order
-        if (
-            isinstance(kind, WeightedSum)
-            and kind.cells
-            and all(c == 1 for c in kind.coeffs)
-            and len(set(kind.cells)) == len(kind.cells)
-            and taken.isdisjoint(kind.cells)
-        ):
-            sums.append(kind)
-            taken.update(kind.cells)
+        if not isinstance(kind, WeightedSum) or not kind.cells or any(c != 1 for c in kind.coeffs):
+            continue
+        mask = 0
+        for c in kind.cells:
+            mask |= 1 << c
+        if mask.bit_count() == len(kind.cells) and not mask & taken:
+            sums.append((mask, len(kind.cells), kind.total))
+            taken |= mask
     if not sums:
         return []
-    said = {(frozenset(s.cells), s.total) for s in sums}
+    said = {(mask, total) for mask, _, total in sums}
     house_total = size * (size + 1) // 2
     out: list[WeightedSum] = []
-    made: set[tuple[tuple[int, ...], tuple[int, ...], int]] = set()
-    bands = _bands(size, tuple(map(tuple, houses)), tuple(house_kinds))
-    for band, count in bands:
+    made: set[tuple[int, int, int]] = set()
+    for band, count in _bands(size, tuple(map(tuple, houses)), tuple(house_kinds)):
         total = house_total * count
-        inside = set(band)
-        outside: set[int] = set()
-        for s in sums:
-            within = band.intersection(s.cells)
-            if not within or 2 * len(within) <= len(s.cells):
-                continue  # a sum mostly outside the band: its cells stay innies
-            inside -= within
-            outside.update(c for c in s.cells if c not in band)
-            total -= s.total
-        if not 0 < len(inside) + len(outside) <= MAX_CELLS:
+        inside, outside = band, 0
+        for mask, k, s_total in sums:
+            within = band & mask
+            if within and 2 * within.bit_count() > k:  # a sum mostly outside stays innies
+                inside ^= within
+                outside |= mask ^ within
+                total -= s_total
+        if not 0 < inside.bit_count() + outside.bit_count() <= MAX_CELLS:
             continue
-        cells = tuple(sorted(inside)) + tuple(sorted(outside))
-        coeffs = (1,) * len(inside) + (-1,) * len(outside)
-        key = (cells, coeffs, total)
-        if key in made or (not outside and (frozenset(inside), total) in said):
+        key = (inside, outside, total)
+        if key in made or (not outside and (inside, total) in said):
             continue
         made.add(key)
-        out.append(WeightedSum(cells, coeffs, total))
+        ins, outs = _cells(inside), _cells(outside)
+        out.append(WeightedSum(ins + outs, (1,) * len(ins) + (-1,) * len(outs), total))
     return out
