@@ -306,6 +306,14 @@ def _skyscraper_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
     return _skyscraper_count(digits_of(rule, grid)) == rule.params[0]
 
 
+def _skyscraper_compile(rule: Rule, shape: Shape) -> list[Kind]:
+    """The engine's condition counts on digit indices: on digits from 0 the tallest starts at
+    the index of the 0 (1), so that a 0 is never seen."""
+    if shape.base == 1:
+        return [LineCondition("skyscraper", rule.cells, rule.params)]
+    return [LineCondition("skyscraper", rule.cells, (rule.params[0], 1))]
+
+
 register(
     RuleType(
         "x-sum", "sums", "X-sum",
@@ -320,7 +328,7 @@ register(
         "seen from the clue, as many digits are visible as it says (a digit hides those lower behind "
         "it; a 0 is no building)",
         ("count",), {"rule": "skyscraper", "cells": COLUMN1, "count": 3},
-        _skyscraper_check, by_values("skyscraper"), _line_clue_validate,
+        _skyscraper_check, _skyscraper_compile, _line_clue_validate,
     )
 )  # fmt: skip
 

@@ -231,12 +231,15 @@ def _xsum(kind: LineCondition, shape: Shape) -> ConditionRun:
 
 
 def _skyscraper(kind: LineCondition, shape: Shape) -> ConditionRun:
-    """States (tallest so far, buildings seen) forward from the clue and back from the end."""
+    """States (tallest so far, buildings seen) forward from the clue and back from the end. The
+    tallest starts at ``params[1]`` (default 0): on digits from 0, at 1, the index of the 0,
+    which is no building."""
     cells, count = kind.cells, kind.params[0]
+    floor = kind.params[1] if len(kind.params) > 1 else 0
 
     def run(dom: list[int]) -> Changed:
         doms = [dom[c] for c in cells]
-        forward: list[set[tuple[int, int]]] = [{(0, 0)}]
+        forward: list[set[tuple[int, int]]] = [{(floor, 0)}]
         for d in doms:
             nxt = set()
             for tallest, seen in forward[-1]:
@@ -367,14 +370,22 @@ def _sum_line(kind: LineCondition, shape: Shape) -> ConditionRun:
 
 def _quad(kind: LineCondition, shape: Shape) -> ConditionRun:
     """Each listed digit, as often as listed, needs as many cells that can hold it; when there
-    are just that many, they hold it."""
+    are just that many, they hold it. When the digits listed fill the cells (four digits on
+    four cells), each cell holds one of them."""
     cells = kind.cells
     needs: dict[int, int] = {}
     for d in kind.params:
         needs[1 << (d - 1)] = needs.get(1 << (d - 1), 0) + 1
+    full = sum(needs) if sum(needs.values()) == len(cells) else 0
 
     def run(dom: list[int]) -> Changed:
         changed: list[int] = []
+        for c in cells if full else ():
+            if dom[c] & ~full:
+                dom[c] &= full
+                if not dom[c]:
+                    return None
+                changed.append(c)
         for low, k in needs.items():
             owners = [c for c in cells if dom[c] & low]
             if len(owners) < k:

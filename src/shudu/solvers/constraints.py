@@ -48,6 +48,7 @@ from ..rules import (
 from ._conditions_py import make, near_cells
 from ._propagators_py import AllDifferentProp, IntersectionProp, Prop, RelationProp, SumProp
 from .base import UNLIMITED, Budget, SearchTimeout, Solver, Stats
+from .implied import implied_sums
 
 __all__ = [
     "IMPLEMENTATION",
@@ -55,6 +56,7 @@ __all__ = [
     "Intersection",
     "encode_network",
     "network_sources",
+    "rule_kinds",
     "shape_of",
     "solutions_from",
 ]
@@ -91,7 +93,7 @@ def _network(geometry: Geometry) -> _Network:
     props.extend(IntersectionProp(houses[i], houses[j]) for i, j in _house_pairs(houses))
     for a, linked in enumerate(geometry.links):
         props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
-    props.extend(make(kind, shape, houses, geometry.links) for kind in compile_rules(shape))
+    props.extend(make(kind, shape, houses, geometry.links) for kind in rule_kinds(geometry, shape))
     watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
     # a cell starts weighing one, and one more for each rule on it: each propagator but a house
     # (an all-different group of n cells), a pair of linked cells and an intersection
@@ -271,13 +273,22 @@ class Intersection:
 Source = Kind | Intersection
 
 
+def rule_kinds(geometry: Geometry, shape: Shape) -> list[Kind]:
+    """The kinds the rules of ``shape`` compile to, then the sums they imply over the houses
+    (:mod:`shudu.solvers.implied`)."""
+    kinds = compile_rules(shape)
+    kinds.extend(implied_sums(geometry.size, geometry.house_cells, [h.kind for h in geometry.houses], kinds))
+    return kinds
+
+
 def network_sources(geometry: Geometry) -> tuple[Shape, list[Source]]:
     """What the network of a geometry is built from, in the order of :func:`_network`: an
-    all-different group per house, the intersections, the links, the compiled rules."""
+    all-different group per house, the intersections, the links, the compiled rules and the
+    sums they imply."""
     shape = shape_of(geometry)
     houses = geometry.house_cells
     sources: list[Source] = [*_geometry_sources(houses, geometry.links)]
-    sources.extend(compile_rules(shape))
+    sources.extend(rule_kinds(geometry, shape))
     return shape, sources
 
 
@@ -317,8 +328,10 @@ def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     name, params = kind.name, kind.params
     if name == "between":
         return ()
-    if name in ("allowed", "sandwich", "x-sum", "skyscraper", "lunchbox"):
+    if name in ("allowed", "sandwich", "x-sum", "lunchbox"):
         return params[:1]
+    if name == "skyscraper":
+        return params[:2]
     if name == "sum-line":
         return params[0], int(len(params) > 1 and params[1] == 1)
     if name == "quad":  # as _conditions_py._quad counts them: each digit, in first-seen order
@@ -391,7 +404,7 @@ def _c_search(puzzle: Puzzle, start: Sequence[int] | None = None) -> tuple[Any, 
     geometry = puzzle.geometry
     shape = shape_of(geometry)
     houses = geometry.house_cells
-    rules = encode_network(compile_rules(shape), geometry.size, houses, geometry.links)
+    rules = encode_network(rule_kinds(geometry, shape), geometry.size, houses, geometry.links)
     if _core is None or rules is None:
         return None
     # the same records as encode_network(network_sources(geometry)[1]), the geometry's cached

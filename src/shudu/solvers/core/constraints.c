@@ -59,8 +59,15 @@ check_params(int n, int ncells, const int32_t *hdr, const int32_t *cells, const 
     case CK_BETWEEN:
         if (np != 0 || k < 2) { *why = "wrong parameters or cells"; return -1; }
         return 0;
-    case CK_SANDWICH: case CK_XSUM: case CK_SKYSCRAPER: case CK_LUNCHBOX:
+    case CK_SANDWICH: case CK_XSUM: case CK_LUNCHBOX:
         if (np != 1) { *why = "takes one parameter"; return -1; }
+        *bits = 2LL * k * n + 1;
+        return 0;
+    case CK_SKYSCRAPER:
+        if (np < 1 || np > 2 || (np == 2 && (par[1] < 0 || par[1] > 1))) {
+            *why = "a skyscraper takes [count, floor 0 or 1]";
+            return -1;
+        }
         *bits = 2LL * k * n + 1;
         return 0;
     case CK_SUMLINE:

@@ -34,7 +34,7 @@
  *   BETWEEN     []
  *   SANDWICH    [total]
  *   XSUM        [total]
- *   SKYSCRAPER  [count]
+ *   SKYSCRAPER  [count, floor?]                (floor: the tallest it starts from, 0 or 1)
  *   SUMLINE     [total, loop]
  *   QUAD        [mask, count, mask, count, ...]   (in the order of the Python dict)
  *   COVER       [nclasses, mask..., cell, places, ...]  (the classes, then near cells as

@@ -283,7 +283,7 @@ xsum(cnet_t *net, mask_t *dom, const cprop_t *p)
 static int
 skyscraper(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
-    int k = p->ncells, count = p->params[0];
+    int k = p->ncells, count = p->params[0], floor_ = p->nparams > 1 ? p->params[1] : 0;
     mask_t *doms = DOMS(net), *out = SEEN(net), *G = AUX(net, 0), *B = AUX(net, 2); /* count + 1 <= 2 maxline */
     if (count < 1 || count > k) {
         for (int m = 0; m < k; m++)
@@ -294,7 +294,7 @@ skyscraper(cnet_t *net, mask_t *dom, const cprop_t *p)
     mask_t *F = net->u32 + (size_t)8 * net->maxline; /* (k + 1) * S */
     read_doms(dom, p, doms);
     memset(F, 0, sizeof(mask_t) * (size_t)(k + 1) * S);
-    F[0] = 1; /* tallest 0, none seen */
+    F[0] = 1u << floor_; /* tallest floor_ (the 0 of digits from 0 is no building), none seen */
     for (int i = 0; i < k; i++)
         for (int s = 0; s < S; s++)
             for (mask_t ts = F[i * S + s]; ts; ts &= ts - 1) {
@@ -410,6 +410,17 @@ sum_line(cnet_t *net, mask_t *dom, const cprop_t *p)
 static int
 quad(cnet_t *net, mask_t *dom, const cprop_t *p)
 {
+    /* the digits listed fill the cells (four on four): each cell holds one of them */
+    mask_t listed = 0;
+    long need = 0;
+    for (int q = 0; q + 1 < p->nparams; q += 2) {
+        listed |= (mask_t)p->params[q];
+        need += p->params[q + 1];
+    }
+    if (need == p->ncells)
+        for (int i = 0; i < p->ncells; i++)
+            if (!cn_narrow(net, dom, p->cells[i], listed))
+                return 0;
     for (int q = 0; q + 1 < p->nparams; q += 2) {
         mask_t low = (mask_t)p->params[q];
         int need = p->params[q + 1], owners = 0;
