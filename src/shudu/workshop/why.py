@@ -293,76 +293,18 @@ def hardest(steps: Sequence[Step]) -> Step:
     return max(steps, key=_cost)
 
 
-class _Refuter:
-    """The search for a refutation of ``target`` from ``grid`` (left as it is)."""
+class Shortener:
+    """Shortens paths of the logic engine's steps on ``grid``'s geometry (see the module's
+    docstring): the part of the refutation that does not depend on what is refuted.
+    ``unique`` lets the uniqueness techniques be listed (only on a puzzle with one solution)."""
 
-    def __init__(self, grid: CandidateGrid, target: Candidate) -> None:
-        self.grid, self.target = grid, target
-        self.unique = False
-        self.timed_out = False
+    def __init__(self, grid: CandidateGrid, *, unique: bool = False) -> None:
+        self.grid = grid
+        self.unique = unique
         #: The listings of techniques other than the singles so far (see :data:`SHORTEN_LISTINGS`).
         self.listings = 0
-        self.path: list[Step] | None = None
-        self.chain: list[Step] | None = None
-        self.chain_start: CandidateGrid | None = None
         geo = grid.geometry
         self.house_of = {house.name: h for h, house in enumerate(geo.houses)}
-
-    def run(self, contradiction: bool) -> None:
-        target = self.target
-        path = self.walk()
-        if path is not None:
-            self.path = path  # a refutation, kept while it is shortened
-            self.path = self.shorten(self.grid, path, lambda g: gone(g, target))
-        if contradiction:
-            start = self.grid.copy()
-            start.place(*target)
-            self.chain_start = start
-            chain = self.follow(start, SINGLES) or self.follow(start, SINGLES | NET)
-            if chain is not None:
-                self.chain = chain
-                self.chain = self.shorten(start, chain, lambda g: bool(broken(g)))
-
-    # --- finding -------------------------------------------------------------------------------
-
-    def walk(self) -> list[Step] | None:
-        """The simplest-first path from the board until the candidate is gone (None: the path
-        stops first). Where a round's technique has a step that removes it, that step is taken."""
-        grid = self.grid.copy()
-        order = techniques(uniqueness=self.unique)
-        path: list[Step] = []
-        while not gone(grid, self.target):
-            step = next_step(grid, order)
-            if step is None:
-                return None
-            if step.technique.name not in SINGLES:
-                hits = [s for s in self.listing(grid, step.technique.name) if self.removes(grid, s)]
-                if hits:
-                    step = min(hits, key=_cost)
-            grid.apply(step)
-            path.append(step)
-        if grid.values[self.target[0]] == self.target[1]:
-            return None  # the path placed the digit: no refutation (a solution has it)
-        return path
-
-    def follow(self, grid: CandidateGrid, names: frozenset[str]) -> list[Step] | None:
-        """The steps of the techniques ``names`` from ``grid`` (the digit placed), easiest first,
-        until the grid breaks (None: it does not)."""
-        grid = grid.copy()
-        order = tuple(f for f in techniques() if f.technique.name in names)
-        chain: list[Step] = []
-        while not broken(grid):
-            step = next_step(grid, order)
-            if step is None:
-                return None
-            grid.apply(step)
-            chain.append(step)
-        return chain
-
-    def removes(self, grid: CandidateGrid, step: Step) -> bool:
-        trial = grid.copy()
-        trial.apply(step)
-        return gone(trial, self.target)
 
     def listing(self, grid: CandidateGrid, technique: str) -> list[Step]:
         """Every step of ``technique`` on ``grid`` (LogicTimeout past the limits)."""
@@ -457,6 +399,74 @@ class _Refuter:
             elif not any((not grid.values[c] and grid.has(c, d)) or grid.values[c] == d for c in others):
                 return True
         return False
+
+
+class _Refuter(Shortener):
+    """The search for a refutation of ``target`` from ``grid`` (left as it is)."""
+
+    def __init__(self, grid: CandidateGrid, target: Candidate) -> None:
+        super().__init__(grid)
+        self.target = target
+        self.timed_out = False
+        self.path: list[Step] | None = None
+        self.chain: list[Step] | None = None
+        self.chain_start: CandidateGrid | None = None
+
+    def run(self, contradiction: bool) -> None:
+        target = self.target
+        path = self.walk()
+        if path is not None:
+            self.path = path  # a refutation, kept while it is shortened
+            self.path = self.shorten(self.grid, path, lambda g: gone(g, target))
+        if contradiction:
+            start = self.grid.copy()
+            start.place(*target)
+            self.chain_start = start
+            chain = self.follow(start, SINGLES) or self.follow(start, SINGLES | NET)
+            if chain is not None:
+                self.chain = chain
+                self.chain = self.shorten(start, chain, lambda g: bool(broken(g)))
+
+    # --- finding -------------------------------------------------------------------------------
+
+    def walk(self) -> list[Step] | None:
+        """The simplest-first path from the board until the candidate is gone (None: the path
+        stops first). Where a round's technique has a step that removes it, that step is taken."""
+        grid = self.grid.copy()
+        order = techniques(uniqueness=self.unique)
+        path: list[Step] = []
+        while not gone(grid, self.target):
+            step = next_step(grid, order)
+            if step is None:
+                return None
+            if step.technique.name not in SINGLES:
+                hits = [s for s in self.listing(grid, step.technique.name) if self.removes(grid, s)]
+                if hits:
+                    step = min(hits, key=_cost)
+            grid.apply(step)
+            path.append(step)
+        if grid.values[self.target[0]] == self.target[1]:
+            return None  # the path placed the digit: no refutation (a solution has it)
+        return path
+
+    def follow(self, grid: CandidateGrid, names: frozenset[str]) -> list[Step] | None:
+        """The steps of the techniques ``names`` from ``grid`` (the digit placed), easiest first,
+        until the grid breaks (None: it does not)."""
+        grid = grid.copy()
+        order = tuple(f for f in techniques() if f.technique.name in names)
+        chain: list[Step] = []
+        while not broken(grid):
+            step = next_step(grid, order)
+            if step is None:
+                return None
+            grid.apply(step)
+            chain.append(step)
+        return chain
+
+    def removes(self, grid: CandidateGrid, step: Step) -> bool:
+        trial = grid.copy()
+        trial.apply(step)
+        return gone(trial, self.target)
 
     # --- the answer ----------------------------------------------------------------------------
 
