@@ -23,6 +23,7 @@ from ..geometry import BoxLike
 from ..logic import CandidateGrid, Explanation, LogicTimeout, Step, limits, next_step, techniques
 from ..logic import explain as explain_path
 from ..logic.board import parse_board
+from ..logic.memo import memo_scope
 from ..logic.techniques import rating_of, se_rating
 from ..puzzle import Puzzle
 from ..variants import VariantLike
@@ -122,7 +123,7 @@ def first_contradiction(
     board = parse_board(as_puzzle(puzzle, box=box, variant=variant))
     start = board.grid()
     found = Contradiction(board.puzzle, "not-found")
-    with limits(seconds, nodes):
+    with limits(seconds, nodes), memo_scope():
         try:
             path = _walk(start)
             found = Contradiction(board.puzzle, "not-found", tuple(path), _end(start, path))

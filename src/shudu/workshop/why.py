@@ -15,7 +15,9 @@ Two refutations are sought on the board (the puzzle, the player's entries and pe
   not break it, the singles with locked candidates and pairs: a forcing net. Shortened the same
   way, and rated as the engine rates a forcing chain or net contradiction of that length.
 
-Shortening lists a technique's steps again for each step it tries on a new grid; on the hardest
+Shortening lists a technique's steps again for each step it tries on a new grid (stopping at
+the first that does what the grid needs; a listing run to its end is kept for a grid in the
+same state, and the engine's per-grid memory lasts the call); on the hardest
 puzzles, whose refutations run to dozens of chains, it stops after :data:`SHORTEN_LISTINGS`
 listings of techniques other than the singles and keeps what it has (still a refutation, each
 step holding where it is).
@@ -29,7 +31,7 @@ be possible, with that solution, and never refuted.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,8 +39,9 @@ from ..errors import OptionError, SearchTimeout, VariantError, check_count, chec
 from ..formats import PuzzleLike
 from ..geometry import BoxLike
 from ..logic import CandidateGrid, LogicTimeout, Step, checkpoint, limits, lookup, next_step, techniques
-from ..logic.allsteps import find_steps
+from ..logic.allsteps import list_steps, select
 from ..logic.board import Board, parse_board
+from ..logic.memo import memo_scope
 from ..logic.techniques import rating_of, se_rating
 from ..notation import LEVELS, cell_name, char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
@@ -194,7 +197,7 @@ def why_not(
         return answer("timeout", "timeout before the digit was settled")
     left = None if deadline is None else max(0.0, deadline - time.monotonic())
     refuter = _Refuter(grid, target)
-    with limits(left, nodes):
+    with limits(left, nodes), memo_scope():
         try:
             refuter.unique = parsed.is_unique()
             refuter.run(contradiction)
@@ -303,16 +306,30 @@ class Shortener:
         self.unique = unique
         #: The listings of techniques other than the singles so far (see :data:`SHORTEN_LISTINGS`).
         self.listings = 0
+        #: Each listing run to its end, by technique, values and candidates (the grid's state).
+        self.listed: dict[tuple[str, tuple[int, ...], tuple[int, ...]], list[Step]] = {}
         geo = grid.geometry
         self.house_of = {house.name: h for h, house in enumerate(geo.houses)}
 
+    def steps_of(self, grid: CandidateGrid, technique: str) -> Iterator[Step]:
+        """Every step of ``technique`` on ``grid``, lazily, one per effect (LogicTimeout past
+        the limits): a caller that has what it needs stops the listing there. A listing run to
+        its end is kept and given again on a grid in the same state."""
+        key = (technique, tuple(grid.values), tuple(grid.cands))
+        known = self.listed.get(key)
+        if known is not None:
+            yield from known
+            return
+        self.listings += 1
+        found: list[Step] = []
+        for step in list_steps(grid, select(technique), uniqueness=self.unique):
+            found.append(step)
+            yield step
+        self.listed[key] = found
+
     def listing(self, grid: CandidateGrid, technique: str) -> list[Step]:
         """Every step of ``technique`` on ``grid`` (LogicTimeout past the limits)."""
-        self.listings += 1
-        found = find_steps(grid, technique, uniqueness=self.unique)
-        if found.status == "timeout":
-            raise LogicTimeout("time limit reached")
-        return list(found.steps)
+        return list(self.steps_of(grid, technique))
 
     # --- shortening ----------------------------------------------------------------------------
 
@@ -379,7 +396,7 @@ class Shortener:
         name = step.technique.name
         if name in SINGLES and len(places) == 1 and not removes:
             return [step] if self.single_holds(grid, step, *places[0]) else None
-        for found in self.listing(grid, name):
+        for found in self.steps_of(grid, name):
             if set(places) <= set(found.placements) and set(removes) <= set(found.eliminations):
                 return [found]
         return None
