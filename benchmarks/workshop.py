@@ -35,6 +35,10 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "royle_17clue.t
 #: Generated puzzles of 23+ givens (docs of ../shared/data/SOURCES.md): cut deeper, their
 #: solutions differ in more places, and making them unique takes more than one given.
 GENERATED = DATA.with_name("kaggle_like_easy_10k.txt")
+#: "Very many solutions": at least this many, counted.
+MANY = 100_000
+#: The measures ``--only`` can pick.
+ONLY = ("make-unique-many", "why-not-hardest")
 
 
 def cut(puzzle: str, low: int, high: int, rng: random.Random) -> str | None:
@@ -84,6 +88,36 @@ def make_unique_line(what: str, puzzles: list[str]) -> str:
     )
 
 
+def make_unique_many_line(lines: list[str], count: int, rng: random.Random) -> str:
+    """make_unique on 17-clue puzzles less five givens (12 givens), each with 10^5 solutions or
+    more (counted), with no budget and with ``timeout=1``: time, givens added, time past the
+    deadline."""
+    times, sizes, bounded, over = [], [], [], []
+    while len(times) < count:
+        line = rng.choice(lines)
+        givens = [i for i, c in enumerate(line) if c != "."]
+        gone = set(rng.sample(givens, 5))
+        puzzle = "".join("." if i in gone else c for i, c in enumerate(line))
+        if shudu.count(puzzle, MANY) < MANY:
+            continue
+        start = time.perf_counter()
+        made = shudu.make_unique(puzzle)
+        times.append(time.perf_counter() - start)
+        assert made.result is not None and shudu.count(made.result, 2) == 1
+        sizes.append(len(made.added))
+        start = time.perf_counter()
+        quick = shudu.make_unique(puzzle, timeout=1)
+        over.append(time.perf_counter() - start - 1)
+        assert quick.result is None or shudu.count(quick.result, 2) == 1
+        bounded.append(quick.status)
+    return (
+        f"make unique, 17-clue 9x9 less 5 givens, 10^5+ solutions: median {statistics.median(times):.2f} s, "
+        f"max {max(times):.2f} s; givens added {min(sizes)}-{max(sizes)} (median "
+        f"{statistics.median(sizes):.0f}); with timeout=1: {bounded.count('unique')} unique, "
+        f"{bounded.count('timeout')} timeout, at most {max(0.0, max(over)) * 1000:.0f} ms past it"
+    )
+
+
 def why_not_line(what: str, puzzles: list[str], rng: random.Random) -> str:
     """why_not of a random wrong candidate of each puzzle (one its solution does not have)."""
     times, lengths, methods = [], [], []
@@ -130,12 +164,22 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=15, help="puzzles per measure (default 15)")
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", choices=ONLY, help="run this one measure alone")
     args = parser.parse_args()
     if not DATA.exists():
         print(f"skipped: {DATA} is absent")
         return 0
     lines = DATA.read_text().split()
     rng = random.Random(args.seed)
+    if args.only == "make-unique-many":
+        print(make_unique_many_line(lines, args.count, random.Random(args.seed)))
+        return 0
+    hardest = DATA.with_name("forum_hardest_1905_11plus.txt")
+    if args.only == "why-not-hardest":
+        if hardest.exists():
+            puzzles = [line.split()[0][:81] for line in hardest.read_text().splitlines()]
+            print(why_not_line("forum hardest 9x9", rng.sample(puzzles, args.count), rng))
+        return 0
 
     times, counts = [], []
     for puzzle in draw(lines, args.count, 500, 2000, rng):
@@ -174,10 +218,10 @@ def main() -> int:
             "17-clue 9x9 less givens, 10-1,000 solutions", draw(lines, args.count, 10, 1000, rng)
         )
     )
+    print(make_unique_many_line(lines, args.count, random.Random(args.seed)))
     if GENERATED.exists():
         generated = draw_generated(GENERATED.read_text().split(), args.count, rng)
         print(make_unique_line("generated 9x9 less 10-16 givens, 10-1,000 solutions", generated))
-    hardest = DATA.with_name("forum_hardest_1905_11plus.txt")
     if hardest.exists():
         puzzles = rng.sample([line.split()[0][:81] for line in hardest.read_text().splitlines()], args.count)
         times, sizes = [], []

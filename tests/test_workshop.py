@@ -23,6 +23,7 @@ from shudu.puzzle import Puzzle
 from shudu.rules import Rule, check_grid
 from shudu.solvers.constraints import shape_of
 from shudu.variants import get as get_variant
+from shudu.workshop.distinguish import Table, Units
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PROPERTY = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -351,6 +352,52 @@ def test_a_17_clue_puzzle_is_minimal() -> None:
         pytest.skip(f"{path} is absent")
     for line in path.read_text().split()[:20]:
         assert shudu.is_minimal(line)
+
+
+def test_the_growing_table_reads_as_the_whole_list() -> None:
+    """The lazy search's table, fed a list of solutions a part at a time, gives the units the
+    whole list gives from scratch, and the same solutions that agree on each."""
+    rng = random.Random(5)
+    puzzle = Puzzle(_cut(_grid(6, None, rng), 9, rng))
+    solutions = [s.cells for s in shudu.solutions(puzzle)][:300]
+    empty = [c for c, v in enumerate(puzzle.cells) if not v]
+    for units in ([(c,) for c in empty], [tuple(empty[i : i + 2]) for i in range(0, len(empty), 2)]):
+        table = Table(units)
+        seen = 0
+        while seen < len(solutions):
+            seen = min(len(solutions), seen + rng.randint(1, 60))
+            table.extend(solutions[:seen])
+            got, whole = table.units(), Units.of(solutions[:seen], units)
+            assert (got.cells, got.weights, got.parts) == (whole.cells, whole.weights, whole.parts)
+            for j, unit in enumerate(got.cells):
+                for i in range(seen):
+                    agree = [k for k in range(seen) if all(solutions[k][c] == solutions[i][c] for c in unit)]
+                    assert got.part(j, i) == sum(1 << k for k in agree)
+
+
+def test_make_unique_with_very_many_solutions() -> None:
+    """17-clue puzzles less five givens (more than 2,000 solutions, 10^5 and more as a rule):
+    the lazy search answers, unique; with a small budget it says timeout, and a set it gives
+    then is unique too."""
+    path = DATA / "royle_17clue.txt"
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    rng = random.Random(17)
+    lines = path.read_text().split()
+    for line in rng.sample(lines, 2):
+        givens = [i for i, ch in enumerate(line) if ch != "."]
+        gone = set(rng.sample(givens, 5))
+        puzzle = "".join("." if i in gone else ch for i, ch in enumerate(line))
+        made = shudu.make_unique(puzzle, timeout=120)
+        assert made.status == "unique" and made.solutions is None and not made.proven_minimal
+        assert made.result is not None and shudu.count(made.result, 2) == 1
+        assert all(puzzle[c] == "." for c, _ in made.added)
+        assert len(made.added) >= 5  # no 9x9 puzzle of 16 givens has one solution
+        for nodes in (2_000, 20_000):
+            part = shudu.make_unique(puzzle, node_limit=nodes)
+            assert part.status in ("timeout", "unique")
+            if part.result is not None:
+                assert shudu.count(part.result, 2) == 1
 
 
 # --- budgets -------------------------------------------------------------------------------------

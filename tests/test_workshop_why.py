@@ -15,8 +15,10 @@ solver. For candidates drawn at random:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,6 +31,7 @@ from shudu.logic.step import Step
 from shudu.puzzle import Puzzle
 from shudu.rules import Rule
 from shudu.variants import get as get_variant
+from shudu.workshop import why
 from shudu.workshop.why import WhyNot, broken, gone
 from test_workshop import SHAPES, _grid, _killer, all_solutions
 
@@ -202,6 +205,30 @@ def test_every_wrong_candidate_of_a_hard_puzzle_is_refuted() -> None:
     wrong = [(c, d) for c in range(81) for d in grid.candidates(c) if d != solutions[0][c]]
     for cell, digit in rng.sample(wrong, 25):
         assert check(board, solutions, cell, digit).status == "refuted"
+
+
+def test_kept_listings_give_the_same_refutations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refuter keeps each listing it runs to its end, stops one where it has what it needs,
+    and shares the logic engine's per-grid memory through the call: the refutations are those
+    of listing every technique afresh each time (the steps, in order, and their rating)."""
+    puzzle = shudu.parse_puzzle(HARD)
+    grid = Board(puzzle, (0,) * 81).grid()
+    solution = all_solutions(puzzle)[0]
+    rng = random.Random(7)
+    wrong = rng.sample([(c, d) for c in range(81) for d in grid.candidates(c) if d != solution[c]], 8)
+    kept = [shudu.why_not(puzzle, c, d) for c, d in wrong]
+
+    def afresh(self: why.Shortener, grid: CandidateGrid, technique: str) -> Iterator[Step]:
+        self.listings += 1
+        return iter(shudu.find_steps(grid, technique, uniqueness=self.unique).steps)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(why.Shortener, "steps_of", afresh)
+        patch.setattr(why, "memo_scope", contextlib.nullcontext)
+        fresh = [shudu.why_not(puzzle, c, d) for c, d in wrong]
+    for one, other in zip(kept, fresh, strict=True):
+        assert (one.status, one.method, one.se) == (other.status, other.method, other.se)
+        assert [s.explanation for s in one.steps] == [s.explanation for s in other.steps]
 
 
 def test_the_answers_in_words() -> None:

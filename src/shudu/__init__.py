@@ -31,7 +31,7 @@ _LAZY: dict[str, str] = {
     "BatchResult": "shudu.solvers.fast",
     "Board": "shudu.logic.board",
     "StepList": "shudu.logic.allsteps",
-    "explain": "shudu.logic.explain",
+    "explain": "shudu.workshop",
     "find_steps": "shudu.logic.allsteps",
     "generate": "shudu.generator",
     "hint": "shudu.logic.explain",
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from .generator import generate
     from .logic.allsteps import StepList, find_steps
     from .logic.board import Board, parse_board
-    from .logic.explain import explain, hint
+    from .logic.explain import hint
     from .logic.rating import rate
     from .solvers.fast import BatchResult, solve_many
     from .workshop import (
@@ -85,6 +85,7 @@ if TYPE_CHECKING:
     from .workshop.backdoors import Backdoors, backdoors
     from .workshop.bottlenecks import Bottlenecks, bottlenecks
     from .workshop.clues import ClueResult, unique_clues
+    from .workshop.contradiction import explain
     from .workshop.why import WhyNot, why_not
 
 

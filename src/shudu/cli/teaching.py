@@ -54,7 +54,7 @@ def cmd_rate(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_explain(args: argparse.Namespace, out: Output) -> None:
-    from ..logic import explain
+    from ..workshop import explain
 
     for entry in read_entries(args):
         if entry.puzzle is None:

@@ -354,8 +354,9 @@ def _add_make_unique(commands: Commands) -> None:
     unique.add_argument(
         "--clues",
         choices=KINDS,
-        help="add clues of this kind between cells next to each other instead of givens "
-        "(cage: a two-cell cage with its total); the result is printed as JSON",
+        help="add clues of this kind instead of givens: between cells next to each other "
+        "(cage: a two-cell cage with its total), or on a line of 2 to 4 cells in a row or a column "
+        "(thermo, arrow, whisper, renban); the result is printed as JSON",
     )
 
 

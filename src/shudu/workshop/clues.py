@@ -1,19 +1,22 @@
 """Make a puzzle unique with clues of a named kind instead of givens: white or black dots, X or
-V, two-cell cage totals (docs/workshop.md).
+V, two-cell cage totals, and short lines: thermometers, arrows, whispers and renbans
+(docs/workshop.md).
 
-A clue between two cells next to each other, true of a solution S, rules out every other
-solution that breaks it. The puzzle's solutions are listed (up to ``solution_limit``); for each
-of a few reference solutions the clues true of it are the candidates, and the fewest of them
-that rule out every other listed solution are found by a search over the solutions still left
-(branching on the first one left, over the clues that rule it out; the greedy choice bounds it
-first). The set is then checked with the solver, its rules added to the puzzle's: where the
-list was not every solution, the check may find more, which join the list, and the set is
-chosen again. The answer is proven fewest when every solution was listed, each was tried as the
-reference, and every search ran to its end.
+A clue between two cells next to each other, or on a short line (2 to :data:`LINE_CELLS` cells
+in a row or a column), true of a solution S, rules out every other solution that breaks it.
+The puzzle's solutions are listed (up to ``solution_limit``); for each of a few reference
+solutions the clues true of it are the candidates, and the fewest of them that rule out every
+other listed solution are found by a search over the solutions still left (branching on the
+first one left, over the clues that rule it out; the greedy choice bounds it first). The set
+is then checked with the solver, its rules added to the puzzle's: where the list was not every
+solution, the check may find more, which join the list, and the set is chosen again. The
+answer is proven fewest when every solution was listed, each was tried as the reference, and
+every search ran to its end.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -28,10 +31,19 @@ from ..solvers.constraints import shape_of
 from ..variants import VariantLike
 from .search import Search
 
-__all__ = ["KINDS", "ClueResult", "unique_clues"]
+__all__ = ["KINDS", "LINE_KINDS", "PAIR_KINDS", "ClueResult", "unique_clues"]
 
-#: The kinds of clue proposed: each between two cells next to each other.
-KINDS = ("white-dot", "black-dot", "x", "v", "cage")
+#: The kinds of clue between two cells next to each other.
+PAIR_KINDS = ("white-dot", "black-dot", "x", "v", "cage")
+#: The kinds of clue on a short line of cells in a row or a column: a thermometer (the digits
+#: rise from its bulb), an arrow (its circle at one end, the sum of the others), a whisper
+#: (neighbours differ by at least half the size, rounded up: 5 on 9x9, German whispers) and a
+#: renban (consecutive digits in any order).
+LINE_KINDS = ("thermo", "arrow", "whisper", "renban")
+#: The kinds of clue proposed.
+KINDS = PAIR_KINDS + LINE_KINDS
+#: The most cells of a line clue.
+LINE_CELLS = 4
 #: The most solutions listed before the search (more: the answer is the best found).
 SOLUTION_LIMIT = 2000
 #: The reference solutions tried, the first listed.
@@ -91,9 +103,12 @@ def unique_clues(
     box: BoxLike = None,
     variant: VariantLike = None,
 ) -> ClueResult:
-    """The fewest clues of ``kind`` (one of :data:`KINDS`: ``white-dot``, ``black-dot``, ``x``,
-    ``v``, ``cage``: a two-cell cage with its total) that make a puzzle with several solutions
-    unique, each between two cells next to each other. ``node_limit`` and ``timeout`` bound the
+    """The fewest clues of ``kind`` that make a puzzle with several solutions unique: one of
+    :data:`PAIR_KINDS`, each between two cells next to each other (``white-dot``, ``black-dot``,
+    ``x``, ``v``, ``cage``: a two-cell cage with its total), or of :data:`LINE_KINDS`, each on a
+    line of 2 to :data:`LINE_CELLS` cells in a row or a column (``thermo``, ``arrow``: the
+    circle at one end, ``whisper``: the gap half the size rounded up, ``renban``).
+    ``node_limit`` and ``timeout`` bound the
     whole call as for :func:`~shudu.workshop.make_unique`. Bad input raises a
     :class:`~shudu.errors.ShuduError`."""
     if kind not in KINDS:
@@ -152,19 +167,62 @@ def pairs(size: int) -> list[tuple[int, int]]:
     return out
 
 
+def runs(size: int, longest: int = LINE_CELLS) -> list[tuple[int, ...]]:
+    """Every line of 2 to ``longest`` cells in a row or a column, in reading order."""
+    out = []
+    for cell in range(size * size):
+        row, col = divmod(cell, size)
+        for length in range(2, longest + 1):
+            if col + length <= size:
+                out.append(tuple(range(cell, cell + length)))
+            if row + length <= size:
+                out.append(tuple(range(cell, cell + length * size, size)))
+    return out
+
+
+def places(kind: str, size: int) -> list[tuple[int, ...]]:
+    """Where clues of ``kind`` may go: two cells next to each other, or a short line."""
+    return list(pairs(size)) if kind in PAIR_KINDS else runs(size)
+
+
+def whisper_gap(size: int) -> int:
+    """The gap of a proposed whisper: half the size, rounded up (5 on 9x9)."""
+    return (size + 1) // 2
+
+
+def clue_of(kind: str, cells: tuple[int, ...], solution: Solution) -> Rule | None:
+    """The clue of ``kind`` on ``cells`` that ``solution`` may keep (a cage's total, the
+    direction of a thermometer, the end of an arrow's circle, from its digits), or None where
+    no clue of the kind on these cells does. Whether it keeps it is for the rule to say."""
+    digits = [solution[c] for c in cells]
+    if kind == "cage":
+        return Rule("cage", cells, (sum(digits),))
+    if kind == "thermo":
+        if all(a < b for a, b in itertools.pairwise(digits)):
+            return Rule("thermo", cells)
+        if all(a > b for a, b in itertools.pairwise(digits)):
+            return Rule("thermo", cells[::-1])
+        return None
+    if kind == "arrow":
+        if len(cells) > 2 and digits[0] == sum(digits[1:]):
+            return Rule("arrow", cells)
+        if len(cells) > 2 and digits[-1] == sum(digits[:-1]):
+            return Rule("arrow", cells[::-1])
+        return None
+    if kind == "whisper":
+        size = int(len(solution) ** 0.5)
+        return Rule("whisper", cells, (whisper_gap(size),))
+    return Rule(kind, cells)
+
+
 class _Finder:
     def __init__(self, puzzle: Puzzle, kind: str, work: Search, most: int | None) -> None:
         self.puzzle, self.kind, self.work, self.most = puzzle, kind, work, most
         self.rtype = rule_type(kind)
         self.shape = shape_of(puzzle.geometry)
-        taken = {r.cells for r in puzzle.variant.rules if r.kind == kind}
-        self.pairs = [p for p in pairs(puzzle.size) if p not in taken]
+        taken = {frozenset(r.cells) for r in puzzle.variant.rules if r.kind == kind}
+        self.places = [p for p in places(kind, puzzle.size) if frozenset(p) not in taken]
         self.best: list[Rule] | None = None
-
-    def clue(self, pair: tuple[int, int], solution: Solution) -> Rule:
-        if self.kind == "cage":
-            return Rule("cage", pair, (solution[pair[0]] + solution[pair[1]],))
-        return Rule(self.kind, pair)
 
     def holds(self, rule: Rule, solution: Solution) -> bool:
         return self.rtype.check(rule, solution, self.shape)
@@ -178,7 +236,8 @@ class _Finder:
         return self.best, exact
 
     def for_reference(self, ref: Solution, others: list[Solution]) -> bool:
-        clues = [c for c in (self.clue(p, ref) for p in self.pairs) if self.holds(c, ref)]
+        made = (clue_of(self.kind, p, ref) for p in self.places)
+        clues = [c for c in made if c is not None and self.holds(c, ref)]
         exact = True
         for _ in range(ROUNDS):
             kills = [sum(1 << i for i, s in enumerate(others) if not self.holds(c, s)) for c in clues]

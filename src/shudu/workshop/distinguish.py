@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Cells = tuple[int, ...]
 
@@ -30,18 +31,67 @@ class Units:
     weights: tuple[int, ...]
     #: Per unit, the bit sets of solutions taking each value (no empty one).
     parts: tuple[tuple[int, ...], ...]
-    #: Per unit, per solution index, the bit set of the solutions that agree with it there.
-    part_of: tuple[tuple[int, ...], ...]
+    #: Per unit, the value each solution takes there (a :class:`Table`'s list, which only grows).
+    keys: tuple[Sequence[Any], ...]
+    #: Per unit, the bit set of the solutions taking each value.
+    groups: tuple[dict[Any, int], ...]
+
+    def part(self, unit: int, solution: int) -> int:
+        """The bit set of the solutions that agree with ``solution`` on ``unit`` (indices)."""
+        return self.groups[unit][self.keys[unit][solution]]
 
     @classmethod
-    def of(cls, solutions: Sequence[Cells], units: Sequence[tuple[int, ...]]) -> Units:
+    def of(
+        cls,
+        solutions: Sequence[Cells],
+        units: Sequence[tuple[int, ...]],
+        check: Callable[[], object] | None = None,
+    ) -> Units:
+        """The units of ``solutions``; ``check()`` is called before each unit (it raises to
+        stop)."""
+        table = Table(units)
+        table.extend(solutions, check)
+        return table.units(check)
+
+
+class Table:
+    """The values each unit takes in a list of solutions that only grows: the :class:`Units`
+    of the list so far, each time the list has grown, without reading the older solutions
+    again."""
+
+    def __init__(self, units: Sequence[tuple[int, ...]]) -> None:
+        self.cells = [tuple(unit) for unit in units]
+        self.count = 0
+        self.keys: list[list[Any]] = [[] for _ in self.cells]
+        self.groups: list[dict[Any, int]] = [{} for _ in self.cells]
+
+    def extend(self, solutions: Sequence[Cells], check: Callable[[], object] | None = None) -> None:
+        """Read the solutions of ``solutions`` past those read so far (the list's first
+        :attr:`count` are the ones read)."""
+        new = solutions[self.count :]
+        if not new:
+            return
+        bits = [1 << i for i in range(self.count, self.count + len(new))]
+        for unit, keys, groups in zip(self.cells, self.keys, self.groups, strict=True):
+            if check is not None:
+                check()
+            if len(unit) == 1:
+                (cell,) = unit
+                added: list[Any] = [solution[cell] for solution in new]
+            else:
+                added = [tuple(solution[c] for c in unit) for solution in new]
+            keys.extend(added)
+            for key, one in zip(added, bits, strict=True):
+                groups[key] = groups.get(key, 0) | one
+        self.count += len(new)
+
+    def units(self, check: Callable[[], object] | None = None) -> Units:
+        """The :class:`Units` of the solutions read so far."""
         kept: dict[frozenset[int], int] = {}
-        rows: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
-        for unit in units:
-            groups: dict[tuple[int, ...], int] = {}
-            for i, solution in enumerate(solutions):
-                key = tuple(solution[c] for c in unit)
-                groups[key] = groups.get(key, 0) | 1 << i
+        rows: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
+        for u, (unit, groups) in enumerate(zip(self.cells, self.groups, strict=True)):
+            if check is not None:
+                check()
             if len(groups) < 2:
                 continue  # every solution agrees there: the unit tells none apart
             parts = tuple(groups.values())
@@ -50,17 +100,17 @@ class Units:
             if at is not None:
                 if len(rows[at][0]) <= len(unit):
                     continue
-                rows[at] = (tuple(), (), ())  # replaced by this lighter unit below
-            part_of = tuple(groups[tuple(solution[c] for c in unit)] for solution in solutions)
+                rows[at] = ((), (), -1)  # replaced by this lighter unit below
             kept[signature] = len(rows)
-            rows.append((tuple(unit), parts, part_of))
+            rows.append((unit, parts, u))
         rows = [row for row in rows if row[0]]
         rows.sort(key=lambda row: len(row[0]))
-        return cls(
+        return Units(
             tuple(r[0] for r in rows),
             tuple(len(r[0]) for r in rows),
             tuple(r[1] for r in rows),
-            tuple(r[2] for r in rows),
+            tuple(self.keys[r[2]] for r in rows),
+            tuple(dict(self.groups[r[2]]) for r in rows),
         )
 
 
@@ -73,8 +123,8 @@ def greedy(units: Units, count: int, reference: int) -> list[int] | None:
     chosen: list[int] = []
     while alive != alone:
         best, best_score = -1, 0.0
-        for j, part_of in enumerate(units.part_of):
-            left = alive & part_of[reference]
+        for j in range(len(units.weights)):
+            left = alive & units.part(j, reference)
             if left == alive:
                 continue
             score = (alive.bit_count() - left.bit_count()) / units.weights[j]
@@ -83,7 +133,7 @@ def greedy(units: Units, count: int, reference: int) -> list[int] | None:
         if best < 0:
             return None
         chosen.append(best)
-        alive &= units.part_of[best][reference]
+        alive &= units.part(best, reference)
     return chosen
 
 
@@ -114,7 +164,7 @@ def exact(
             weight = units.weights[j]
             if weight > room:
                 break  # units are sorted by weight
-            parts = units.parts[j] if reference is None else (units.part_of[j][reference],)
+            parts = units.parts[j] if reference is None else (units.part(j, reference),)
             deeper = room - weight >= lightest
             for part in parts:
                 left = alive & part

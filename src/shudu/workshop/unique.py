@@ -32,7 +32,7 @@ from ..notation import Status, cell_name
 from ..puzzle import Puzzle
 from ..solvers.base import Stats
 from ..variants import VariantLike
-from .distinguish import Units, exact, greedy
+from .distinguish import Table, Units, exact, greedy
 from .search import Cells, Search, as_digits, digit_masks, puzzle_of
 
 __all__ = ["SOLUTION_LIMIT", "UniqueResult", "make_unique"]
@@ -151,6 +151,8 @@ class _Maker:
         self.count: int | None = None
         self.best: tuple[tuple[int, int], ...] | None = None
         self.proven = False
+        #: The lazy search's table of its list of solutions, which only grows.
+        self.table = Table(self.units)
 
     def answer(self, status: Status) -> UniqueResult:
         added = self.best or ()
@@ -198,7 +200,7 @@ class _Maker:
 
     def _all_listed(self, solutions: list[Cells]) -> None:
         """Every solution is listed: a greedy bound, then the proof by iterative deepening."""
-        units = Units.of(solutions, self.units)
+        units = Units.of(solutions, self.units, self.work.budget)
         count = len(solutions)
         for reference in range(min(count, 64)):
             chosen = greedy(units, count, reference)
@@ -266,7 +268,7 @@ class _Maker:
             sample.append(reference)
         units_of = {cell: unit for unit in self.units for cell in unit}
         for _ in range(SETTLE_ROUNDS):
-            units = Units.of(sample, self.units)
+            units = self._units_of(sample)
             chosen = greedy(units, len(sample), sample.index(reference))
             assert chosen is not None
             picked = [units.cells[j] for j in chosen]
@@ -284,6 +286,12 @@ class _Maker:
             picked.append(units_of[cell])
             others = self._others(reference, picked)
         self._keep(reference, picked)
+
+    def _units_of(self, sample: list[Cells]) -> Units:
+        """The units of the lazy search's list (which only grows), read from where the last
+        call left it."""
+        self.table.extend(sample, self.work.budget)
+        return self.table.units(self.work.budget)
 
     def _others(self, reference: Cells, picked: list[tuple[int, ...]]) -> list[Cells]:
         """Solutions other than ``reference`` that agree with it on the ``picked`` units."""
@@ -314,7 +322,7 @@ class _Maker:
             best = self.best
             if best is None or len(best) <= 1:
                 return
-            units = Units.of(sample, self.units)
+            units = self._units_of(sample)
             found = exact(units, len(sample), len(best) - 1, tick)
             if found is None:
                 return

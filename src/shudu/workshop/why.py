@@ -15,7 +15,9 @@ Two refutations are sought on the board (the puzzle, the player's entries and pe
   not break it, the singles with locked candidates and pairs: a forcing net. Shortened the same
   way, and rated as the engine rates a forcing chain or net contradiction of that length.
 
-Shortening lists a technique's steps again for each step it tries on a new grid; on the hardest
+Shortening lists a technique's steps again for each step it tries on a new grid (stopping at
+the first that does what the grid needs; a listing run to its end is kept for a grid in the
+same state, and the engine's per-grid memory lasts the call); on the hardest
 puzzles, whose refutations run to dozens of chains, it stops after :data:`SHORTEN_LISTINGS`
 listings of techniques other than the singles and keeps what it has (still a refutation, each
 step holding where it is).
@@ -29,7 +31,7 @@ be possible, with that solution, and never refuted.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -37,8 +39,9 @@ from ..errors import OptionError, SearchTimeout, VariantError, check_count, chec
 from ..formats import PuzzleLike
 from ..geometry import BoxLike
 from ..logic import CandidateGrid, LogicTimeout, Step, checkpoint, limits, lookup, next_step, techniques
-from ..logic.allsteps import find_steps
+from ..logic.allsteps import list_steps, select
 from ..logic.board import Board, parse_board
+from ..logic.memo import memo_scope
 from ..logic.techniques import rating_of, se_rating
 from ..notation import LEVELS, cell_name, char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
@@ -194,7 +197,7 @@ def why_not(
         return answer("timeout", "timeout before the digit was settled")
     left = None if deadline is None else max(0.0, deadline - time.monotonic())
     refuter = _Refuter(grid, target)
-    with limits(left, nodes):
+    with limits(left, nodes), memo_scope():
         try:
             refuter.unique = parsed.is_unique()
             refuter.run(contradiction)
@@ -293,84 +296,40 @@ def hardest(steps: Sequence[Step]) -> Step:
     return max(steps, key=_cost)
 
 
-class _Refuter:
-    """The search for a refutation of ``target`` from ``grid`` (left as it is)."""
+class Shortener:
+    """Shortens paths of the logic engine's steps on ``grid``'s geometry (see the module's
+    docstring): the part of the refutation that does not depend on what is refuted.
+    ``unique`` lets the uniqueness techniques be listed (only on a puzzle with one solution)."""
 
-    def __init__(self, grid: CandidateGrid, target: Candidate) -> None:
-        self.grid, self.target = grid, target
-        self.unique = False
-        self.timed_out = False
+    def __init__(self, grid: CandidateGrid, *, unique: bool = False) -> None:
+        self.grid = grid
+        self.unique = unique
         #: The listings of techniques other than the singles so far (see :data:`SHORTEN_LISTINGS`).
         self.listings = 0
-        self.path: list[Step] | None = None
-        self.chain: list[Step] | None = None
-        self.chain_start: CandidateGrid | None = None
+        #: Each listing run to its end, by technique, values and candidates (the grid's state).
+        self.listed: dict[tuple[str, tuple[int, ...], tuple[int, ...]], list[Step]] = {}
         geo = grid.geometry
         self.house_of = {house.name: h for h, house in enumerate(geo.houses)}
 
-    def run(self, contradiction: bool) -> None:
-        target = self.target
-        path = self.walk()
-        if path is not None:
-            self.path = path  # a refutation, kept while it is shortened
-            self.path = self.shorten(self.grid, path, lambda g: gone(g, target))
-        if contradiction:
-            start = self.grid.copy()
-            start.place(*target)
-            self.chain_start = start
-            chain = self.follow(start, SINGLES) or self.follow(start, SINGLES | NET)
-            if chain is not None:
-                self.chain = chain
-                self.chain = self.shorten(start, chain, lambda g: bool(broken(g)))
-
-    # --- finding -------------------------------------------------------------------------------
-
-    def walk(self) -> list[Step] | None:
-        """The simplest-first path from the board until the candidate is gone (None: the path
-        stops first). Where a round's technique has a step that removes it, that step is taken."""
-        grid = self.grid.copy()
-        order = techniques(uniqueness=self.unique)
-        path: list[Step] = []
-        while not gone(grid, self.target):
-            step = next_step(grid, order)
-            if step is None:
-                return None
-            if step.technique.name not in SINGLES:
-                hits = [s for s in self.listing(grid, step.technique.name) if self.removes(grid, s)]
-                if hits:
-                    step = min(hits, key=_cost)
-            grid.apply(step)
-            path.append(step)
-        if grid.values[self.target[0]] == self.target[1]:
-            return None  # the path placed the digit: no refutation (a solution has it)
-        return path
-
-    def follow(self, grid: CandidateGrid, names: frozenset[str]) -> list[Step] | None:
-        """The steps of the techniques ``names`` from ``grid`` (the digit placed), easiest first,
-        until the grid breaks (None: it does not)."""
-        grid = grid.copy()
-        order = tuple(f for f in techniques() if f.technique.name in names)
-        chain: list[Step] = []
-        while not broken(grid):
-            step = next_step(grid, order)
-            if step is None:
-                return None
-            grid.apply(step)
-            chain.append(step)
-        return chain
-
-    def removes(self, grid: CandidateGrid, step: Step) -> bool:
-        trial = grid.copy()
-        trial.apply(step)
-        return gone(trial, self.target)
+    def steps_of(self, grid: CandidateGrid, technique: str) -> Iterator[Step]:
+        """Every step of ``technique`` on ``grid``, lazily, one per effect (LogicTimeout past
+        the limits): a caller that has what it needs stops the listing there. A listing run to
+        its end is kept and given again on a grid in the same state."""
+        key = (technique, tuple(grid.values), tuple(grid.cands))
+        known = self.listed.get(key)
+        if known is not None:
+            yield from known
+            return
+        self.listings += 1
+        found: list[Step] = []
+        for step in list_steps(grid, select(technique), uniqueness=self.unique):
+            found.append(step)
+            yield step
+        self.listed[key] = found
 
     def listing(self, grid: CandidateGrid, technique: str) -> list[Step]:
         """Every step of ``technique`` on ``grid`` (LogicTimeout past the limits)."""
-        self.listings += 1
-        found = find_steps(grid, technique, uniqueness=self.unique)
-        if found.status == "timeout":
-            raise LogicTimeout("time limit reached")
-        return list(found.steps)
+        return list(self.steps_of(grid, technique))
 
     # --- shortening ----------------------------------------------------------------------------
 
@@ -437,7 +396,7 @@ class _Refuter:
         name = step.technique.name
         if name in SINGLES and len(places) == 1 and not removes:
             return [step] if self.single_holds(grid, step, *places[0]) else None
-        for found in self.listing(grid, name):
+        for found in self.steps_of(grid, name):
             if set(places) <= set(found.placements) and set(removes) <= set(found.eliminations):
                 return [found]
         return None
@@ -457,6 +416,74 @@ class _Refuter:
             elif not any((not grid.values[c] and grid.has(c, d)) or grid.values[c] == d for c in others):
                 return True
         return False
+
+
+class _Refuter(Shortener):
+    """The search for a refutation of ``target`` from ``grid`` (left as it is)."""
+
+    def __init__(self, grid: CandidateGrid, target: Candidate) -> None:
+        super().__init__(grid)
+        self.target = target
+        self.timed_out = False
+        self.path: list[Step] | None = None
+        self.chain: list[Step] | None = None
+        self.chain_start: CandidateGrid | None = None
+
+    def run(self, contradiction: bool) -> None:
+        target = self.target
+        path = self.walk()
+        if path is not None:
+            self.path = path  # a refutation, kept while it is shortened
+            self.path = self.shorten(self.grid, path, lambda g: gone(g, target))
+        if contradiction:
+            start = self.grid.copy()
+            start.place(*target)
+            self.chain_start = start
+            chain = self.follow(start, SINGLES) or self.follow(start, SINGLES | NET)
+            if chain is not None:
+                self.chain = chain
+                self.chain = self.shorten(start, chain, lambda g: bool(broken(g)))
+
+    # --- finding -------------------------------------------------------------------------------
+
+    def walk(self) -> list[Step] | None:
+        """The simplest-first path from the board until the candidate is gone (None: the path
+        stops first). Where a round's technique has a step that removes it, that step is taken."""
+        grid = self.grid.copy()
+        order = techniques(uniqueness=self.unique)
+        path: list[Step] = []
+        while not gone(grid, self.target):
+            step = next_step(grid, order)
+            if step is None:
+                return None
+            if step.technique.name not in SINGLES:
+                hits = [s for s in self.listing(grid, step.technique.name) if self.removes(grid, s)]
+                if hits:
+                    step = min(hits, key=_cost)
+            grid.apply(step)
+            path.append(step)
+        if grid.values[self.target[0]] == self.target[1]:
+            return None  # the path placed the digit: no refutation (a solution has it)
+        return path
+
+    def follow(self, grid: CandidateGrid, names: frozenset[str]) -> list[Step] | None:
+        """The steps of the techniques ``names`` from ``grid`` (the digit placed), easiest first,
+        until the grid breaks (None: it does not)."""
+        grid = grid.copy()
+        order = tuple(f for f in techniques() if f.technique.name in names)
+        chain: list[Step] = []
+        while not broken(grid):
+            step = next_step(grid, order)
+            if step is None:
+                return None
+            grid.apply(step)
+            chain.append(step)
+        return chain
+
+    def removes(self, grid: CandidateGrid, step: Step) -> bool:
+        trial = grid.copy()
+        trial.apply(step)
+        return gone(trial, self.target)
 
     # --- the answer ----------------------------------------------------------------------------
 
