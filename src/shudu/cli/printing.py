@@ -52,7 +52,7 @@ def cmd_render(args: argparse.Namespace, out: Output) -> None:
         puzzle = entry.puzzle
         assert puzzle is not None
         if args.step:
-            from ..logic import explain
+            from ..workshop import explain
 
             explanation = explain(puzzle, allow_multiple=True, timeout=args.timeout)
             try:
