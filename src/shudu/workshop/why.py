@@ -36,10 +36,10 @@ from typing import Any, Literal
 from ..errors import OptionError, SearchTimeout, VariantError, check_count, check_seconds
 from ..formats import PuzzleLike
 from ..geometry import BoxLike
-from ..logic import CandidateGrid, LogicTimeout, Step, checkpoint, limits, lookup, next_step, techniques
+from ..logic import CandidateGrid, LogicTimeout, Step, checkpoint, limits, lookup, next_step
 from ..logic.allsteps import find_steps
-from ..logic.board import Board, parse_board
-from ..logic.techniques import rating_of, se_rating
+from ..logic.engine.board import Board, parse_board
+from ..logic.table import rating_of, se_rating, techniques
 from ..notation import LEVELS, cell_name, char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
