@@ -15,8 +15,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the harness, shared with the tests
+
+from reglib_cases import Outcome, check_case, read_library
 from shudu.logic.allsteps import select
-from shudu.logic.reglib import Outcome, check_case, read_library
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 LIBRARY = DATA / "hodoku_reglib_even.txt"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import shudu
 from shudu.errors import ShuduError
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine.grid import CandidateGrid
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss_constraint_puzzles.tsv"
 FORCING = {"Forcing Chain", "Forcing Net", "Nested Forcing Net", "Rule Forcing Chain"}

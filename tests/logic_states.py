@@ -12,10 +12,8 @@ import pytest
 
 from shudu import parse_puzzle, solve
 from shudu.geometry import Geometry
-from shudu.logic import (
-    propagate,
-)
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine import propagate
+from shudu.logic.engine.grid import CandidateGrid
 
 from conftest import KNOWN, shared_lines
 

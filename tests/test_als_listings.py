@@ -14,20 +14,21 @@ from pathlib import Path
 
 import pytest
 
-from shudu.logic import als, als_find, budget
-from shudu.logic.chain import Net
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.reglib import check_case, read_library
-from shudu.logic.step import Step
+from reglib_cases import check_case, read_library
+from shudu.logic.engine import budget
+from shudu.logic.engine.chain_structure import Net
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.step import Step
+from shudu.logic.techniques import als_first, als_listings
 from test_kraken import assert_eliminations_false
 from test_soundness import states
 
 LIBRARY = Path(__file__).resolve().parents[2] / "shared" / "data" / "hodoku_reglib_even.txt"
 
 LISTINGS: dict[str, Callable[[CandidateGrid], Iterator[Step]]] = {
-    "ALS-XY-Wing": als.iter_als_xy_wing,
-    "ALS-XY-Chain": als.iter_als_xy_chain,
-    "Death Blossom": als.iter_death_blossom,
+    "ALS-XY-Wing": als_listings.iter_als_xy_wing,
+    "ALS-XY-Chain": als_listings.iter_als_xy_chain,
+    "Death Blossom": als_listings.iter_death_blossom,
 }
 
 
@@ -79,7 +80,7 @@ def test_death_blossom_nets_show_the_stem_and_each_petal() -> None:
     for i, (_, grid) in enumerate(states(seed=78)):
         if i % 3:
             continue
-        for step in islice(als.iter_death_blossom(grid), 6):
+        for step in islice(als_listings.iter_death_blossom(grid), 6):
             found += 1
             net = step.structure
             assert isinstance(net, Net)
@@ -103,10 +104,10 @@ def test_the_solving_path_blossom_carries_the_same_structure() -> None:
     for i, (_, grid) in enumerate(states(seed=79)):
         if i % 3:
             continue
-        step = als_find.find_death_blossom.uncached(grid)  # type: ignore[attr-defined]
+        step = als_first.find_death_blossom.uncached(grid)  # type: ignore[attr-defined]
         if step is not None:
             assert isinstance(step.structure, Net)
-            listed = [s.eliminations for s in als.iter_death_blossom(grid)]
+            listed = [s.eliminations for s in als_listings.iter_death_blossom(grid)]
             assert any(set(step.eliminations) <= set(e) for e in listed)
             return
     pytest.skip("no Death Blossom on the solving path of these states")

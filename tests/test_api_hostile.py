@@ -61,7 +61,7 @@ def with_number(digits: int, field: str = "size") -> str:
 
 
 def _hint_limits_json() -> bool:
-    """Whether ``hint`` reads JSON boards through the limited loader (logic/board.py)."""
+    """Whether ``hint`` reads JSON boards through the limited loader (logic/engine/board.py)."""
     try:
         shudu.hint(nested(5000), timeout=1)
     except ShuduError:
@@ -74,7 +74,7 @@ def _hint_limits_json() -> bool:
 HINT_LIMITS_JSON = _hint_limits_json()
 HINT_XFAIL = pytest.mark.xfail(
     not HINT_LIMITS_JSON,
-    reason="logic/board.py reads a JSON board with json.loads; it should call shudu.formats.load_json",
+    reason="logic/engine/board.py reads a JSON board with json.loads; it should call shudu.formats.load_json",
     strict=True,
 )
 

@@ -14,7 +14,7 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import OptionError, ShuduError
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine.grid import CandidateGrid
 from shudu.logic.solver import steps
 from shudu.puzzle import Puzzle
 from shudu.workshop.backdoors import technique_order

@@ -8,8 +8,8 @@ import pytest
 
 from shudu.errors import ShuduError
 from shudu.logic.allsteps import TechniqueError, find_steps, select
-from shudu.logic.board import parse_board
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine.board import parse_board
+from shudu.logic.engine.grid import CandidateGrid
 
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 

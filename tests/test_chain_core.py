@@ -13,14 +13,10 @@ import pytest
 
 from logic_states import PUZZLES, hard_states, known_states, quiet_states, random_state
 from shudu.geometry import Geometry
-from shudu.logic import (
-    chains,
-    loop_graph,
-    loops,
-    propagate,
-)
-from shudu.logic.budget import LogicTimeout, limits, nodes_used
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine import propagate
+from shudu.logic.engine.budget import LogicTimeout, limits, nodes_used
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.techniques import aic, grouped_chains, grouped_graph
 
 from conftest import C_CORE, needs_c
 
@@ -28,7 +24,7 @@ CORE = C_CORE
 needs_core = needs_c
 
 
-# --- the chains' breadth-first search (chains.layers) ------------------------------------------
+# --- the chains' breadth-first search (aic.layers) ------------------------------------------
 
 
 def _walk(
@@ -40,7 +36,7 @@ def _walk(
     parents: dict[int, list[int]] = {}
     with limits(node_limit=10**12):
         for state, links, parents in search:
-            met.append((state, links, chains.trace(parents, state)))
+            met.append((state, links, aic.trace(parents, state)))
         used = nodes_used()
     return met, parents, used
 
@@ -49,33 +45,33 @@ def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
     """The C search and the Python one agree on the graphs of the chain and loop finders, and
     with a filter the C search gives exactly the states its caller's own test keeps: those
     weakly linked to the start (a loop's closing nodes), or whose ends prove something (as
-    :func:`chains._outcome` and :func:`loops._ends` say)."""
+    :func:`aic._outcome` and :func:`grouped_chains._ends` say)."""
     strong: dict[int, list[int]] = {}
-    chains._bivalues(grid, strong)
+    aic._bivalues(grid, strong)
 
     def outcome(start: int, node: int) -> bool:
-        return any(chains._outcome(grid, start, node))
+        return any(aic._outcome(grid, start, node))
 
-    grouped = loop_graph.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
-    for graph_of in (grouped, loop_graph.Graph(grid, digits=[0, 2], bivalue=False, groups=True)):
+    grouped = grouped_graph.Graph(grid, digits=range(grid.size), bivalue=True, groups=True, als_cells=8)
+    for graph_of in (grouped, grouped_graph.Graph(grid, digits=[0, 2], bivalue=False, groups=True)):
         for in_cell in (True, False):  # the weak links read in C are the Python code's
             fast = graph_of._weak(in_cell=in_cell)
             assert list(fast.items()) == list(graph_of._weak_py(in_cell=in_cell).items())
     graphs = [
-        (*chains._aic_graph(grid), (), True, outcome),
-        (strong, chains._weak(grid, strong, in_cell=False), (), True, outcome),
-        (grouped.strong, grouped.weak, grouped.groups, False, partial(loops._ends, grouped)),
+        (*aic._aic_graph(grid), (), True, outcome),
+        (strong, aic._weak(grid, strong, in_cell=False), (), True, outcome),
+        (grouped.strong, grouped.weak, grouped.groups, False, partial(grouped_chains._ends, grouped)),
     ]
     count = 0
     for links_strong, links_weak, groups, proves, test in graphs:
         assert CORE is not None
         graph = CORE.chain_graph(links_strong, links_weak)  # whatever its size
-        ends = chains.c_ends(grid, graph, groups, proves=proves)
+        ends = aic.c_ends(grid, graph, groups, proves=proves)
         starts = sorted(links_strong)
         for start in rng.sample(starts, min(6, len(starts))):
-            limit = rng.choice((chains.MAX_LINKS + 1, chains.MAX_LINKS, 4))
-            want = _walk(chains.layers_py(links_strong, links_weak, start, limit))
-            got = _walk(chains.layers(links_strong, links_weak, start, limit, graph))
+            limit = rng.choice((aic.MAX_LINKS + 1, aic.MAX_LINKS, 4))
+            want = _walk(aic.layers_py(links_strong, links_weak, start, limit))
+            got = _walk(aic.layers(links_strong, links_weak, start, limit, graph))
             assert got[0] == want[0] and got[2] == want[2]
             assert all(got[1][key] == value for key, value in want[1].items())
             count += len(want[0])
@@ -86,7 +82,7 @@ def _same_searches(grid: CandidateGrid, rng: random.Random) -> int:
             if ends is not None:  # beyond the C tables: no filter
                 filters.append((ends, lambda node, start=start, test=test: bool(test(start, node))))
             for only, keep in filters:
-                kept = _walk(chains.layers(links_strong, links_weak, start, limit, graph, only))
+                kept = _walk(aic.layers(links_strong, links_weak, start, limit, graph, only))
                 assert kept[0] == [met for met in want[0] if keep(met[0] >> 1)]  # type: ignore[index]
                 assert kept[2] == want[2]
     return count
@@ -96,7 +92,7 @@ def _chain_finds(grids: list[CandidateGrid]) -> list[object]:
     """The X-Chain, AIC and XY-Chain each finder finds on each grid, and the work it counted."""
     out: list[object] = []
     for grid in grids:
-        for find in (chains.find_x_chain, chains.find_aic, chains.find_xy_chain):
+        for find in (aic.find_x_chain, aic.find_aic, aic.find_xy_chain):
             with limits(node_limit=10**12):
                 step = find(grid.copy())
                 out.append((step.to_json() if step else None, nodes_used()))
@@ -113,8 +109,8 @@ def test_a_chain_search_in_one_c_call_finds_what_the_loop_finds(monkeypatch: pyt
     # one unit of work short, the C search stops too
     grid, used = next((g, u) for g, (step, u) in zip(grids, fast[1::3], strict=True) if step)  # type: ignore[misc]
     with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
-        chains.find_aic(grid.copy())
-    monkeypatch.setattr(chains, "c_ends", lambda *args, **kwargs: None)
+        aic.find_aic(grid.copy())
+    monkeypatch.setattr(aic, "c_ends", lambda *args, **kwargs: None)
     assert _chain_finds(grids) == fast
     assert sum(step is not None for step, _ in fast)  # type: ignore[misc]
 
@@ -124,7 +120,7 @@ def _grouped_finds(grids: list[CandidateGrid]) -> list[tuple[object, int]]:
     out: list[tuple[object, int]] = []
     for grid in grids:
         with limits(node_limit=10**12):
-            step = loops.find_grouped_chain(grid.copy())
+            step = grouped_chains.find_grouped_chain(grid.copy())
             out.append((step.to_json() if step else None, nodes_used()))
     return out
 
@@ -141,8 +137,8 @@ def test_a_grouped_chain_search_in_one_c_call_finds_what_the_loop_finds(
     # one unit of work short, the C search stops too
     grid, used = next((g, u) for g, (step, u) in zip(grids, fast, strict=True) if step)
     with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
-        loops.find_grouped_chain(grid.copy())
-    monkeypatch.setattr(loop_graph.Graph, "search", lambda self, starts, limit: None)
+        grouped_chains.find_grouped_chain(grid.copy())
+    monkeypatch.setattr(grouped_graph.Graph, "search", lambda self, starts, limit: None)
     assert _grouped_finds(grids) == fast
     assert sum(step is not None for step, _ in fast)
 
@@ -152,9 +148,9 @@ def _loop_sweeps(grids: list[CandidateGrid]) -> list[object]:
     it counted."""
     out: list[object] = []
     for grid in grids:
-        for als_cells in (0, loops.ALS_NODE_CELLS):
+        for als_cells in (0, grouped_chains.ALS_NODE_CELLS):
             with limits(node_limit=10**12):
-                found = loops._closed_loops(grid.copy(), als_cells)
+                found = grouped_chains._closed_loops(grid.copy(), als_cells)
                 out.append((found, nodes_used()))
     return out
 
@@ -168,15 +164,15 @@ def test_a_loop_sweep_in_one_c_call_finds_what_the_loop_finds(monkeypatch: pytes
     grids = states + list(quiet_states(iter(states)))
     fast = _loop_sweeps(grids)
     # one unit of work short, the C sweep stops too
-    graph = loop_graph.graph_of(grids[0])
+    graph = grouped_graph.graph_of(grids[0])
     starts = sorted(graph.strong)
     with limits(node_limit=10**12):
-        graph.closing_starts(starts, loops.MAX_LINKS)
+        graph.closing_starts(starts, grouped_chains.MAX_LINKS)
         swept = nodes_used()
     assert swept
     with pytest.raises(LogicTimeout), limits(node_limit=swept - 1):
-        graph.closing_starts(starts, loops.MAX_LINKS)
-    monkeypatch.setattr(loop_graph.Graph, "closing_starts", lambda self, starts, limit: starts)
+        graph.closing_starts(starts, grouped_chains.MAX_LINKS)
+    monkeypatch.setattr(grouped_graph.Graph, "closing_starts", lambda self, starts, limit: starts)
     assert _loop_sweeps(grids) == fast
     assert sum(bool(found) for found, _ in fast)  # type: ignore[misc]
 
@@ -205,13 +201,13 @@ def test_chain_and_loop_listings_are_the_same_with_the_c_search(
     nodes), C search against Python, on random pencil marks of the known-answer puzzles."""
     rng = random.Random(seed)
     finders = (
-        chains.iter_aic,
-        chains.iter_discontinuous_nice_loop,
-        chains.iter_x_chain,
-        chains.iter_xy_chain,
-        chains.iter_remote_pair,
-        loops.iter_grouped_chain_by_groups,
-        loops._every_loop,
+        aic.iter_aic,
+        aic.iter_discontinuous_nice_loop,
+        aic.iter_x_chain,
+        aic.iter_xy_chain,
+        aic.iter_remote_pair,
+        grouped_chains.iter_grouped_chain_by_groups,
+        grouped_chains._every_loop,
     )
     listed = 0
     for ident, geometry, givens, solution in rng.sample(PUZZLES, 5):
@@ -233,12 +229,12 @@ def test_a_graph_read_into_c_is_searched_in_python_once_the_c_path_is_off(
     its searches in Python, with the same result."""
     _, geometry, givens, solution = next(p for p in PUZZLES if p[1].size == 9 and p[2].count(0) > 50)
     grid = random_state(geometry, givens, solution, random.Random(5))
-    graph = loop_graph.Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
+    graph = grouped_graph.Graph(grid, digits=range(grid.size), bivalue=True, groups=True)
     start = sorted(graph.strong)[0]
-    with_c = _walk(graph.layers(start, chains.MAX_LINKS))
+    with_c = _walk(graph.layers(start, aic.MAX_LINKS))
     assert graph._c_graph is not None
     monkeypatch.setattr(propagate, "USE_C", False)
-    without = _walk(graph.layers(start, chains.MAX_LINKS))
+    without = _walk(graph.layers(start, aic.MAX_LINKS))
     assert without[0] == with_c[0] and without[2] == with_c[2]
     assert without[0]
 
@@ -263,8 +259,8 @@ def test_chain_graph_reads_sets_lists_and_tuples_in_their_order_and_refuses_the_
         # the specification, where a node that is no key has no links
         spec_strong, spec_weak = defaultdict(tuple, strong), defaultdict(tuple, weak)
         for start in rng.sample(nodes, 4):
-            want = _walk(chains.layers_py(spec_strong, spec_weak, start, 8))
-            got = _walk(chains.layers(strong, weak, start, 8, graph))
+            want = _walk(aic.layers_py(spec_strong, spec_weak, start, 8))
+            got = _walk(aic.layers(strong, weak, start, 8, graph))
             assert got[0] == want[0] and got[2] == want[2]
             assert all(got[1][key] == value for key, value in want[1].items())
     for bad, error in (
@@ -285,8 +281,8 @@ def _same_strong(grid: CandidateGrid) -> int:
     order (the searches meet them so), the same group nodes numbered alike. Returns how many."""
     found = 0
     for digits, groups in ((range(grid.size), True), (range(grid.size), False), ([1, 0], True)):
-        fast = loop_graph.Graph(grid, digits=digits, bivalue=False, groups=groups)
-        spec = loop_graph.Graph.__new__(loop_graph.Graph)
+        fast = grouped_graph.Graph(grid, digits=digits, bivalue=False, groups=groups)
+        spec = grouped_graph.Graph.__new__(grouped_graph.Graph)
         spec.grid, spec.base, spec.groups, spec.group_id, spec.strong = grid, grid.size**3, [], {}, {}
         spec._strong_py(digits, groups=groups)
         assert [(k, list(v)) for k, v in fast.strong.items()] == [

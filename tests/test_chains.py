@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from shudu.geometry import Geometry
-from shudu.logic import als, als_find, budget, chains, forcing, loops
-from shudu.logic.chain import Branch, Chain, Net, Node
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.netrules import NET_RULES
-from shudu.logic.step import Step
+from shudu.logic.engine import budget
+from shudu.logic.engine.chain_structure import Branch, Chain, Net, Node
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.engine.step import Step
+from shudu.logic.techniques import aic, als_first, als_listings, forcing, grouped_chains
+from shudu.logic.techniques.netrules import NET_RULES
 
 FIXTURES = json.loads((Path(__file__).parent / "data" / "logic_techniques.json").read_text())
 NINE = [case for case in FIXTURES if len(case["values"]) == 81]
@@ -88,17 +89,17 @@ def boards() -> Iterator[tuple[CandidateGrid, str]]:
 
 
 ITERATORS: dict[str, Callable[[CandidateGrid], Iterator[Step]]] = {
-    "x-chain": chains.iter_x_chain,
-    "xy-chain": chains.iter_xy_chain,
-    "remote pair": chains.iter_remote_pair,
-    "aic": chains.iter_aic,
-    "discontinuous nice loop": chains.iter_discontinuous_nice_loop,
-    "grouped chain": loops.iter_grouped_chain,
-    "continuous nice loop": loops.iter_continuous_nice_loop,
-    "als-xz": als.iter_als_xz,
-    "als-xy-wing": als.iter_als_xy_wing,
-    "als-xy-chain": als.iter_als_xy_chain,
-    "death blossom": als.iter_death_blossom,
+    "x-chain": aic.iter_x_chain,
+    "xy-chain": aic.iter_xy_chain,
+    "remote pair": aic.iter_remote_pair,
+    "aic": aic.iter_aic,
+    "discontinuous nice loop": aic.iter_discontinuous_nice_loop,
+    "grouped chain": grouped_chains.iter_grouped_chain,
+    "continuous nice loop": grouped_chains.iter_continuous_nice_loop,
+    "als-xz": als_listings.iter_als_xz,
+    "als-xy-wing": als_listings.iter_als_xy_wing,
+    "als-xy-chain": als_listings.iter_als_xy_chain,
+    "death blossom": als_listings.iter_death_blossom,
 }
 
 
@@ -251,13 +252,13 @@ def test_every_chain_step_is_sound_and_its_chain_holds(family: str) -> None:
 
 def test_iterators_list_distinct_steps_and_the_finders_step_is_among_them() -> None:
     pairs = [
-        (chains.find_x_chain, [chains.iter_x_chain]),
-        (chains.find_aic, [chains.iter_aic, chains.iter_discontinuous_nice_loop]),
+        (aic.find_x_chain, [aic.iter_x_chain]),
+        (aic.find_aic, [aic.iter_aic, aic.iter_discontinuous_nice_loop]),
         (
-            loops.find_continuous_nice_loop,
-            [loops.iter_continuous_nice_loop, loops.iter_grouped_chain],
+            grouped_chains.find_continuous_nice_loop,
+            [grouped_chains.iter_continuous_nice_loop, grouped_chains.iter_grouped_chain],
         ),
-        (als_find.find_als_xz.uncached, [als.iter_als_xz]),  # type: ignore[attr-defined]
+        (als_first.find_als_xz.uncached, [als_listings.iter_als_xz]),  # type: ignore[attr-defined]
     ]
     for grid, _ in islice(boards(), 0, None, 2):
         for find, listings in pairs:
@@ -396,14 +397,14 @@ def test_net_rules_cite_their_pattern() -> None:
 # --- deadlines ----------------------------------------------------------------------------------
 
 SEARCHES = [
-    chains.find_x_chain,
-    chains.find_xy_chain,
-    chains.find_aic,
-    loops.find_grouped_chain.uncached,  # type: ignore[attr-defined]
-    loops.find_continuous_nice_loop,
-    als_find.find_als_xz.uncached,  # type: ignore[attr-defined]
-    als_find.find_als_xy_wing.uncached,  # type: ignore[attr-defined]
-    als_find.find_death_blossom.uncached,  # type: ignore[attr-defined]
+    aic.find_x_chain,
+    aic.find_xy_chain,
+    aic.find_aic,
+    grouped_chains.find_grouped_chain.uncached,  # type: ignore[attr-defined]
+    grouped_chains.find_continuous_nice_loop,
+    als_first.find_als_xz.uncached,  # type: ignore[attr-defined]
+    als_first.find_als_xy_wing.uncached,  # type: ignore[attr-defined]
+    als_first.find_death_blossom.uncached,  # type: ignore[attr-defined]
     forcing.find_forcing_chain,
     forcing.find_forcing_net,
     forcing.find_nested_forcing_net.uncached,  # type: ignore[attr-defined]
@@ -459,7 +460,7 @@ FORM_LINES = [
 
 @pytest.mark.parametrize("line", FORM_LINES, ids=[line.split(":")[1] for line in FORM_LINES])
 def test_hodokus_chain_forms_are_listed(line: str) -> None:
-    from shudu.logic.reglib import check_case, parse_case
+    from reglib_cases import check_case, parse_case
 
     outcome = check_case(parse_case(line), timeout=60)
     assert outcome.passed, outcome.reason
@@ -467,7 +468,7 @@ def test_hodokus_chain_forms_are_listed(line: str) -> None:
 
 
 def _form_boards() -> Iterator[tuple[CandidateGrid, str]]:
-    from shudu.logic.reglib import parse_case
+    from reglib_cases import parse_case
 
     for line in FORM_LINES:
         grid = parse_case(line).board.grid()
@@ -480,7 +481,7 @@ def test_grouped_chains_through_als_nodes_hold() -> None:
     """Every grouped chain and loop listed is sound and its links are real, ALS links included."""
     through_als = loops_through_als = 0
     for grid, solution in _form_boards():
-        for step in loops.iter_grouped_chain(grid):
+        for step in grouped_chains.iter_grouped_chain(grid):
             assert_sound(step, solution)
             assert_chain_holds(grid, step)
             chain = step.structure
@@ -493,7 +494,7 @@ def test_grouped_chains_through_als_nodes_hold() -> None:
 
 def test_a_loop_that_proves_its_start_is_also_listed_as_removing_the_cells_others() -> None:
     for grid, _ in [*_form_boards(), *islice(boards(), 0, 12)]:
-        for every in (chains.iter_discontinuous_nice_loop, loops.iter_grouped_chain):
+        for every in (aic.iter_discontinuous_nice_loop, grouped_chains.iter_grouped_chain):
             steps = list(every(grid))
             effects = {(s.placements, s.eliminations) for s in steps}
             for step in steps:
@@ -536,7 +537,7 @@ def test_xy_chains_match_a_plain_depth_first_search() -> None:
     """Every elimination set a short XY-Chain makes (found apart) is one the listing makes."""
     checked = 0
     for grid, _ in [*_form_boards(), *islice(boards(), 0, None, 2)]:
-        listed = {tuple(sorted(c * 10 + d for c, d in s.eliminations)) for s in chains.iter_xy_chain(grid)}
+        listed = {tuple(sorted(c * 10 + d for c, d in s.eliminations)) for s in aic.iter_xy_chain(grid)}
         found = _xy_chain_outcomes(grid, 6)
         assert found <= listed
         checked += len(found)
@@ -545,8 +546,8 @@ def test_xy_chains_match_a_plain_depth_first_search() -> None:
 
 def test_the_solving_paths_grouped_listing_keeps_to_group_nodes() -> None:
     for grid, _ in _form_boards():
-        by_groups = list(loops.iter_grouped_chain_by_groups(grid))
-        every = {(s.placements, s.eliminations) for s in loops.iter_grouped_chain(grid)}
+        by_groups = list(grouped_chains.iter_grouped_chain_by_groups(grid))
+        every = {(s.placements, s.eliminations) for s in grouped_chains.iter_grouped_chain(grid)}
         for step in by_groups:
             chain = step.structure
             assert isinstance(chain, Chain)
@@ -556,7 +557,7 @@ def test_the_solving_paths_grouped_listing_keeps_to_group_nodes() -> None:
 
 def test_weak_links_from_the_c_core_are_the_python_ones_in_order() -> None:
     """The chains' weak links (``chain_weak`` in the C core, given the nodes by cell) are
-    :func:`chains._weak_py`'s, node by node, in the same order: the searches meet them so."""
+    :func:`aic._weak_py`'s, node by node, in the same order: the searches meet them so."""
     rng = random.Random(17)
     checked = 0
     for puzzle in ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",):
@@ -568,10 +569,10 @@ def test_weak_links_from_the_c_core_are_the_python_ones_in_order() -> None:
                     grid.eliminate(cell, rng.choice(digits) + 1)
             for digits, bivalue, in_cell in ((range(9), True, True), ([rng.randrange(9)], False, False)):
                 strong: dict[int, list[int]] = {}
-                chains._conjugates(grid, strong, digits)
+                aic._conjugates(grid, strong, digits)
                 if bivalue:
-                    chains._bivalues(grid, strong)
-                got = chains._weak(grid, strong, in_cell=in_cell)
-                assert list(got.items()) == list(chains._weak_py(grid, strong, in_cell=in_cell).items())
+                    aic._bivalues(grid, strong)
+                got = aic._weak(grid, strong, in_cell=in_cell)
+                assert list(got.items()) == list(aic._weak_py(grid, strong, in_cell=in_cell).items())
                 checked += len(strong)
     assert checked

@@ -12,17 +12,12 @@ import pytest
 from logic_states import PUZZLES, grid_fields, hard_states, known_states, quiet_states
 from shudu import parse_puzzle
 from shudu.geometry import Geometry
-from shudu.logic import (
-    als,
-    als_find,
-    complex_fish,
-    fish,
-    propagate,
-)
-from shudu.logic.budget import LogicTimeout, limits, nodes_used
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.propagate import is_quiet
-from shudu.logic.techniques import EVERY_FINDER
+from shudu.logic.engine import propagate
+from shudu.logic.engine.budget import LogicTimeout, limits, nodes_used
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.propagate import is_quiet
+from shudu.logic.table import EVERY_FINDER
+from shudu.logic.techniques import als_first, als_listings, complex_fish, fish
 
 from conftest import C_CORE, needs_c, shared_lines
 
@@ -94,7 +89,7 @@ def test_c_and_python_complex_fish_agree_on_hard_puzzles_and_variants() -> None:
     assert found
 
 
-# --- the almost-locked-set finders (als_find) -------------------------------------------------
+# --- the almost-locked-set finders (als_first) -------------------------------------------------
 
 
 def _same_als(grid: CandidateGrid) -> int:
@@ -103,9 +98,9 @@ def _same_als(grid: CandidateGrid) -> int:
     before = grid_fields(grid)
     count = 0
     for fast, spec in (
-        (als_find._xz, als_find._xz_py),
-        (als_find._xy_wing, als_find._xy_wing_py),
-        (als_find._death_blossom, als_find._death_blossom_py),
+        (als_first._xz, als_first._xz_py),
+        (als_first._xy_wing, als_first._xy_wing_py),
+        (als_first._death_blossom, als_first._death_blossom_py),
     ):
         want = spec(grid)
         assert fast(grid) == want
@@ -132,12 +127,12 @@ def test_c_and_python_als_finders_agree_on_hard_puzzles_and_variants() -> None:
 @needs_core
 def test_the_c_als_search_stops_at_its_limits() -> None:
     """The C search counts its work against the node limit and honours the deadline; its
-    finders keep their listings (the ``iter_`` twins of :mod:`shudu.logic.als`)."""
+    finders keep their listings (the ``iter_`` twins of :mod:`shudu.logic.techniques.als_listings`)."""
     line = shared_lines("forum_hardest_1106.txt", 1)[0].split()[0]
     puzzle = parse_puzzle(line)
     grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
     propagate.settle(grid)
-    for search in (als_find._xz, als_find._xy_wing, als_find._death_blossom):
+    for search in (als_first._xz, als_first._xy_wing, als_first._death_blossom):
         with limits(node_limit=10**9):
             search(grid)
             used = nodes_used()
@@ -147,12 +142,12 @@ def test_the_c_als_search_stops_at_its_limits() -> None:
         with pytest.raises(LogicTimeout), limits(timeout=0.0):
             search(grid)
     listed = {f.first: f.iter_steps for f in EVERY_FINDER}
-    assert listed[als_find.find_als_xz] is als.iter_als_xz
-    assert listed[als_find.find_als_xy_wing] is als.iter_als_xy_wing
-    assert listed[als_find.find_death_blossom] is als.iter_death_blossom
+    assert listed[als_first.find_als_xz] is als_listings.iter_als_xz
+    assert listed[als_first.find_als_xy_wing] is als_listings.iter_als_xy_wing
+    assert listed[als_first.find_death_blossom] is als_listings.iter_death_blossom
 
 
-# --- the almost locked sets and their links (als) ----------------------------------------------
+# --- the almost locked sets and their links (als_listings) ----------------------------------------------
 
 
 def _same_als_listing(grid: CandidateGrid) -> int:
@@ -165,22 +160,22 @@ def _same_als_listing(grid: CandidateGrid) -> int:
     # settled grids only, the wings over sets of 4 cells on settled grids, of 2 on raw ones
     quiet = is_quiet(grid)
     for most in (2, 4, 8) if quiet else (2, 4):
-        sets = als._list_sets(grid, cands, most)
-        assert sets == als._list_sets_py(grid.geometry, cands, grid.empty, most)
-        for want, overlap in ((als.LINKS, False), (als.LINKS_OVERLAPPING, True)):
-            fast = als._c_als_sets(grid, most, want)
+        sets = als_listings._list_sets(grid, cands, most)
+        assert sets == als_listings._list_sets_py(grid.geometry, cands, grid.empty, most)
+        for want, overlap in ((als_listings.LINKS, False), (als_listings.LINKS_OVERLAPPING, True)):
+            fast = als_listings._c_als_sets(grid, most, want)
             assert fast is not None
-            spec = als._links_of_py(grid.geometry, sets, overlap)
+            spec = als_listings._links_of_py(grid.geometry, sets, overlap)
             assert [list(d.items()) for d in fast] == [list(d.items()) for d in spec]
             links += sum(map(len, fast))
         if most > (4 if quiet else 2):
             continue
         # the ALS-XY-Wings over any sets, in order, with the same work counted
         with limits(node_limit=10**12):
-            wings = als._c_als_sets(grid, most, als.XY_WINGS)
+            wings = als_listings._c_als_sets(grid, most, als_listings.XY_WINGS)
             used = nodes_used()
         with limits(node_limit=10**12):
-            spec_wings = list(als._xy_wing_hits_py(grid, sets, tuple(spec)))
+            spec_wings = list(als_listings._xy_wing_hits_py(grid, sets, tuple(spec)))
             assert nodes_used() == used
         assert wings is not None and [tuple(hit) for hit in wings] == spec_wings
     return links
@@ -207,17 +202,22 @@ def test_the_c_als_listing_counts_its_work_and_stops_at_its_limits() -> None:
     puzzle = parse_puzzle(line)
     grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
     propagate.settle(grid)
-    sets = als._list_sets_py(grid.geometry, tuple(grid.cands), grid.empty, 8)
-    for want in (als.SETS, als.LINKS, als.LINKS_OVERLAPPING, als.XY_WINGS):
+    sets = als_listings._list_sets_py(grid.geometry, tuple(grid.cands), grid.empty, 8)
+    for want in (
+        als_listings.SETS,
+        als_listings.LINKS,
+        als_listings.LINKS_OVERLAPPING,
+        als_listings.XY_WINGS,
+    ):
         with limits(node_limit=10**9):
-            assert als._c_als_sets(grid, 8, want) is not None
+            assert als_listings._c_als_sets(grid, 8, want) is not None
             used = nodes_used()
-        if want == als.XY_WINGS:  # a unit a pivot's partner, the sets uncounted
-            _, links = als.restricted_links(grid, 8, overlap=True)
+        if want == als_listings.XY_WINGS:  # a unit a pivot's partner, the sets uncounted
+            _, links = als_listings.restricted_links(grid, 8, overlap=True)
             assert used == sum(map(len, links))
         else:
             assert used == len(sets)
         with pytest.raises(LogicTimeout), limits(node_limit=used - 1):
-            als._c_als_sets(grid, 8, want)
+            als_listings._c_als_sets(grid, 8, want)
         with pytest.raises(LogicTimeout), limits(timeout=0.0):
-            als._c_als_sets(grid, 8, want)
+            als_listings._c_als_sets(grid, 8, want)

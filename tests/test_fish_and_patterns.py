@@ -19,9 +19,9 @@ import pytest
 
 import shudu
 from shudu.geometry import Geometry
-from shudu.logic import colouring, complex_fish, fish, patterns, suedecoq, templates, uniqueness
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.step import Step
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.step import Step
+from shudu.logic.techniques import colouring, complex_fish, fish, patterns, suedecoq, templates, uniqueness
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 REGLIB = DATA / "hodoku_reglib_even.txt"

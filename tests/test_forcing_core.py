@@ -11,17 +11,13 @@ import pytest
 from logic_states import PUZZLES, grid_fields, hard_states, known_states, quiet_states, random_state
 from shudu import parse_puzzle, solve
 from shudu.geometry import Geometry
-from shudu.logic import (
-    forcing,
-    nishio,
-    propagate,
-    static_forcing,
-)
-from shudu.logic.budget import LogicTimeout, limits, nodes_used
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.memo import memo_scope
-from shudu.logic.netrules import NET_RULES
-from shudu.logic.propagate import is_quiet
+from shudu.logic.engine import propagate
+from shudu.logic.engine.budget import LogicTimeout, limits, nodes_used
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.memo import memo_scope
+from shudu.logic.engine.propagate import is_quiet
+from shudu.logic.techniques import forcing, nishio, static_forcing
+from shudu.logic.techniques.netrules import NET_RULES
 
 from conftest import C_CORE, needs_c, shared_lines
 

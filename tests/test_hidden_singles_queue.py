@@ -1,16 +1,17 @@
 """Hidden singles on HoDoKu's path: one at a time, the one waiting longest first, then full
-houses and naked singles again (``singles_rounds.HIDDEN_ONE``)."""
+houses and naked singles again (``singles_tallies.HIDDEN_ONE``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from shudu import parse_puzzle, rate
-from shudu.logic import propagate, singles, singles_rounds
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine import propagate
+from shudu.logic.engine.grid import CandidateGrid
 from shudu.logic.rating import se_order
 from shudu.logic.solver import rounds
-from shudu.logic.techniques import techniques
+from shudu.logic.table import techniques
+from shudu.logic.techniques import singles, singles_tallies
 
 from conftest import shared_lines
 
@@ -18,7 +19,7 @@ from conftest import shared_lines
 #: singles all at once counted 14 of them (1612 points, over Hard's limit of 1600: Unfair).
 HODOKU_HARD = ".....6.4.3......89.893.....61......79..26.......5..9....7.9...5...85..1.2........"
 
-EASIER = (singles_rounds.FULL_HOUSE, singles_rounds.NAKED)
+EASIER = (singles_tallies.FULL_HOUSE, singles_tallies.NAKED)
 
 
 def _easier(grid: CandidateGrid, cell: int, digit: int) -> tuple[int, int]:
@@ -82,23 +83,23 @@ def _grid_with_hidden_singles(minimum: int) -> CandidateGrid:
     for line in shared_lines("royle_17clue.txt", 40, step=37):
         puzzle = parse_puzzle(line.split()[0])
         grid = CandidateGrid.from_values(puzzle.geometry, list(puzzle.cells))
-        singles_rounds.run(grid, EASIER)
+        singles_tallies.run(grid, EASIER)
         if len(list(singles.iter_hidden_single(grid))) >= minimum:
             return grid
     pytest.skip("no state with enough hidden singles in the sample")
 
 
-@pytest.mark.parametrize("run", [singles_rounds.run, singles_rounds.run_py])
+@pytest.mark.parametrize("run", [singles_tallies.run, singles_tallies.run_py])
 def test_the_hidden_single_waiting_longest_goes_first(run: object) -> None:
     grid = _grid_with_hidden_singles(3)
     places = [step.placements[0] for step in singles.iter_hidden_single(grid)]
     fills = {place: _easier(grid, *place)[0] for place in places}
     old = min(places, key=lambda place: (fills[place], place))  # the least useful one
-    queue = singles_rounds.Waiting(grid)
+    queue = singles_tallies.Waiting(grid)
     queue.rounds = 1
     queue.since[old[0] * grid.size + old[1] - 1] = 1
     trial = grid.copy()
-    assert run(trial, (singles_rounds.HIDDEN_ONE,), 1, queue) == (singles_rounds.ROUNDS, [(0, 1)])  # type: ignore[operator]
+    assert run(trial, (singles_tallies.HIDDEN_ONE,), 1, queue) == (singles_tallies.ROUNDS, [(0, 1)])  # type: ignore[operator]
     assert trial.values[old[0]] == old[1]
     assert queue.rounds == 2
     assert all(queue.since[cell * grid.size + digit - 1] in (1, 2) for cell, digit in places)
@@ -107,17 +108,17 @@ def test_the_hidden_single_waiting_longest_goes_first(run: object) -> None:
 def test_without_a_waiting_list_hidden_singles_cannot_go_one_at_a_time() -> None:
     grid = _grid_with_hidden_singles(1)
     other = CandidateGrid.from_values(parse_puzzle("." * 16).geometry, [0] * 16)
-    for queue in (None, singles_rounds.Waiting(other)):
+    for queue in (None, singles_tallies.Waiting(other)):
         with pytest.raises(ValueError, match="queue"):
-            singles_rounds.run(grid.copy(), (singles_rounds.HIDDEN_ONE,), 0, queue)
+            singles_tallies.run(grid.copy(), (singles_tallies.HIDDEN_ONE,), 0, queue)
     core, capsule = propagate.c_core(), propagate.c_tables(grid.geometry)
     if core is None or capsule is None:
         pytest.skip("the C core does not run (not built, or SHUDU_IMPLEMENTATION=python)")
     args = (capsule, grid.cands, grid.where, grid.placed, grid.values, grid.empty)
     with pytest.raises(ValueError, match="waiting"):
-        core.singles(*args, bytes([singles_rounds.HIDDEN_ONE]), 0, bytearray(12), 0)
+        core.singles(*args, bytes([singles_tallies.HIDDEN_ONE]), 0, bytearray(12), 0)
     with pytest.raises(BufferError):  # read only
-        core.singles(*args, bytes([singles_rounds.HIDDEN_ONE]), 0, b"x" * (4 * 81 * 9), 0)
+        core.singles(*args, bytes([singles_tallies.HIDDEN_ONE]), 0, b"x" * (4 * 81 * 9), 0)
 
 
 def test_sudoku_explainers_path_still_takes_every_hidden_single_at_once() -> None:

@@ -11,11 +11,11 @@ import random
 
 import shudu
 from shudu.formats.text import as_puzzle
-from shudu.logic import chains
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.invariant import fingerprint as grid_fingerprint
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.invariant import fingerprint as grid_fingerprint
 from shudu.logic.naming import resolve
 from shudu.logic.rating import Rating
+from shudu.logic.techniques import aic
 
 from conftest import KNOWN, shared_lines
 
@@ -185,11 +185,11 @@ def test_chain_listings_give_each_outcome_its_shortest_chain_on_every_isomorph()
     """The chains listed (how many, what they do, how long) do not depend on the order the
     search tries its starts in: each outcome comes with its shortest chain."""
     listings = [
-        chains.iter_x_chain,
-        chains.iter_xy_chain,
-        chains.iter_remote_pair,
-        chains.iter_aic,
-        chains.iter_discontinuous_nice_loop,
+        aic.iter_x_chain,
+        aic.iter_xy_chain,
+        aic.iter_remote_pair,
+        aic.iter_aic,
+        aic.iter_discontinuous_nice_loop,
     ]
     rng = random.Random(12)
     checked = 0

@@ -14,11 +14,12 @@ from itertools import islice
 
 import pytest
 
-from shudu.logic import budget, kraken
-from shudu.logic.chain import Branch, Net
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.step import Step
-from shudu.logic.techniques import EVERY_FINDER, LISTED_ONLY, TECHNIQUES
+from shudu.logic.engine import budget
+from shudu.logic.engine.chain_structure import Branch, Net
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.engine.step import Step
+from shudu.logic.table import EVERY_FINDER, LISTED_ONLY, TECHNIQUES
+from shudu.logic.techniques import kraken
 from test_soundness import states
 
 

@@ -12,10 +12,10 @@ import pytest
 import shudu
 from shudu.formats import parse_puzzle
 from shudu.logic import TECHNIQUES, CandidateGrid, Step, solve_path
-from shudu.logic.grid import digits_of
+from shudu.logic.engine.grid import digits_of
+from shudu.logic.engine.step import describe_outcome
 from shudu.logic.naming import resolve
-from shudu.logic.step import describe_outcome
-from shudu.logic.techniques import BY_NAME, LISTED_ONLY
+from shudu.logic.table import BY_NAME, LISTED_ONLY
 from shudu.puzzle import Puzzle
 from shudu.variants import parse_cell
 
@@ -75,7 +75,7 @@ PUZZLE = "4.......8....31.....7...92....57...1.59....6.1......8.8...2..1..3.418.
 
 
 def test_singles() -> None:
-    from shudu.logic.singles import find_full_house, find_hidden_single, find_naked_single
+    from shudu.logic.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 
     grid = CandidateGrid.from_values(parse_puzzle(PUZZLE).geometry, parse_puzzle(PUZZLE).cells)
     step = find_hidden_single(grid)
@@ -93,7 +93,7 @@ def test_singles() -> None:
 
 
 def test_hidden_quad_by_hand() -> None:
-    from shudu.logic.subsets import find_hidden_quad
+    from shudu.logic.techniques.subsets import find_hidden_quad
 
     geo = parse_puzzle("." * 81).geometry
     grid = CandidateGrid.from_values(geo, [0] * 81)
@@ -260,7 +260,7 @@ def test_every_new_family_has_a_known_answer() -> None:
 def test_nested_forcing_net_goes_past_forcing_nets() -> None:
     """Inkala's puzzle reaches a grid where plain nets find nothing; the nested net removes a
     candidate the solution lacks, and the puzzle needs no brute force."""
-    from shudu.logic.forcing import find_forcing_chain, find_forcing_net, find_nested_forcing_net
+    from shudu.logic.techniques.forcing import find_forcing_chain, find_forcing_net, find_nested_forcing_net
 
     case = next(c for c in FIXTURES if c["technique"] == "Nested Forcing Net")
     grid = grid_of(case["values"], case["candidates"])
@@ -315,10 +315,10 @@ def _scan_settle(grid: CandidateGrid, finders: tuple) -> tuple[CandidateGrid | N
 def test_forcing_follow_through_matches_a_full_scan() -> None:
     """The incremental propagation and the net rules give the grid and the count of a plain scan
     with the finders themselves."""
-    from shudu.logic.intersections import find_claiming, find_pointing
-    from shudu.logic.netrules import NET_RULES
-    from shudu.logic.propagate import is_quiet, settle
-    from shudu.logic.subsets import find_hidden_pair, find_naked_pair
+    from shudu.logic.engine.propagate import is_quiet, settle
+    from shudu.logic.techniques.intersections import find_claiming, find_pointing
+    from shudu.logic.techniques.netrules import NET_RULES
+    from shudu.logic.techniques.subsets import find_hidden_pair, find_naked_pair
 
     finders = (find_pointing, find_claiming, find_naked_pair, find_hidden_pair)
     case = next(c for c in FIXTURES if c["technique"] == "Forcing Net")
@@ -342,7 +342,7 @@ def test_the_techniques_table_holds_each_finder_once_and_its_views_follow_it() -
     its views by role, the path's rows come before the listed ones, no row is there twice, and
     each finder's technique and form are the catalog's."""
     from shudu.logic.catalog import CATALOG
-    from shudu.logic.techniques import EVERY_FINDER, FINDERS, SE_FORMS, Role
+    from shudu.logic.table import EVERY_FINDER, FINDERS, SE_FORMS, Role
 
     assert tuple(f for f in FINDERS if Role.PATH in f.role) == TECHNIQUES
     assert tuple(f for f in FINDERS if f.role & (Role.PATH | Role.LISTED)) == EVERY_FINDER

@@ -13,10 +13,10 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import ShuduError
-from shudu.logic import loops
-from shudu.logic.als import almost_locked_sets, restricted_links
-from shudu.logic.budget import limits, nodes_used
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine.budget import limits, nodes_used
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.techniques import grouped_chains
+from shudu.logic.techniques.als_listings import almost_locked_sets, restricted_links
 
 EMPTY9 = "." * 81
 EMPTY16 = "." * 256
@@ -89,7 +89,7 @@ def test_a_search_counts_the_same_work_however_often_it_runs() -> None:
     searches: list[Callable[[], object]] = [
         lambda: almost_locked_sets(grid),
         lambda: restricted_links(grid),
-        lambda: loops._closed_loops(grid, loops.ALS_NODE_CELLS),
+        lambda: grouped_chains._closed_loops(grid, grouped_chains.ALS_NODE_CELLS),
     ]
     for search in searches:
         used = []

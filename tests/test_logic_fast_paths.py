@@ -83,7 +83,7 @@ def test_candidates_from_houses_match_candidates_from_peers() -> None:
 
 def _plain_singles(grid: CandidateGrid) -> dict[str, list[tuple[str, tuple[int, int]]]]:
     """Every single of each kind, found cell by cell and house by house."""
-    from shudu.logic.grid import bits
+    from shudu.logic.engine.grid import bits
 
     houses = grid.geometry.houses
     full, naked, hidden, box = [], [], [], []
@@ -112,7 +112,7 @@ def _plain_singles(grid: CandidateGrid) -> dict[str, list[tuple[str, tuple[int, 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_singles_listings_match_a_plain_scan(seed: int) -> None:
-    from shudu.logic import singles
+    from shudu.logic.techniques import singles
 
     listers = {
         "Full house": singles.iter_full_house,
@@ -136,8 +136,8 @@ def test_singles_listings_match_a_plain_scan(seed: int) -> None:
 def test_direct_forms_match_trying_every_step(seed: int) -> None:
     """The direct finders pass over patterns that make no hidden single before building their
     steps; they must list exactly what trying every step of the technique gives."""
-    from shudu.logic import direct, intersections, subsets
-    from shudu.logic.techniques import SE_FORMS
+    from shudu.logic.table import SE_FORMS
+    from shudu.logic.techniques import direct, intersections, subsets
 
     plain: dict[str, tuple[Any, bool]] = {
         "Direct pointing": (lambda g: intersections.iter_locked(g, pointing=True), False),
@@ -162,8 +162,8 @@ def test_direct_intersections_make_their_single_in_a_house_of_the_locked_kind(se
     """As in Sudoku Explainer, a direct pointing places a hidden single of its digit in another
     box, a direct claiming in another line of the kind the digit is locked in: a single that the
     eliminations make only in some other kind of house does not make the step direct."""
-    from shudu.logic import intersections
-    from shudu.logic.techniques import SE_FORMS
+    from shudu.logic.table import SE_FORMS
+    from shudu.logic.techniques import intersections
 
     finders = {f.form: f.iter_steps for f in SE_FORMS}
     for grid in _pencil_boards(seed):
@@ -185,7 +185,7 @@ def test_direct_intersections_make_their_single_in_a_house_of_the_locked_kind(se
 def test_singles_rounds_list_what_every_step_lists(seed: int) -> None:
     from shudu.logic.rating import se_order
     from shudu.logic.solver import SINGLES, every_single, every_step
-    from shudu.logic.techniques import techniques
+    from shudu.logic.table import techniques
 
     finders = [f for f in (*techniques(), *se_order(uniqueness=False)) if f.technique.name in SINGLES]
     assert len(finders) == 7  # three in HoDoKu's order, four in Sudoku Explainer's
@@ -201,7 +201,7 @@ def test_finders_listed_at_once_keep_their_promise(seed: int) -> None:
     path's first technique and its steps are what finding one, then listing, gives."""
     from shudu.logic import solver
     from shudu.logic.rating import se_order
-    from shudu.logic.techniques import Cost, techniques
+    from shudu.logic.table import Cost, techniques
 
     finders = [f for f in (*techniques(), *se_order(uniqueness=False)) if f.cost is Cost.LISTS_FIRST]
     assert {f.name for f in finders} >= {
@@ -232,8 +232,8 @@ def test_bits_of_large_masks_are_their_set_bits_cached_or_not() -> None:
     as a fresh one, and the store empties itself once full rather than growing."""
     import random
 
-    from shudu.logic import grid as grid_module
-    from shudu.logic.grid import bits
+    from shudu.logic.engine import grid as grid_module
+    from shudu.logic.engine.grid import bits
 
     rng = random.Random(7)
     masks = [0, 1, 1023, 1024, (1 << 81) - 1, 1 << 624, (1 << 625) - 1]
@@ -256,7 +256,7 @@ def test_complex_fish_finders_are_the_fish_of_their_form_size_and_fins(size: int
     """The Franken and Mutant fish rows come from one loop: each row's steps are of its own
     technique (or that technique's Siamese form), and the path chooses without the Siamese."""
     from shudu.logic.catalog import fish_name
-    from shudu.logic.techniques import EVERY_FINDER
+    from shudu.logic.table import EVERY_FINDER
 
     by_name = {f.name: f for f in EVERY_FINDER}
     grids = _pencil_boards(size)

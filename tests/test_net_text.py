@@ -23,12 +23,12 @@ import pytest
 import shudu
 from shudu.formats import parse_puzzle
 from shudu.geometry import Geometry
-from shudu.logic import forcing, kraken, nishio, static_forcing
-from shudu.logic.chain import Net
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.netrules import NET_RULES
-from shudu.logic.propagate import settle
-from shudu.logic.step import Step, describe_outcome
+from shudu.logic.engine.chain_structure import Net
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.engine.propagate import settle
+from shudu.logic.engine.step import Step, describe_outcome
+from shudu.logic.techniques import forcing, kraken, nishio, static_forcing
+from shudu.logic.techniques.netrules import NET_RULES
 
 from conftest import shared_lines
 

@@ -10,10 +10,10 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import ShuduError
+from shudu.logic.engine.step import Step
 from shudu.logic.naming import resolve
 from shudu.logic.rating import hodoku_level
-from shudu.logic.step import Step
-from shudu.logic.techniques import length_bonus, rating_of
+from shudu.logic.table import length_bonus, rating_of
 
 from conftest import shared_lines
 

@@ -21,23 +21,23 @@ import pytest
 import shudu
 from shudu import variants
 from shudu.formats import as_puzzle
-from shudu.logic import (
-    chains,
+from shudu.logic.engine import memo
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.engine.step import Step, make_step, new_step
+from shudu.logic.solver import steps
+from shudu.logic.table import (
     colouring,
     complex_fish,
     fish,
     intersections,
-    memo,
     patterns,
     singles,
     subsets,
     suedecoq,
+    techniques,
     uniqueness,
 )
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.solver import steps
-from shudu.logic.step import Step, make_step, new_step
-from shudu.logic.techniques import techniques
+from shudu.logic.techniques import aic
 from shudu.puzzle import Puzzle
 
 PUZZLES = {
@@ -411,7 +411,7 @@ def test_skipping_barren_digits_changes_no_step(monkeypatch: pytest.MonkeyPatch)
             skipped.add(key[0][0])
         return known
 
-    modules = (fish, patterns, chains, colouring, complex_fish, suedecoq)
+    modules = (fish, patterns, aic, colouring, complex_fish, suedecoq)
     for module in modules:
         monkeypatch.setattr(module, "barren", counting)
     with_skips = [_path(p) for p in puzzles]

@@ -11,8 +11,8 @@ import pytest
 
 from logic_states import PUZZLES, hard_states, known_states
 from shudu.geometry import Geometry
-from shudu.logic import invariant, propagate
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine import invariant, propagate
+from shudu.logic.engine.grid import CandidateGrid
 
 from conftest import needs_c
 

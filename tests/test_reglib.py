@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from shudu.logic.reglib import check_case, parse_case, read_library
+from reglib_cases import check_case, parse_case, read_library
 
 LIBRARY = Path(__file__).resolve().parents[2] / "shared" / "data" / "hodoku_reglib_even.txt"
 #: The share of cases passed so far; raise it as techniques are added (the aim is 0.97).

@@ -13,7 +13,7 @@ from shudu import find_steps, solve
 from shudu.cli import printing
 from shudu.cli._base import Commands, Output, Parser
 from shudu.formats import parse_grid, parse_puzzle
-from shudu.logic.chain import Chain
+from shudu.logic.engine.chain_structure import Chain
 from shudu.notation import digit_char
 from shudu.render import RenderError, render, render_step, svg_to_png
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 
 import shudu
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.rule_forcing import find_rule_forcing_chain, find_short_rule_forcing_chain
-from shudu.logic.rule_steps import (
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.step import Step
+from shudu.logic.techniques.rule_forcing import find_rule_forcing_chain, find_short_rule_forcing_chain
+from shudu.logic.techniques.rule_steps import (
     find_pair_rule,
     find_restricted_digits,
     find_rule_contradiction,
     find_thermometer,
 )
-from shudu.logic.step import Step
-from shudu.logic.sum_steps import find_cage_forced_digit, find_forty_five, find_sum_combinations
+from shudu.logic.techniques.sum_steps import find_cage_forced_digit, find_forty_five, find_sum_combinations
 from shudu.notation import cell_name
 from shudu.puzzle import Puzzle
 from shudu.rules import Rule, rule_from_json

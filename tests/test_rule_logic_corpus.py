@@ -18,7 +18,7 @@ import pytest
 
 import shudu
 from shudu.errors import ParseError
-from shudu.logic.grid import CandidateGrid
+from shudu.logic.engine.grid import CandidateGrid
 from shudu.puzzle import Grid
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss_constraint_puzzles.tsv"

@@ -22,9 +22,9 @@ import pytest
 
 import shudu
 from shudu.errors import VariantError
-from shudu.logic.budget import LogicTimeout, limits
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.techniques import EVERY_FINDER, Finder
+from shudu.logic.engine.budget import LogicTimeout, limits
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.table import EVERY_FINDER, Finder
 from shudu.puzzle import Puzzle
 from shudu.rules import Rule, lookup
 from shudu.variants import Variant

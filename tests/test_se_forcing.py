@@ -14,10 +14,10 @@ from collections.abc import Iterator
 
 import shudu
 from shudu.formats import parse_puzzle
-from shudu.logic import nishio, static_forcing, templates
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.propagate import settle
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.engine.propagate import settle
 from shudu.logic.rating import se_order
+from shudu.logic.techniques import nishio, static_forcing, templates
 
 from conftest import KNOWN, shared_lines
 

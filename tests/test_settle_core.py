@@ -21,15 +21,11 @@ import pytest
 from logic_states import PUZZLES, grid_fields, hard_states, random_state
 from shudu import parse_puzzle, rate, solve
 from shudu.geometry import Geometry
-from shudu.logic import (
-    intersections,
-    propagate,
-    singles_rounds,
-    subsets,
-)
-from shudu.logic.grid import CandidateGrid, start_py
-from shudu.logic.netrules import NET_RULES
-from shudu.logic.propagate import STOPPED, Outcome, Rule, is_quiet, settle
+from shudu.logic.engine import propagate
+from shudu.logic.engine.grid import CandidateGrid, start_py
+from shudu.logic.engine.propagate import STOPPED, Outcome, Rule, is_quiet, settle
+from shudu.logic.techniques import intersections, singles_tallies, subsets
+from shudu.logic.techniques.netrules import NET_RULES
 
 from conftest import C_CORE, KNOWN, needs_c, shared_lines
 
@@ -207,19 +203,19 @@ def test_ratings_are_the_same_with_the_c_propagation(
     assert _rating(line, variant) == with_c
 
 
-# --- rounds of singles (shudu.logic.singles_rounds) ------------------------------------------
+# --- rounds of singles (shudu.logic.techniques.singles_tallies) ------------------------------------------
 
 
 def _same_rounds(grid: CandidateGrid, kinds: tuple[int, ...], max_rounds: int, rng: random.Random) -> int:
     """Run the C and Python rounds of singles on copies of ``grid``; assert they agree (with
     hidden singles one at a time, also on the queue, which starts with some waiting)."""
     mine, spec = grid.copy(), grid.copy()
-    queues = singles_rounds.Waiting(grid), singles_rounds.Waiting(grid)
+    queues = singles_tallies.Waiting(grid), singles_tallies.Waiting(grid)
     queues[0].rounds = queues[1].rounds = rounds = rng.randrange(4)
     for at in rng.sample(range(len(queues[0].since)), 12) if rounds else ():
         queues[0].since[at] = queues[1].since[at] = rng.randint(1, rounds)
-    got = singles_rounds.run(mine, kinds, max_rounds, queues[0])
-    want = singles_rounds.run_py(spec, kinds, max_rounds, queues[1])
+    got = singles_tallies.run(mine, kinds, max_rounds, queues[0])
+    want = singles_tallies.run_py(spec, kinds, max_rounds, queues[1])
     assert got == want
     assert grid_fields(mine) == grid_fields(spec)
     assert (queues[0].rounds, queues[0].since) == (queues[1].rounds, queues[1].since)
@@ -227,13 +223,13 @@ def _same_rounds(grid: CandidateGrid, kinds: tuple[int, ...], max_rounds: int, r
 
 
 KIND_ORDERS = (
-    (singles_rounds.FULL_HOUSE, singles_rounds.NAKED, singles_rounds.HIDDEN),  # HoDoKu's
-    (singles_rounds.FULL_HOUSE, singles_rounds.BOX, singles_rounds.HIDDEN),  # Sudoku Explainer's
-    (singles_rounds.NAKED,),
-    (singles_rounds.BOX, singles_rounds.NAKED),
-    (singles_rounds.HIDDEN, singles_rounds.FULL_HOUSE),
-    (singles_rounds.FULL_HOUSE, singles_rounds.NAKED, singles_rounds.HIDDEN_ONE),  # HoDoKu's path
-    (singles_rounds.HIDDEN_ONE, singles_rounds.BOX),
+    (singles_tallies.FULL_HOUSE, singles_tallies.NAKED, singles_tallies.HIDDEN),  # HoDoKu's
+    (singles_tallies.FULL_HOUSE, singles_tallies.BOX, singles_tallies.HIDDEN),  # Sudoku Explainer's
+    (singles_tallies.NAKED,),
+    (singles_tallies.BOX, singles_tallies.NAKED),
+    (singles_tallies.HIDDEN, singles_tallies.FULL_HOUSE),
+    (singles_tallies.FULL_HOUSE, singles_tallies.NAKED, singles_tallies.HIDDEN_ONE),  # HoDoKu's path
+    (singles_tallies.HIDDEN_ONE, singles_tallies.BOX),
 )
 
 
@@ -254,7 +250,7 @@ def test_c_and_python_singles_rounds_agree_on_known_puzzles(
     ident: str, geometry: Geometry, givens: list[int], solution: list[int]
 ) -> None:
     seen = _singles_differential(geometry, givens, solution, zlib.crc32(ident.encode()), 6)
-    assert singles_rounds.SETTLED in seen
+    assert singles_tallies.SETTLED in seen
 
 
 def test_c_and_python_singles_rounds_agree_on_hard_puzzles_and_variants() -> None:
@@ -270,7 +266,7 @@ def test_c_and_python_singles_rounds_agree_on_hard_puzzles_and_variants() -> Non
         if result is None:
             continue
         seen |= _singles_differential(puzzle.geometry, list(puzzle.cells), list(result.cells), i, 20)
-    assert seen == {singles_rounds.SETTLED, singles_rounds.CLASH, singles_rounds.ROUNDS}
+    assert seen == {singles_tallies.SETTLED, singles_tallies.CLASH, singles_tallies.ROUNDS}
 
 
 def test_a_round_whose_singles_clash_is_left_undone() -> None:
@@ -281,9 +277,9 @@ def test_a_round_whose_singles_clash_is_left_undone() -> None:
         for digit in range(1, 10):
             if digit != 5:
                 grid.eliminate(cell, digit)
-    for run in (singles_rounds.run, singles_rounds.run_py):
+    for run in (singles_tallies.run, singles_tallies.run_py):
         trial = grid.copy()
-        assert run(trial, (singles_rounds.NAKED,)) == (singles_rounds.CLASH, [])
+        assert run(trial, (singles_tallies.NAKED,)) == (singles_tallies.CLASH, [])
         assert grid_fields(trial) == grid_fields(grid)
 
 

@@ -20,9 +20,9 @@ import pytest
 
 from shudu import solve
 from shudu.formats import parse_puzzle
-from shudu.logic.budget import LogicTimeout, limits
-from shudu.logic.grid import CandidateGrid, bits
-from shudu.logic.techniques import EVERY_FINDER, LISTED_ONLY, Finder
+from shudu.logic.engine.budget import LogicTimeout, limits
+from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.table import EVERY_FINDER, LISTED_ONLY, Finder
 from shudu.puzzle import Puzzle
 
 FIXTURE = json.loads((Path(__file__).parent / "data" / "logic_techniques.json").read_text())

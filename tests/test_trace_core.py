@@ -16,12 +16,12 @@ import pytest
 
 from logic_states import PUZZLES, hard_states, known_states, quiet_states
 from shudu.geometry import Geometry
-from shudu.logic import forcing
-from shudu.logic.budget import LogicTimeout, limits, nodes_used
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.implications import Trace, _c_trace, contradiction_branch
-from shudu.logic.netrules import NET_RULES
-from shudu.logic.propagate import Rule
+from shudu.logic.engine.budget import LogicTimeout, limits, nodes_used
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.implications import Trace, _c_trace, contradiction_branch
+from shudu.logic.engine.propagate import Rule
+from shudu.logic.techniques import forcing
+from shudu.logic.techniques.netrules import NET_RULES
 
 from conftest import needs_c
 

@@ -12,7 +12,7 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import OptionError
-from shudu.logic.techniques import techniques
+from shudu.logic.table import techniques
 
 #: Basic and intermediate techniques, by the names a user may give (HoDoKu's code for one).
 TARGETS = [

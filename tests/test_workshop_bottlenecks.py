@@ -17,8 +17,8 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import OptionError
-from shudu.logic.board import parse_board
-from shudu.logic.techniques import EVERY_FINDER, rating_of, techniques
+from shudu.logic.engine.board import parse_board
+from shudu.logic.table import EVERY_FINDER, rating_of, techniques
 from shudu.notation import LEVELS
 from shudu.puzzle import Puzzle
 from shudu.workshop.bottlenecks import Bottlenecks

@@ -19,7 +19,7 @@ import pytest
 
 import shudu
 from shudu.errors import ConflictError
-from shudu.logic.board import parse_board
+from shudu.logic.engine.board import parse_board
 from shudu.puzzle import Puzzle
 from shudu.workshop import Contradiction, ExplainedNone, first_contradiction
 from shudu.workshop.why import broken

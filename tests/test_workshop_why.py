@@ -25,9 +25,9 @@ import pytest
 import shudu
 from shudu.cli import main
 from shudu.errors import OptionError
-from shudu.logic.board import Board
-from shudu.logic.grid import CandidateGrid
-from shudu.logic.step import Step
+from shudu.logic.engine.board import Board
+from shudu.logic.engine.grid import CandidateGrid
+from shudu.logic.engine.step import Step
 from shudu.puzzle import Puzzle
 from shudu.rules import Rule
 from shudu.variants import get as get_variant

@@ -29,13 +29,13 @@ from .variants import Variant
 #: solvers and the other formats wait until a name of theirs is asked for.
 _LAZY: dict[str, str] = {
     "BatchResult": "shudu.solvers.fast",
-    "Board": "shudu.logic.board",
+    "Board": "shudu.logic.engine.board",
     "StepList": "shudu.logic.allsteps",
     "explain": "shudu.workshop",
     "find_steps": "shudu.logic.allsteps",
     "generate": "shudu.generator",
     "hint": "shudu.logic.explain",
-    "parse_board": "shudu.logic.board",
+    "parse_board": "shudu.logic.engine.board",
     "rate": "shudu.logic.rating",
     "solve_many": "shudu.solvers.fast",
     "Redundancy": "shudu.workshop",
@@ -66,7 +66,7 @@ _MODULES = frozenset(
 if TYPE_CHECKING:
     from .generator import generate
     from .logic.allsteps import StepList, find_steps
-    from .logic.board import Board, parse_board
+    from .logic.engine.board import Board, parse_board
     from .logic.explain import hint
     from .logic.rating import rate
     from .solvers.fast import BatchResult, solve_many

@@ -54,62 +54,62 @@ static PyMethodDef core_methods[] = {
      "settle_tables(size, house_bits, peer_bits, cell_houses, boxlike, overlaps) -> tables"},
     {"settle", (PyCFunction)(void (*)(void))shudu_settle, METH_FASTCALL,
      "settle(tables, cands, where, placed, values, empty, start_cell, start_digit, quiet, "
-     "limit, nrules) -> (code, steps, empty): shudu.logic.propagate.settle in C"},
+     "limit, nrules) -> (code, steps, empty): shudu.logic.engine.propagate.settle in C"},
     {"start", (PyCFunction)(void (*)(void))shudu_start, METH_FASTCALL,
      "start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, "
-     "shudu.logic.grid.start_py in C"},
+     "shudu.logic.engine.grid.start_py in C"},
     {"singles", (PyCFunction)(void (*)(void))shudu_singles, METH_FASTCALL,
      "singles(tables, cands, where, placed, values, empty, kinds, max_rounds, waiting, stamp) -> "
-     "(code, empty, log, stamp): rounds of singles, shudu.logic.singles_rounds in C"},
+     "(code, empty, log, stamp): rounds of singles, shudu.logic.techniques.singles_tallies in C"},
     {"locked", (PyCFunction)(void (*)(void))shudu_locked, METH_FASTCALL,
      "locked(tables, cands, where, placed, values, empty, pointing) -> the patterns of "
-     "shudu.logic.intersections.locked"},
+     "shudu.logic.techniques.intersections.locked"},
     {"subsets", (PyCFunction)(void (*)(void))shudu_subsets, METH_FASTCALL,
      "subsets(tables, cands, where, placed, values, empty, k, mode) -> the patterns of "
-     "shudu.logic.subsets (mode 0 naked, 1 locked, 2 hidden)"},
+     "shudu.logic.techniques.subsets (mode 0 naked, 1 locked, 2 hidden)"},
     {"direct_forcing", (PyCFunction)(void (*)(void))shudu_direct_forcing, METH_FASTCALL,
      "direct_forcing(tables, cands, where, empty) -> [(nodes, cell, digit index, on, choice)]: "
-     "the conclusions of shudu.logic.static_forcing in C"},
+     "the conclusions of shudu.logic.techniques.static_forcing in C"},
     {"forcing", (PyCFunction)(void (*)(void))shudu_forcing, METH_FASTCALL,
      "forcing(tables, cands, where, placed, values, empty, nrules, quiet, contradictions) -> "
-     "the shortest contradictions or the cheapest verities of shudu.logic.forcing in C"},
+     "the shortest contradictions or the cheapest verities of shudu.logic.techniques.forcing in C"},
     {"nested", (PyCFunction)(void (*)(void))shudu_nested, METH_FASTCALL,
      "nested(tables, cands, where, placed, values, empty, cell, digit, quiet, seconds, nodes) -> "
-     "(code, steps, inner, settles): an assumption of shudu.logic.forcing's nested nets in C"},
+     "(code, steps, inner, settles): an assumption of shudu.logic.techniques.forcing's nested nets in C"},
     {"first_contradiction", (PyCFunction)(void (*)(void))shudu_first_contradiction_call, METH_FASTCALL,
      "first_contradiction(tables, cands, where, placed, values, empty, seconds, nodes) -> (code, "
-     "settles, found): the forcing-net contradiction inside of shudu.logic.forcing in C"},
+     "settles, found): the forcing-net contradiction inside of shudu.logic.techniques.forcing in C"},
     {"trace", (PyCFunction)(void (*)(void))shudu_trace, METH_FASTCALL,
      "trace(tables, cands, where, placed, values, empty, cell, digit, nrules, keep, seconds, "
      "nodes) -> (code, settles, lines, broken, placed, gone): the lines of "
-     "shudu.logic.implications.Trace in C"},
+     "shudu.logic.engine.implications.Trace in C"},
     {"nishio", (PyCFunction)(void (*)(void))shudu_nishio, METH_FASTCALL,
      "nishio(tables, where, placed) -> the shortest one-digit contradictions of "
-     "shudu.logic.nishio in C"},
+     "shudu.logic.techniques.nishio in C"},
     {"als", (PyCFunction)(void (*)(void))shudu_als, METH_FASTCALL,
      "als(tables, cands, where, empty, max_cells, finder, seconds, nodes) -> (code, units, step): "
-     "the first step of an almost-locked-set finder of shudu.logic.als_find in C"},
+     "the first step of an almost-locked-set finder of shudu.logic.techniques.als_first in C"},
     {"als_sets", (PyCFunction)(void (*)(void))shudu_als_sets, METH_FASTCALL,
      "als_sets(tables, cands, where, empty, max_cells, want, seconds, nodes) -> (code, units, found): "
-     "the almost locked sets of shudu.logic.als (want 0), their links (1: disjoint, 2: overlapping) "
+     "the almost locked sets of shudu.logic.techniques.als_listings (want 0), their links (1: disjoint, 2: overlapping) "
      "or the ALS-XY-Wings over them (3)"},
     {"fish", (PyCFunction)(void (*)(void))shudu_fish, METH_FASTCALL,
      "fish(tables, where, rows, columns, k, finned, fin_lines) -> None or (across, base, cover): "
-     "the first fish of one digit of shudu.logic.fish in C"},
+     "the first fish of one digit of shudu.logic.techniques.fish in C"},
     {"fishes", (PyCFunction)(void (*)(void))shudu_fishes, METH_FASTCALL,
      "fishes(tables, where, k, base_pool, cover_pool, max_fins, max_endo) -> (units, fish): every "
-     "fish of one digit of shudu.logic.complex_fish in C"},
+     "fish of one digit of shudu.logic.techniques.complex_fish in C"},
     {"chain_graph", (PyCFunction)(void (*)(void))shudu_chain_graph, METH_FASTCALL,
      "chain_graph(strong, weak) -> graph: a chain search's links, read once"},
     {"chain_weak", (PyCFunction)(void (*)(void))shudu_chain_weak, METH_FASTCALL,
      "chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> the weak links of "
-     "shudu.logic.loop_graph.Graph in C"},
+     "shudu.logic.techniques.grouped_graph.Graph in C"},
     {"chain_search", (PyCFunction)(void (*)(void))shudu_chain_search, METH_FASTCALL,
      "chain_search(graph, starts, limit, ends, seconds, nodes) -> (code, units, chain): "
-     "shudu.logic.chains._search in C"},
+     "shudu.logic.techniques.aic._search in C"},
     {"chain_sweep", (PyCFunction)(void (*)(void))shudu_chain_sweep, METH_FASTCALL,
      "chain_sweep(graph, starts, limit, seconds, nodes) -> (code, units, kept): the continuous "
-     "nice loops' sweep of shudu.logic.loops in C"},
+     "nice loops' sweep of shudu.logic.techniques.grouped_chains in C"},
     {"chain_ends", (PyCFunction)(void (*)(void))shudu_chain_ends, METH_FASTCALL,
      "chain_ends(tables, cands, where, groups, base, proves) -> ends: what a chain's two ends "
      "prove, for chain_bfs"},
@@ -117,7 +117,7 @@ static PyMethodDef core_methods[] = {
      "loop_strong(tables, where, digits, groups, strong) -> groups: the loop graph's strong links "
      "of each digit's houses added to strong in the order Python adds them, and the group nodes made"},
     {"chain_bfs", (PyCFunction)(void (*)(void))shudu_chain_bfs, METH_FASTCALL,
-     "chain_bfs(graph, start, limit[, only]) -> search: shudu.logic.chains.layers in C"},
+     "chain_bfs(graph, start, limit[, only]) -> search: shudu.logic.techniques.aic.layers in C"},
     {"chain_bfs_layer", (PyCFunction)shudu_chain_bfs_layer, METH_O,
      "chain_bfs_layer(search) -> (frontier size, states met on) of the next layer, or None"},
     {"chain_bfs_edges", (PyCFunction)(void (*)(void))shudu_chain_bfs_edges, METH_FASTCALL,
@@ -127,7 +127,7 @@ static PyMethodDef core_methods[] = {
      "propagation to a fixed point, or None (for tests)"},
     {"refine", (PyCFunction)(void (*)(void))shudu_refine, METH_FASTCALL,
      "refine(tables, cands, where, placed, values, empty, cells, digits, houses) -> (fingerprint, "
-     "cells, digits, houses): a round of logic.invariant.refinements"},
+     "cells, digits, houses): a round of logic.engine.invariant.refinements"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -113,7 +113,7 @@ def _replay_enumeration(args: argparse.Namespace, out: Output, entry: Entry) -> 
 
 def cmd_hint(args: argparse.Namespace, out: Output) -> None:
     from ..logic import hint
-    from ..logic.board import Board, parse_board
+    from ..logic.engine.board import Board, parse_board
 
     for entry in read_entries(args):
         board: Any = entry.puzzle

@@ -271,7 +271,7 @@ def cmd_train(args: argparse.Namespace, out: Output) -> None:
 
 
 def cmd_why_not(args: argparse.Namespace, out: Output) -> None:
-    from ..logic.board import parse_board
+    from ..logic.engine.board import parse_board
 
     def answer(entry: Entry) -> None:
         board: Any = entry.puzzle

@@ -55,8 +55,9 @@ def remaining(deadline: float | None) -> float | None:
 def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None) -> Grade:
     """The HoDoKu level of a puzzle proven unique, walking its path only until the level passes
     ``ceiling`` (None: to the end)."""
-    from ..logic import CandidateGrid, LogicTimeout, limits, steps, techniques
+    from ..logic import CandidateGrid, LogicTimeout, limits, steps
     from ..logic.rating import hodoku_level
+    from ..logic.table import techniques
 
     top = len(LEVELS) - 1 if ceiling is None else LEVELS.index(ceiling)
     grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)

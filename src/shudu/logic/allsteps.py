@@ -1,6 +1,6 @@
 """Every step available on a board (HoDoKu's "all steps" view), optionally of one technique.
 
-Each finder of the techniques' table (:data:`~shudu.logic.techniques.FINDERS`) has a listing of
+Each finder of the techniques' table (:data:`~shudu.logic.table.FINDERS`) has a listing of
 every distinct step of its technique (``iter_steps``; a finder with no listing of its own lists its
 one step). :func:`find_steps` runs them all (or the ones a name or HoDoKu code selects), drops
 steps with the same effect as an earlier one, and stops at a deadline or work budget with status
@@ -16,13 +16,13 @@ from typing import Any, Literal
 from ..errors import ShuduError, check_count, check_seconds
 from ..geometry import BoxLike
 from ..variants import VariantLike
-from .budget import LogicTimeout, checkpoint, limits
 from .catalog import Technique
-from .grid import CandidateGrid
-from .memo import memo_scope
+from .engine.budget import LogicTimeout, checkpoint, limits
+from .engine.grid import CandidateGrid
+from .engine.memo import memo_scope
+from .engine.step import Step
 from .naming import lookup
-from .step import Step
-from .techniques import EVERY_FINDER, Finder
+from .table import EVERY_FINDER, Finder
 
 StepStatus = Literal["ok", "timeout"]
 
@@ -142,15 +142,15 @@ def find_steps(
 ) -> StepList:
     """Every step available on ``board`` (HoDoKu's "all steps" view), or those of one technique.
 
-    ``board`` is a :class:`~shudu.logic.board.Board`, a :class:`CandidateGrid`, or anything
-    :func:`~shudu.logic.board.parse_board` reads (a puzzle, a JSON board, a candidate grid, a
+    ``board`` is a :class:`~shudu.logic.engine.board.Board`, a :class:`CandidateGrid`, or anything
+    :func:`~shudu.logic.engine.board.parse_board` reads (a puzzle, a JSON board, a candidate grid, a
     HoDoKu library line). ``technique`` is shudu's name, HoDoKu's name or HoDoKu's code (``0300``).
     Uniqueness techniques run when the puzzle's givens have one solution (or when ``uniqueness``
     says so). Past ``timeout`` seconds or ``node_limit`` units of work the steps found so far come
     back with status ``timeout``. ``box`` and ``variant`` give the shape of a plain puzzle's text as
     for :func:`shudu.solve`.
     """
-    from .board import Board, parse_board
+    from .engine.board import Board, parse_board
 
     seconds = check_seconds(timeout, "timeout")
     nodes = check_count(node_limit, "node_limit", minimum=1)

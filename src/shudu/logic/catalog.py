@@ -1,9 +1,9 @@
 """The catalog of techniques: every technique shudu knows by name, with its codes and ratings.
 
 This module declares techniques; it finds nothing (the finders are listed, in solving order, in
-:mod:`shudu.logic.techniques`). Each :class:`Technique` row holds
+:mod:`shudu.logic.table`). Each :class:`Technique` row holds
 
-- ``name``: shudu's name (the one a :class:`~shudu.logic.step.Step` shows), ``hodoku``: HoDoKu's
+- ``name``: shudu's name (the one a :class:`~shudu.logic.engine.step.Step` shows), ``hodoku``: HoDoKu's
   name, ``codes``: HoDoKu's four-digit codes (those of its regression library);
 - ``level`` and ``score``: HoDoKu's level and points; ``se``: the rating on Sudoku Explainer's scale
   (for a chain or net the rating of its shortest form; techniques Sudoku Explainer does not know are

@@ -18,15 +18,15 @@ from ..geometry import BoxLike
 from ..notation import HINT_LEVELS, STATUS_WORDS, HintLevel, Status, digit_char
 from ..puzzle import Puzzle
 from ..variants import VariantLike
-from .board import Board, parse_board
-from .budget import LogicTimeout, limits
-from .forcing import search
-from .grid import CandidateGrid, bits
-from .memo import memo_scope
+from .engine.board import Board, parse_board
+from .engine.budget import LogicTimeout, limits
+from .engine.grid import CandidateGrid, bits
+from .engine.memo import memo_scope
+from .engine.step import Step
 from .rating import Rating, analyse, solve_within_limits
 from .solver import next_step
-from .step import Step
-from .techniques import techniques
+from .table import techniques
+from .techniques.forcing import search
 
 __all__ = ["HINT_LEVELS", "Explanation", "Hint", "HintLevel", "explain", "hint"]
 

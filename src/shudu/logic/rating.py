@@ -25,14 +25,14 @@ from ..notation import RATING_FIELDS, Status
 from ..puzzle import Puzzle
 from ..solvers.base import Budget
 from ..variants import VariantLike
-from . import propagate
-from .budget import LogicTimeout, checkpoint, limits, remaining_seconds
-from .grid import CandidateGrid
-from .memo import memo_scope
+from .engine import propagate
+from .engine.budget import LogicTimeout, checkpoint, limits, remaining_seconds
+from .engine.grid import CandidateGrid
+from .engine.memo import memo_scope
+from .engine.step import Step
 from .solver import Tally, rounds, tallies
 from .solver import steps as path_steps
-from .step import Step
-from .techniques import LEVEL_MAX_SCORE, LEVELS, SE_FORMS, TECHNIQUES, Finder, techniques
+from .table import LEVEL_MAX_SCORE, LEVELS, SE_FORMS, TECHNIQUES, Finder, techniques
 
 
 class UnsolvableError(ShuduError):
@@ -208,7 +208,7 @@ def tallied_level(rounds: Iterable[Tally], size: int = 9) -> tuple[str, int]:
 def se_order(*, uniqueness: bool) -> tuple[Finder, ...]:
     """The finders in Sudoku Explainer's order: by rating, its own forms (:data:`SE_FORMS`) first
     among equals, then by the solver's order. A technique of the solving order that Sudoku
-    Explainer knows comes as :meth:`~shudu.logic.techniques.Finder.for_se` gives it."""
+    Explainer knows comes as :meth:`~shudu.logic.table.Finder.for_se` gives it."""
     table = [t.for_se() for t in TECHNIQUES if (uniqueness or not t.uniqueness) and t.se_known]
     extra = len(SE_FORMS)
     ranked = sorted(enumerate([*SE_FORMS, *table]), key=lambda it: (it[1].se, it[0] >= extra, it[0]))

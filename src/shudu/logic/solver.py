@@ -1,7 +1,7 @@
 """The simplest-first solving loop: apply the easiest step available until the grid is full.
 
-Every finder call is one :func:`~shudu.logic.budget.checkpoint`, so a deadline or work budget set
-by :func:`~shudu.logic.budget.limits` stops the loop between finders (and the slow finders check it
+Every finder call is one :func:`~shudu.logic.engine.budget.checkpoint`, so a deadline or work budget set
+by :func:`~shudu.logic.engine.budget.limits` stops the loop between finders (and the slow finders check it
 inside their searches too).
 """
 
@@ -13,15 +13,15 @@ from typing import NamedTuple
 from ..errors import ShuduError
 from ..notation import LEVELS, Level
 from ..puzzle import Puzzle
-from . import singles_rounds
 from .allsteps import effect
-from .budget import checkpoint
 from .catalog import Technique
-from .grid import CandidateGrid
-from .invariant import ROUNDS, around, refinements
-from .propagate import settle
-from .step import Step
-from .techniques import Cost, Finder, rating_of, se_rating, techniques
+from .engine.budget import checkpoint
+from .engine.grid import CandidateGrid
+from .engine.invariant import ROUNDS, around, refinements
+from .engine.propagate import settle
+from .engine.step import Step
+from .table import Cost, Finder, rating_of, se_rating, techniques
+from .techniques import singles_tallies
 
 
 class LogicError(ShuduError):
@@ -40,7 +40,7 @@ def next_step(grid: CandidateGrid, order: Sequence[Finder]) -> Step | None:
 
 def every_step(finder: Finder, grid: CandidateGrid) -> list[Step]:
     """Every step of one finder on ``grid`` that the path chooses from
-    (:attr:`~shudu.logic.techniques.Finder.chooses_from`), one per effect (``grid`` is left as it
+    (:attr:`~shudu.logic.table.Finder.chooses_from`), one per effect (``grid`` is left as it
     is).
 
     Of the steps with the same effect the one rated lowest is kept (a shorter chain before a
@@ -101,9 +101,9 @@ def chosen(grid: CandidateGrid, batch: list[Step]) -> Step:
     most, then the one after which singles fill the most cells, then the one whose grid after
     those singles has the fewest candidates (compared cell count by cell count). Steps still
     tied are told apart by invariants of what they leave, each the same on every isomorph:
-    first around the candidates they touch (:func:`~shudu.logic.invariant.around`), then
+    first around the candidates they touch (:func:`~shudu.logic.engine.invariant.around`), then
     across the grid each leaves before its singles, whose kinds count in the ratings
-    (:func:`~shudu.logic.invariant.refinements`, round by round). Steps tied even there leave
+    (:func:`~shudu.logic.engine.invariant.refinements`, round by round). Steps tied even there leave
     grids that are almost surely isomorphs, with the same path ahead, and the first is taken."""
     batch = strongest(batch)
     if len(batch) == 1:
@@ -142,7 +142,7 @@ def _after(grid: CandidateGrid, step: Step) -> CandidateGrid:
 
 
 def _one_at_a_time(technique: Technique, easiest: bool) -> bool:
-    """Whether ``technique``'s singles go one at a time (:data:`singles_rounds.HIDDEN_ONE`): the
+    """Whether ``technique``'s singles go one at a time (:data:`singles_tallies.HIDDEN_ONE`): the
     hidden singles on HoDoKu's path."""
     return not easiest and technique.name == "Hidden single"
 
@@ -152,7 +152,7 @@ def rounds(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = Fals
 
     Each round takes the first technique in ``order`` that has a step. For singles it places
     every single of that kind at once (hidden singles on HoDoKu's path, not ``easiest``, as
-    HoDoKu does: one at a time, see :data:`singles_rounds.HIDDEN_ONE`); for any other technique
+    HoDoKu does: one at a time, see :data:`singles_tallies.HIDDEN_ONE`); for any other technique
     it carries out one step (:func:`chosen`), then the next round starts again from the
     singles, as a player would.
     With ``easiest`` (Sudoku Explainer's path) only the technique's steps of the lowest rating
@@ -161,7 +161,7 @@ def rounds(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = Fals
     relabelled, rows and columns permuted, transposed) walk the same path and get the same
     ratings.
     """
-    waiting = singles_rounds.Waiting(grid)
+    waiting = singles_tallies.Waiting(grid)
     while grid.empty:
         found = first_technique(grid, order)
         if found is None:
@@ -175,7 +175,7 @@ def _take(
     batch: list[Step],
     *,
     easiest: bool,
-    waiting: singles_rounds.Waiting,
+    waiting: singles_tallies.Waiting,
 ) -> list[Step]:
     """The steps of ``batch`` a round carries out (see :func:`rounds`), applied to ``grid``."""
     if easiest:
@@ -185,7 +185,7 @@ def _take(
         batch = [chosen(grid, batch)]
     elif _one_at_a_time(finder.technique, easiest):
         by_place = {step.placements[0]: step for step in reversed(batch)}
-        batch = [by_place[place] for place in singles_rounds.hidden_one(grid, list(by_place), waiting)]
+        batch = [by_place[place] for place in singles_tallies.hidden_one(grid, list(by_place), waiting)]
     for step in batch:
         grid.apply(step)
     return batch
@@ -221,24 +221,24 @@ class Tally(NamedTuple):
 def tallies(grid: CandidateGrid, order: Sequence[Finder], *, easiest: bool = False) -> Iterator[Tally]:
     """:func:`rounds`, each summed up as a :class:`Tally`, for a caller that needs no steps:
     the singles finders that lead ``order`` play their rounds in one go
-    (:func:`singles_rounds.run`), with no step built. The tallies are those of :func:`rounds`."""
+    (:func:`singles_tallies.run`), with no step built. The tallies are those of :func:`rounds`."""
     head = _singles_head(order)
     rest = order[len(head) :]
     kinds = [
-        singles_rounds.HIDDEN_ONE if _one_at_a_time(one.technique, easiest) else kind for kind, one in head
+        singles_tallies.HIDDEN_ONE if _one_at_a_time(one.technique, easiest) else kind for kind, one in head
     ]
-    waiting = singles_rounds.Waiting(grid)
+    waiting = singles_tallies.Waiting(grid)
     while grid.empty:
         todo = rest
         if kinds:
-            done = singles_rounds.run(grid, kinds, waiting=waiting)
+            done = singles_tallies.run(grid, kinds, waiting=waiting)
             checkpoint(len(done.rounds) + sum(count for _, count in done.rounds))
             for position, count in done.rounds:
                 one = head[position][1]
                 yield Tally(one.technique, one.name, count, one.level, one.points * count, one.se)
             if not grid.empty:
                 return
-            if done.code == singles_rounds.CLASH:
+            if done.code == singles_tallies.CLASH:
                 todo = order  # that round goes as :func:`rounds` takes it
         found = first_technique(grid, todo)
         if found is None:
@@ -251,11 +251,11 @@ def _singles_head(order: Sequence[Finder]) -> list[tuple[int, Tally]]:
     steps (the name of its steps there: a hidden single after the box singles is in a line)."""
     head: list[tuple[int, Tally]] = []
     for finder in order:
-        kind = singles_rounds.KIND_OF_FIND.get(finder.first)
+        kind = singles_tallies.KIND_OF_FIND.get(finder.first)
         if kind is None:
             break
         name = finder.form or finder.technique.name
-        if kind == singles_rounds.HIDDEN and any(k == singles_rounds.BOX for k, _ in head):
+        if kind == singles_tallies.HIDDEN and any(k == singles_tallies.BOX for k, _ in head):
             name = "Hidden single in line"
         level, points, se = finder.technique.rating(name)
         head.append((kind, Tally(finder.technique, name, 1, level, points, se)))
@@ -264,7 +264,7 @@ def _singles_head(order: Sequence[Finder]) -> list[tuple[int, Tally]]:
 
 def first_technique(grid: CandidateGrid, order: Sequence[Finder]) -> tuple[Finder, list[Step]] | None:
     """The first finder in ``order`` with a step on ``grid``, and all its steps (one per effect),
-    each got as the finder's :class:`~shudu.logic.techniques.Cost` says."""
+    each got as the finder's :class:`~shudu.logic.table.Cost` says."""
     for finder in order:
         checkpoint()
         if finder.cost is Cost.SINGLES:

@@ -28,12 +28,12 @@ from typing import Any, Literal
 from ..errors import OptionError, SearchTimeout, ShuduError, check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
-from ..logic.budget import LogicTimeout, checkpoint, limits
-from ..logic.grid import CandidateGrid
+from ..logic.engine.budget import LogicTimeout, checkpoint, limits
+from ..logic.engine.grid import CandidateGrid
+from ..logic.engine.propagate import settle
 from ..logic.naming import lookup
-from ..logic.propagate import settle
 from ..logic.solver import SINGLES, steps
-from ..logic.techniques import Finder, techniques
+from ..logic.table import Finder, techniques
 from ..notation import LEVELS, cell_name, digit_char
 from ..puzzle import Puzzle
 from ..variants import VariantLike

@@ -25,9 +25,9 @@ from typing import Any, Literal
 from ..errors import SearchTimeout, check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
-from ..logic import CandidateGrid, LogicTimeout, Step, limits, next_step, steps, techniques
+from ..logic import CandidateGrid, LogicTimeout, Step, limits, next_step, steps
 from ..logic.allsteps import find_steps
-from ..logic.techniques import rating_of
+from ..logic.table import rating_of, techniques
 from ..notation import LEVELS, cell_name
 from ..puzzle import Puzzle
 from ..variants import VariantLike

@@ -20,11 +20,11 @@ from typing import Any, Literal
 from ..errors import check_count, check_seconds
 from ..formats import PuzzleLike, as_puzzle
 from ..geometry import BoxLike
-from ..logic import CandidateGrid, Explanation, LogicTimeout, Step, limits, next_step, techniques
+from ..logic import CandidateGrid, Explanation, LogicTimeout, Step, limits, next_step
 from ..logic import explain as explain_path
-from ..logic.board import parse_board
-from ..logic.memo import memo_scope
-from ..logic.techniques import rating_of, se_rating
+from ..logic.engine.board import parse_board
+from ..logic.engine.memo import memo_scope
+from ..logic.table import rating_of, se_rating, techniques
 from ..puzzle import Puzzle
 from ..variants import VariantLike
 from .why import Shortener, broken, hardest

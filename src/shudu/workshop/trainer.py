@@ -18,12 +18,12 @@ from typing import Any, Literal
 from ..errors import OptionError, check_count, check_seconds
 from ..formats import to_json as puzzle_json
 from ..generator import GeneratorTimeout, generate
-from ..logic.budget import LogicTimeout, limits
-from ..logic.grid import CandidateGrid, bits
+from ..logic.engine.budget import LogicTimeout, limits
+from ..logic.engine.grid import CandidateGrid, bits
+from ..logic.engine.step import Step
 from ..logic.naming import lookup
 from ..logic.solver import rounds
-from ..logic.step import Step
-from ..logic.techniques import techniques
+from ..logic.table import techniques
 from ..notation import LEVELS, digit_char
 from ..puzzle import Puzzle
 

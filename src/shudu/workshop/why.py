@@ -38,11 +38,11 @@ from typing import Any, Literal
 from ..errors import OptionError, SearchTimeout, VariantError, check_count, check_seconds
 from ..formats import PuzzleLike
 from ..geometry import BoxLike
-from ..logic import CandidateGrid, LogicTimeout, Step, checkpoint, limits, lookup, next_step, techniques
+from ..logic import CandidateGrid, LogicTimeout, Step, checkpoint, limits, lookup, next_step
 from ..logic.allsteps import list_steps, select
-from ..logic.board import Board, parse_board
-from ..logic.memo import memo_scope
-from ..logic.techniques import rating_of, se_rating
+from ..logic.engine.board import Board, parse_board
+from ..logic.engine.memo import memo_scope
+from ..logic.table import rating_of, se_rating, techniques
 from ..notation import LEVELS, cell_name, char_digit, digit_char, digit_range
 from ..puzzle import Puzzle
 from ..solvers.base import Budget

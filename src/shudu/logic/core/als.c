@@ -1,5 +1,5 @@
 /*
- * The solving path's almost-locked-set finders (shudu.logic.als_find: _xz_py, _xy_wing_py,
+ * The solving path's almost-locked-set finders (shudu.logic.techniques.als_first: _xz_py, _xy_wing_py,
  * _death_blossom_py, the specification) in C.
  *
  * The sets and their restricted commons are listed as als_sets.c does; then one finder

@@ -1,5 +1,5 @@
 /*
- * The solving path's almost-locked-set finders (shudu.logic.als_find) in C.  Include after
+ * The solving path's almost-locked-set finders (shudu.logic.techniques.als_first) in C.  Include after
  * <Python.h>.
  */
 #ifndef SHUDU_CORE_ALS_H
@@ -14,7 +14,7 @@
 PyObject *shudu_als(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* als_sets(tables, cands, where, empty, max_cells, want, seconds, nodes) -> (code, units, found):
- * the sets of up to max_cells cells as shudu.logic.als._list_sets_py lists them (want 0: each as
+ * the sets of up to max_cells cells as shudu.logic.techniques.als_listings._list_sets_py lists them (want 0: each as
  * (cells, digits, house, holding, seeing)), or their links as als._links_of_py finds them (want
  * 1: between disjoint sets, 2: overlapping sets too; per set a dict of set index to restricted
  * commons; want 3: the ALS-XY-Wings of als._xy_wing_hits_py over any sets, as (pivot, wing, wing,

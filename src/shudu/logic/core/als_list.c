@@ -1,5 +1,5 @@
 /*
- * The almost-locked-set listings in C (shudu.logic.als, the specification): every set, every
+ * The almost-locked-set listings in C (shudu.logic.techniques.als_listings, the specification): every set, every
  * set's links, or the ALS-XY-Wings over them, as the Python listings give them (als_sets).
  */
 #define PY_SSIZE_T_CLEAN

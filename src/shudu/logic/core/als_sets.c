@@ -1,5 +1,5 @@
 /*
- * The almost locked sets in C, as shudu.logic.als (its specification) lists them: the sets house
+ * The almost locked sets in C, as shudu.logic.techniques.als_listings (its specification) lists them: the sets house
  * by house, each house's open cells walked depth first in order (a set is kept from the first
  * house that holds all its cells), as almost_locked_sets does; the restricted commons between
  * sets, from each set's digits and the cells that see all their places, in the order the Python

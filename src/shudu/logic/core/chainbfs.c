@@ -1,5 +1,5 @@
 /*
- * The chains' breadth-first search (shudu.logic.chains.layers_py, the specification) in C.
+ * The chains' breadth-first search (shudu.logic.techniques.aic.layers_py, the specification) in C.
  *
  * A graph of nodes (ints) with strong and weak links is read once (chain_graph), each node's
  * links in the order the Python containers give them.  chain_bfs walks it from one start,

@@ -1,5 +1,5 @@
 /*
- * The chains' breadth-first search (shudu.logic.chains.layers) in C.  Include after <Python.h>.
+ * The chains' breadth-first search (shudu.logic.techniques.aic.layers) in C.  Include after <Python.h>.
  */
 #ifndef SHUDU_CORE_CHAINBFS_H
 #define SHUDU_CORE_CHAINBFS_H
@@ -15,7 +15,7 @@ PyObject *shudu_chain_graph(PyObject *module, PyObject *const *args, Py_ssize_t 
  * prove, for chain_bfs; groups: the (cells, digit) of the nodes from base on */
 PyObject *shudu_chain_ends(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_weak(tables, nodes, cells, digits, cands, base, in_cell) -> per node, its weak links
- * (shudu.logic.loop_graph.Graph._weak); cells and digits per node, or (digits None) cells the
+ * (shudu.logic.techniques.grouped_graph.Graph._weak); cells and digits per node, or (digits None) cells the
  * group nodes' (cells, digit) from base on, a node below base being cell * n + digit */
 PyObject *shudu_chain_weak(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_bfs(graph, start, limit[, only]) -> search: a search from start "off", up to limit
@@ -29,7 +29,7 @@ PyObject *shudu_chain_bfs(PyObject *module, PyObject *const *args, Py_ssize_t na
  * group_base on (a grouped chain's group node). */
 PyObject *shudu_chain_search(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* chain_sweep(graph, starts, limit, seconds, nodes) -> (code, units, kept): the continuous nice
- * loops' sweep (shudu.logic.loops._closed_loops): the starts (in order) whose loops close at
+ * loops' sweep (shudu.logic.techniques.grouped_chains._closed_loops): the starts (in order) whose loops close at
  * three links or more, left to Python; units: the other starts' frontiers (code CHAIN_NONE, or
  * CHAIN_STOPPED past seconds or nodes units) */
 PyObject *shudu_chain_sweep(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
@@ -39,7 +39,7 @@ PyObject *shudu_chain_bfs_layer(PyObject *module, PyObject *search);
  * int32 words in bytes */
 PyObject *shudu_chain_bfs_edges(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* loop_strong(tables, where, digits, groups, strong) -> groups: the loop graph's strong links of
- * each digit's houses (shudu.logic.loop_graph.Graph._strong_py) added to the dict strong (node ->
+ * each digit's houses (shudu.logic.techniques.grouped_graph.Graph._strong_py) added to the dict strong (node ->
  * set of nodes) in the order Python adds them, and the group nodes made, as (cells, digit), in
  * the order they are numbered */
 PyObject *shudu_loop_strong(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -1,5 +1,5 @@
 /*
- * The loop graph's links in C (shudu.logic.loop_graph.Graph, the specification): each node's
+ * The loop graph's links in C (shudu.logic.techniques.grouped_graph.Graph, the specification): each node's
  * weak links (chain_weak) and each digit's strong links in its houses (loop_strong), in the
  * order the Python code adds them.
  */
@@ -180,7 +180,7 @@ done:
     return result;
 }
 
-/* --- the loop graph's strong links (shudu.logic.loop_graph.Graph._strong_py) ---------------- */
+/* --- the loop graph's strong links (shudu.logic.techniques.grouped_graph.Graph._strong_py) ---------------- */
 
 static int cs_less(cset a, cset b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
 

@@ -25,7 +25,7 @@ typedef struct {
 /* A Python int read as a node id of a chain graph (ValueError when out of range): 0 or -1. */
 SHUDU_HIDDEN int chain_node_id(PyObject *x, int32_t *out);
 
-/* What the ends of a chain prove (shudu.logic.chains._outcome, shudu.logic.loops._ends): the
+/* What the ends of a chain prove (shudu.logic.techniques.aic._outcome, shudu.logic.techniques.grouped_chains._ends): the
  * grid's candidates, and the nodes' cells and digits (a candidate node is cell * n + digit; a
  * group node is base + its index). */
 #define E_CAPSULE "shudu.chain_ends"

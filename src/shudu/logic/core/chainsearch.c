@@ -1,8 +1,8 @@
 /*
  * The chains' searches run whole in C, each in one call over a chain graph (chainbfs.c reads
  * it): the first and shortest chain that proves something from a list of starts
- * (shudu.logic.chains._search), and the continuous nice loops' sweep
- * (shudu.logic.loops._closed_loops).
+ * (shudu.logic.techniques.aic._search), and the continuous nice loops' sweep
+ * (shudu.logic.techniques.grouped_chains._closed_loops).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -256,7 +256,7 @@ static int sweep_from(walk_t *w, int32_t start, const uint8_t *closing, int32_t 
     return SWEEP_COUNTED;
 }
 
-/* The continuous nice loops' sweep (shudu.logic.loops._closed_loops) in one call: from each
+/* The continuous nice loops' sweep (shudu.logic.techniques.grouped_chains._closed_loops) in one call: from each
  * start in turn, breadth first up to the limit, the "on" states of the nodes weakly linked to
  * the start (where a loop closes), layer by layer, until each of those nodes has been met.  A
  * start whose loop closes at three links or more is left to Python (which writes its loops

@@ -1,6 +1,6 @@
 /*
  * The conclusions of the cell and house forcing chains over direct links
- * (shudu.logic.static_forcing._conclusions_py, the specification) in C.
+ * (shudu.logic.techniques.static_forcing._conclusions_py, the specification) in C.
  *
  * From each candidate, follow the links the grid shows as it stands, wave by wave: a true
  * candidate makes false the other candidates of its cell and the digit in the cell's peers; a

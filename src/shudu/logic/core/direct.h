@@ -1,5 +1,5 @@
 /*
- * The cell and house forcing chains over direct links (shudu.logic.static_forcing) in C: every
+ * The cell and house forcing chains over direct links (shudu.logic.techniques.static_forcing) in C: every
  * conclusion with the fewest nodes that reach it.  Include after <Python.h>.
  */
 #ifndef SHUDU_CORE_DIRECT_H

@@ -1,5 +1,5 @@
 /*
- * The first basic fish of one digit (shudu.logic.fish._fish, the specification) in C.
+ * The first basic fish of one digit (shudu.logic.techniques.fish._fish, the specification) in C.
  *
  * Base lines are the rows (then the columns) that hold the digit in few enough places; k of them
  * are chosen in itertools.combinations order, leaving out the combinations whose places fall in
@@ -181,7 +181,7 @@ PyObject *shudu_fish(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Every fish of one digit over any base and cover houses (shudu.logic.complex_fish.fishes, the
+/* Every fish of one digit over any base and cover houses (shudu.logic.techniques.complex_fish.fishes, the
  * specification): k base houses from the base pool in combinations order (their places may
  * share at most max_endo cells, endo fins), then the covers, depth first from the lowest base
  * place no cover holds yet: each cover house of that place in turn, then the place as a fin

@@ -1,5 +1,5 @@
 /*
- * The forcing chains and nets (shudu.logic.forcing._found_py, the specification) in C.
+ * The forcing chains and nets (shudu.logic.techniques.forcing._found_py, the specification) in C.
  *
  * Every candidate of the grid is assumed in turn and followed with the settle loop (singles,
  * and the first nrules rules of the forcing nets).  An assumption that breaks the grid is

@@ -1,5 +1,5 @@
 /*
- * The forcing chains and nets (shudu.logic.forcing) in C: every candidate followed with singles
+ * The forcing chains and nets (shudu.logic.techniques.forcing) in C: every candidate followed with singles
  * (and the net's rules), then the shortest contradictions or the cheapest verities.  Include
  * after <Python.h>.
  */
@@ -26,7 +26,7 @@ PyObject *shudu_nested(PyObject *module, PyObject *const *args, Py_ssize_t nargs
 PyObject *shudu_nishio(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* first_contradiction(tables, cands, where, placed, values, empty, seconds, nodes) -> (code,
- * settles, (cell, digit) or None): the rule a nested net adds (shudu.logic.forcing
+ * settles, (cell, digit) or None): the rule a nested net adds (shudu.logic.techniques.forcing
  * .forcing_net_inside), on a settled grid; code 0 none, 1 found, 2 stopped past seconds or
  * nodes settles */
 PyObject *shudu_first_contradiction_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -1,6 +1,6 @@
 /*
- * The patterns of the basic techniques in C: locked candidates (shudu.logic.intersections) and
- * naked, locked and hidden subsets (shudu.logic.subsets), in the order the Python finders list
+ * The patterns of the basic techniques in C: locked candidates (shudu.logic.techniques.intersections) and
+ * naked, locked and hidden subsets (shudu.logic.techniques.subsets), in the order the Python finders list
  * them.
  */
 #define PY_SSIZE_T_CLEAN
@@ -111,7 +111,7 @@ static int locked_subset(const tables_t *t, long k, uint64_t common, cset reach)
 }
 
 /* subsets(tables, cands, where, placed, values, empty, k, mode) -> patterns in the order of
- * shudu.logic.subsets: mode 0 naked (not locked), 1 naked and locked: [(house, cells, digits)];
+ * shudu.logic.techniques.subsets: mode 0 naked (not locked), 1 naked and locked: [(house, cells, digits)];
  * mode 2 hidden: [(house, cells, digits)] (digits a mask, cells a cell set); None when a
  * grid has more subsets than the buffers hold */
 PyObject *shudu_subsets(PyObject *module, PyObject *const *args, Py_ssize_t nargs)

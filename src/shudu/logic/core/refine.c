@@ -1,5 +1,5 @@
 /*
- * A round of the colour refinement of a candidate grid (shudu.logic.invariant.refinements, the
+ * A round of the colour refinement of a candidate grid (shudu.logic.engine.invariant.refinements, the
  * specification) in C, for the grids the settle tables cover.
  *
  * Each new colour is the hash of a tuple of ints and tuples, as in the Python code.  Those

@@ -1,5 +1,5 @@
 /*
- * A round of the colour refinement of shudu.logic.invariant.refinements in C.  Include after
+ * A round of the colour refinement of shudu.logic.engine.invariant.refinements in C.  Include after
  * <Python.h>.
  */
 #ifndef SHUDU_CORE_REFINE_H

@@ -1,6 +1,6 @@
 /*
- * The forcing nets' propagation in C: shudu.logic.propagate.settle and the rules of
- * shudu.logic.netrules, step for step.  Python stays the specification (and the fallback):
+ * The forcing nets' propagation in C: shudu.logic.engine.propagate.settle and the rules of
+ * shudu.logic.techniques.netrules, step for step.  Python stays the specification (and the fallback):
  * every loop here walks cells, houses, digits and overlaps in the order the Python code does,
  * so the first step a rule finds, the count of deductions and the grid left behind are the same.
  *

@@ -321,7 +321,7 @@ PyObject *shudu_store_grid(const settle_state_t *s, PyObject *const *grid, const
 }
 
 /* start(tables, values) -> (cands, where, placed, empty): the grid of some placed digits, for
- * shudu.logic.propagate.start_grid (shudu.logic.grid.start_py is the specification): each
+ * shudu.logic.engine.propagate.start_grid (shudu.logic.engine.grid.start_py is the specification): each
  * house's placed digits; an open cell holds every digit its houses do not; a digit's places
  * are the open cells outside the houses that hold it. */
 PyObject *shudu_start(PyObject *module, PyObject *const *args, Py_ssize_t nargs)

@@ -1,5 +1,5 @@
 /*
- * Rounds of singles in C (shudu.logic.singles_rounds, the specification): every single of a kind
+ * Rounds of singles in C (shudu.logic.techniques.singles_tallies, the specification): every single of a kind
  * placed in one go, round after round, as the ratings play them.
  */
 #define PY_SSIZE_T_CLEAN
@@ -32,7 +32,7 @@ static int add_single(int cell, int digit, uint8_t *fdig, cset *by_digit, const 
 }
 
 /* Every single of one kind on the grid as it stands (the steps of the kind's finder in
- * shudu.logic.singles): their count, or -1 when two of them clash. */
+ * shudu.logic.techniques.singles): their count, or -1 when two of them clash. */
 static int singles_of(const settle_state_t *s, int kind, uint8_t *cells, uint8_t *digits)
 {
     const tables_t *t = s->t;

@@ -1,5 +1,5 @@
 /*
- * The lines of a forcing step (shudu.logic.implications.Trace, the specification) in C.
+ * The lines of a forcing step (shudu.logic.engine.implications.Trace, the specification) in C.
  *
  * An assumption is followed in rounds: every single of the grid as it stands is found before
  * any is placed (of a placement's reasons the one needing the fewest lines is kept), then a
