@@ -40,13 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     cases = read_library(path)
     if args.technique:
         wanted = args.technique.strip()
-        names = {t.name for t in select(wanted).techniques} if not wanted[:4].isdigit() else set()
+        names = {f.technique.name for f in select(wanted).finders} if not wanted[:4].isdigit() else set()
         cases = [
             c
             for c in cases
             if c.code == wanted.split("-")[0]
             or c.name.lower() == wanted.lower()
-            or (names and any(t.name in names for t in select(c.code).techniques))
+            or (names and any(f.technique.name in names for f in select(c.code).finders))
         ]
     started = time.process_time()
     outcomes = [check_case(case, timeout=args.timeout) for case in cases]
