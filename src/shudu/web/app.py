@@ -89,6 +89,7 @@ def features() -> dict[str, bool]:
         "rate": callable(getattr(shudu, "rate", None)),
         "generate": callable(getattr(shudu, "generate", None)),
         "trace": _trace_function() is not None,
+        "train": callable(getattr(shudu, "train", None)),
     }
 
 
