@@ -114,6 +114,11 @@ def test_a_drill_checked_right_and_wrong(browser: object, server: str, size: dic
     said = message(page)
     assert said.startswith("Not quite"), said
     assert f"wrong: {name(kept[0])} −{kept[1]}" in said
+    ringed = page.eval_on_selector_all(
+        "#train-board .cands > span.wrong-pick",
+        "ss => ss.map(s => [+s.closest('.cell').dataset.cell, +s.textContent])",
+    )
+    assert [tuple(r) for r in ringed] == [kept]
     if len(drill["others"]) == 0:
         assert f"missed: {name(first['cell'])} −{first['digit']}" in said
     assert "2 drills done, 50% correct" in (page.text_content("#train-stats") or "")

@@ -168,6 +168,12 @@ function show() {
     step = { cells: new Set(), area: new Set(), placements: training.picked.put, eliminations, candidates: training.candidates, links: null };
   }
   board.render({ game, selected: checked ? [] : [training.selected], step, highlight: false });
+  // after a check, the marks that were wrong stay ringed on the step's drawing
+  for (const pick of checked ? checked.wrong : []) {
+    const [, cell, digit] = pick.split(" ");
+    const mark = board.cells[Number(cell)].querySelector(`.cands > span:nth-child(${digit})`);
+    if (mark) mark.classList.add("wrong-pick");
+  }
   $("train-picked").textContent = checked ? "" : pickedText();
   $("train-stats").textContent = statsText(drill.technique);
   $("train-clear").disabled = Boolean(checked) || !pickedPairs().length;
@@ -241,12 +247,12 @@ export function check() {
   const right = best.exact;
   const ms = performance.now() - training.started;
   record(drill.technique, ms, right);
-  training.checked = { step: best.step, right };
+  const wrong = [...picks].filter((p) => !best.want.has(p));
+  training.checked = { step: best.step, right, wrong };
   const n = game.size;
   const words = (keys) => keys.map((k) => k.split(" ")).map(([kind, cell, digit]) => pickWords([kind, Number(cell), Number(digit)], n)).join(", ");
   if (right) say(`Correct, in ${clock(ms)}.${scored.length > 1 ? ` (${scored.length} such steps are on this board; this is one.)` : ""}`, "done");
   else {
-    const wrong = [...picks].filter((p) => !best.want.has(p));
     const missed = [...best.want].filter((p) => !picks.has(p));
     const parts = [wrong.length ? `wrong: ${words(wrong)}` : "", missed.length ? `missed: ${words(missed)}` : ""].filter(Boolean);
     say(`Not quite — ${parts.join("; ")}.`, "bad");
