@@ -166,3 +166,21 @@ def test_no_serious_accessibility_problems_in_train(browser: object, server: str
         results = axe.Axe().run(page)
         bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert bad == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in bad]
+
+
+def test_another_technique_picked_and_a_placement_marked(browser: object, server: str) -> None:
+    page, _ = open_train(browser, server, PHONE)
+    drill = drill_shown(page, lambda: page.select_option("#train-technique", "Hidden single"))
+    assert drill["technique"] == "Hidden single" and drill["answer"]["placements"]
+    assert "the digit it places" in message(page)
+    page.check("#train-place")
+    (item,) = drill["answer"]["placements"]
+    candidate(page, item["cell"], item["digit"]).click()
+    assert f"{name(item['cell'])} ={item['digit']}" in (page.text_content("#train-picked") or "")
+    page.click("#train-check")
+    page.wait_for_function("document.getElementById('train-check').disabled")
+    assert message(page).startswith("Correct"), message(page)
+    # each technique keeps its own statistics; the choice is kept for the next visit
+    assert "Hidden single: 1 drill done, 100% correct" in (page.text_content("#train-stats") or "")
+    assert page.evaluate("localStorage.getItem('shudu-train-technique')") == "Hidden single"
+    assert page.errors == []

@@ -152,7 +152,10 @@ function start(drill) {
   $("train-check").disabled = false;
   $("train-clear").disabled = false;
   $("train-words").textContent = "";
-  const what = drill.answer.placements.length ? "the digit it places" : "the candidates it removes";
+  const { placements, eliminations } = drill.answer;
+  const places = placements.length ? `the digit${placements.length > 1 ? "s" : ""} it places` : "";
+  const removes = eliminations.length ? "the candidates it removes" : "";
+  const what = [places, removes].filter(Boolean).join(" and ");
   say(`Find the ${drill.technique}: mark ${what}, then press Check.`);
   show();
   $("train-board").focus();
