@@ -15,8 +15,9 @@ const KEEP = 500; // drills kept per technique
 
 // drill: the API's answer; game: a Game of its puzzle with the board's digits; candidates: bit
 // masks; picked: {out: Map cell → Set of digits, put: Map cell → digit}; checked: the result
-// once checked; started: when the drill was shown (ms).
-const training = { techniques: null, drill: null, game: null, candidates: null, picked: null, selected: 0, checked: null, started: 0, loading: 0 };
+// once checked; started: when the drill was last shown (ms), spent: its time before that (the
+// dialog closed stops its clock).
+const training = { techniques: null, drill: null, game: null, candidates: null, picked: null, selected: 0, checked: null, started: 0, spent: 0, loading: 0 };
 
 const board = new Board($("train-board"), {
   onSelect: (cell) => {
@@ -82,7 +83,10 @@ export async function openTrain() {
     fillTechniques();
   }
   if (!training.drill) await nextDrill();
-  else $("train-board").focus();
+  else {
+    training.started = performance.now();
+    $("train-board").focus();
+  }
 }
 
 function fillTechniques() {
@@ -147,6 +151,7 @@ function start(drill) {
     selected: drill.candidates.findIndex((marks) => marks.length > 0),
     checked: null,
     started: performance.now(),
+    spent: 0,
   });
   board.setPuzzle(drill.puzzle);
   $("train-check").disabled = false;
@@ -248,7 +253,7 @@ export function check() {
   });
   const best = scored.find((s) => s.exact) || scored.reduce((a, b) => (b.hits > a.hits ? b : a));
   const right = best.exact;
-  const ms = performance.now() - training.started;
+  const ms = training.spent + performance.now() - training.started;
   record(drill.technique, ms, right);
   const wrong = [...picks].filter((p) => !best.want.has(p));
   training.checked = { step: best.step, right, wrong };
@@ -316,5 +321,8 @@ export function wireTrain() {
   $("train-next").addEventListener("click", nextDrill);
   $("train-clear").addEventListener("click", clear);
   $("train-close").addEventListener("click", () => $("train-dialog").close());
+  $("train-dialog").addEventListener("close", () => {
+    if (training.drill && !training.checked) training.spent += performance.now() - training.started;
+  });
   $("train-technique").addEventListener("change", nextDrill);
 }
