@@ -33,6 +33,7 @@ import shudu
 from ..generator import check_request
 from ..notation import LEVELS, STATUS_WORDS
 from ..store import Game, StaleGame, Store
+from ..workshop.trainer import trainable, training_technique
 from . import jobs, models
 from .bodies import path_game_id, read_body
 from .guard import Guard, check_hosts
@@ -88,6 +89,7 @@ def features() -> dict[str, bool]:
         "rate": callable(getattr(shudu, "rate", None)),
         "generate": callable(getattr(shudu, "generate", None)),
         "trace": _trace_function() is not None,
+        "train": callable(getattr(shudu, "train", None)),
     }
 
 
@@ -312,6 +314,31 @@ class Api:
         if not callable(function):
             raise BadRequest(f"this version of shudu has no {name} yet (see /api/features)", status=501)
         return function
+
+    # --- the trainer --------------------------------------------------------------------
+
+    async def get_train(self, request: Request) -> Response:
+        """The techniques a drill can train, easiest first."""
+        listed = [{"name": name, "level": level} for name, level in trainable()]
+        return ok(models.Trainables, {"techniques": listed})
+
+    async def train(self, request: Request) -> Response:
+        """One drill: a board where the technique is the next step, and that step."""
+        body = await read_body(request, models.TrainRequest)
+        technique = field(body, "technique", str)
+        try:
+            name = training_technique(technique)  # a precise 422 for a name the engine lacks, at once
+        except shudu.ShuduError as exc:
+            raise BadRequest(str(exc), status=422, field="technique") from None
+        if name not in dict(trainable()):
+            raise BadRequest(
+                f"{name} is not trained here: drills are classic puzzles"
+                " (GET /api/train lists the techniques)",
+                status=422,
+                field="technique",
+            )
+        level, seed = field(body, "level", str), field(body, "seed", int)
+        return ok(models.Trained, await self.heavy(jobs.train, technique, level, seed, self.deadline))
 
     # --- saved games --------------------------------------------------------------------
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 import shudu
 
 from ..generator import GeneratorTimeout
-from ..notation import STATUS_WORDS, digit_char
+from ..notation import STATUS_WORDS, char_digit, digit_char
 from .puzzles import BadRequest, cell_index, describe, puzzle_json, step_json, to_plain
 
 
@@ -144,6 +145,48 @@ def generate(size: int, variant: str, level: str | None, timeout: float) -> dict
     """A puzzle made now, rated even when no level is asked, so the answer names its level."""
     made = call(shudu.generate, size=size, variant=variant, level=level, timeout=timeout, rate=True)
     return {"puzzle": describe(made.puzzle), "level": made.level, "source": "generated"}
+
+
+def train(technique: str, level: str | None, seed: int | None, timeout: float) -> dict[str, Any]:
+    """One drill of ``technique``: the board, its puzzle described for drawing, its entries and
+    candidates as lists, the answer step and the technique's other steps on the board (a player
+    who finds one of those is right too); 503 when none is made within ``timeout``."""
+    from ..workshop import train as make_drills
+
+    end = time.monotonic() + timeout
+    found = make_drills(technique, 1, level=level, seed=seed, timeout=timeout)
+    if not found.drills:
+        raise BadRequest(
+            f"no {found.technique} drill was made within the {timeout:g} s deadline (tried"
+            f" {found.tried} puzzles); ask again, or pick a more common technique",
+            status=503,
+        )
+    drill = found.drills[0]
+    size = drill.puzzle.size
+    board = drill.board
+    listed = shudu.find_steps(board, found.technique, timeout=max(0.1, end - time.monotonic()))
+    answer = step_json(drill.step, size)
+    others = [step_json(step, size) for step in listed.steps]
+    others = [step for step in others if _removes(step) != _removes(answer)]
+    entries = [char_digit(ch, size) or 0 for ch in board["entries"]]
+    candidates = [[char_digit(ch, size) or 0 for ch in marks] for marks in board["pencil"]]
+    return {
+        "technique": found.technique,
+        "board": board,
+        "puzzle": describe(drill.puzzle),
+        "entries": entries,
+        "candidates": candidates,
+        "answer": answer,
+        "others": others,
+        "seed": drill.seed,
+    }
+
+
+def _removes(step: dict[str, Any]) -> tuple[Any, ...]:
+    """What a step does to the board: its placements and eliminations, as sets."""
+    return tuple(
+        frozenset((p["cell"], p["digit"]) for p in step[key]) for key in ("placements", "eliminations")
+    )
 
 
 def spin(seconds: float) -> None:

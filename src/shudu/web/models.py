@@ -52,6 +52,7 @@ Version = Annotated[int, Field(ge=0, le=2**63 - 1), _WHOLE]
 #: A saved game's id, in a path (SQLite's integer keys are 64-bit).
 GameId = Annotated[int, Field(ge=1, le=2**63 - 1)]
 Elapsed = Annotated[int, Field(ge=0, le=MAX_ELAPSED_MS), _WHOLE]
+Seed = Annotated[int, Field(ge=0, le=2**63 - 1), _WHOLE]
 
 
 class Model(BaseModel):
@@ -127,6 +128,14 @@ class KindRequest(Model):
                 f"a {self.size}x{self.size} grid has no box shape (size is prime); only a jigsaw can have it"
             )
         return self
+
+
+class TrainRequest(Model):
+    """A drill of one technique: a board where it is the next step."""
+
+    technique: Name = Field(description="the technique: shudu's name, HoDoKu's name or code (GET /api/train)")
+    level: Level | None = Field(None, description="the level of the puzzle the board comes from")
+    seed: Seed | None = Field(None, description="makes the drill the same again; absent: a new one")
 
 
 class NewGameRequest(PuzzleRequest):
@@ -294,6 +303,36 @@ class Making(Answer):
     making: dict[str, Any] = Field(
         description="size, variant, level, state (making), grids tried, rated, seconds so far"
     )
+
+
+class Trainable(Answer):
+    """A technique the trainer offers."""
+
+    name: str
+    level: str = Field(description="the level of the technique (HoDoKu's)")
+
+
+class Trainables(Answer):
+    techniques: list[Trainable] = Field(description="the techniques a drill can train, easiest first")
+
+
+class Trained(Answer):
+    """One drill: a board on which the technique is the next step and no easier one applies."""
+
+    technique: str
+    board: dict[str, Any] = Field(
+        description='the board: the puzzle\'s givens, the digits placed since as "entries" and the'
+        ' candidates left as "pencil" (one string a cell; shudu.parse_board reads it back)'
+    )
+    puzzle: Described = Field(description="the board's puzzle (its givens), described for drawing")
+    entries: list[int] = Field(description="the digits placed since the givens, n*n, 0 for none")
+    candidates: list[list[int]] = Field(description="the candidates of each cell, [] for a filled one")
+    answer: Step = Field(description="the technique's step there: the placements and eliminations to find")
+    others: list[Step] = Field(
+        description="the technique's other steps on the board (each doing something else): finding one of"
+        " them is right too"
+    )
+    seed: int = Field(description="the seed of the generated puzzle the board comes from")
 
 
 class Summary(Answer):

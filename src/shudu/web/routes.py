@@ -103,6 +103,22 @@ OPERATIONS = [
         more=((202, models.Making),),
     ),
     Operation(
+        "/api/train",
+        "GET",
+        "the techniques a drill can train, easiest first",
+        answer=models.Trainables,
+        errors=_READ,
+    ),
+    Operation(
+        "/api/train",
+        "POST",
+        "a drill: a board brought forward from a generated puzzle on which the technique is the next"
+        " step and no easier technique applies, with that step as the answer",
+        models.TrainRequest,
+        models.Trained,
+        errors=_HEAVY,
+    ),
+    Operation(
         "/api/games",
         "GET",
         "the player's saved games, most recent first",
@@ -154,6 +170,8 @@ HANDLERS = {
     ("/api/trace", "POST"): "trace",
     ("/api/generate", "POST"): "generate",
     ("/api/new", "POST"): "new",
+    ("/api/train", "GET"): "get_train",
+    ("/api/train", "POST"): "train",
     ("/api/games", "GET"): "list_games",
     ("/api/games", "POST"): "create_game",
     ("/api/games/{game_id}", "GET"): "get_game",

@@ -27,7 +27,7 @@ from ..logic.table import techniques
 from ..notation import LEVELS, digit_char
 from ..puzzle import Puzzle
 
-__all__ = ["Drill", "Training", "train"]
+__all__ = ["Drill", "Training", "train", "trainable"]
 
 #: How many puzzles are generated, at most, per drill asked for: each generated puzzle's path
 #: uses the technique, so a miss is rare.
@@ -142,6 +142,17 @@ def training_technique(text: str) -> str:
     if name not in {f.technique.name for f in techniques(uniqueness=True)}:
         raise OptionError(f"{name}: the logic engine has no finder for it", option="technique", value=text)
     return name
+
+
+def trainable() -> tuple[tuple[str, str], ...]:
+    """The techniques of classic puzzles a drill can train, easiest first, each with its level:
+    those of the engine's table that HoDoKu names, but for brute force (no technique to learn)."""
+    found: dict[str, str] = {}
+    for finder in techniques(uniqueness=True):
+        tech = finder.technique
+        if tech.hodoku and tech.name != "Brute Force":
+            found.setdefault(tech.name, tech.level)
+    return tuple(found.items())
 
 
 def first_board(puzzle: Puzzle, name: str) -> tuple[CandidateGrid, Step, tuple[int, ...]] | None:

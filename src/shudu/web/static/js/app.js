@@ -9,6 +9,7 @@ import { Game } from "./game.js";
 import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPending } from "./saving.js";
 import { SETTINGS, changeSetting, loadSettings, openSheet, pause, setMode, setTheme, share, sharedPuzzle, toggleNotes } from "./settings.js";
 import { $, page } from "./state.js";
+import { openTrain, wireTrain } from "./train.js";
 import { applyHint, candidatesAt, closeHelp, explain, explainHard, hint, showExplain, trace, turnNet } from "./teach.js";
 
 const board = new Board($("board"), { onSelect: select });
@@ -435,6 +436,8 @@ function wire() {
   const on = (id, handler) => $(id).addEventListener("click", handler);
   on("new-button", openNewDialog);
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
+  on("train-button", openTrain);
+  wireTrain();
   on("theme-button", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
   $("set-dark").addEventListener("change", () => setTheme($("set-dark").checked ? "dark" : "light"));
   for (const [name, id] of Object.entries(SETTINGS)) $(id).addEventListener("change", () => changeSetting(name, $(id).checked));

@@ -74,7 +74,7 @@ function netParts(structure) {
 }
 
 // The numbered words of a step's structure (the server's), as far as the drawing goes.
-function numberedText(structure, part) {
+export function numberedText(structure, part) {
   if (!structure) return "";
   if (structure.type !== "net") return structure.numbered || "";
   const branches = structure.branches || [];
@@ -88,8 +88,9 @@ function numberedText(structure, part) {
     .join("\n");
 }
 
-function drawStep(step, candidates = null, part = null) {
-  const puzzle = page.game.puzzle;
+// A step as the board draws it (board.js render's ``step``); ``candidates`` (bit masks) turns on
+// the teaching view: every candidate shown, the removed struck, the placed marked, links drawn.
+export function drawStep(step, candidates = null, part = null, puzzle = page.game.puzzle) {
   const area = new Set();
   for (const name of step.houses || []) {
     const house = puzzle.houses.find((h) => h.name === name);
