@@ -17,6 +17,7 @@ from typing import Unpack
 
 from ..errors import GeneratorError, OptionError, check_seconds
 from ..notation import LEVELS
+from .killer import KillerSearch
 from .request import Plan, Request, RequestFields, build
 from .search import Generated, Progress, Search
 from .symmetry import SYMMETRIES, is_symmetric
@@ -126,7 +127,9 @@ def _stream(
     state = Progress()
     if progress is not None:
         state.listeners.append(progress)
-    search = Search(request, state)
+    search: Search | KillerSearch = (
+        Search(request, state) if request.rules is None else KillerSearch(request, state)
+    )
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     base = seed if seed is not None else random.SystemRandom().getrandbits(48)
