@@ -7,7 +7,7 @@
    cells unless ``cages`` says otherwise) are the candidates; the later, the harder.
 3. No difficulty asked: the last candidate. A difficulty asked: candidates are rated with
    :func:`shudu.rate` (as far as the window needs, see :mod:`.grading`), each within its own
-   time budget: a rating that runs past it counts as too hard. The first candidate is rated
+   budget of work: a rating that runs past it counts as too hard. The first candidate is rated
    first (too hard: draw again), then a bisection between it and the end of the path. A grid
    whose candidates all miss draws again.
 
@@ -31,9 +31,12 @@ from .search import Generated, Progress
 from .symmetry import orbits, permutations
 from .uniqueness import Checker, OutOfTime, text_cells
 
-#: Seconds one rating of a candidate may take, by grid size (past it: too hard); the puzzle
-#: kept gets twice as long for its full rating.
-RATE_SECONDS = {4: 2.0, 6: 3.0, 8: 4.0, 9: 4.0}
+#: Work one rating of a candidate may take, by grid size, in :func:`shudu.rate`'s ``node_limit``
+#: units (past it: too hard); the puzzle kept gets twice as much for its full rating. A budget
+#: of work, not of seconds, so that a seed makes the same puzzle on any machine. On 9x9, 60,000
+#: units are a few seconds: the candidates rated hard or unfair take a small part of it, those
+#: that need forcing chains often run past it.
+RATE_NODES = {4: 20_000, 6: 40_000, 8: 60_000, 9: 60_000}
 #: Node budget of each uniqueness check, per cell (a check past it refuses the merge).
 NODES_PER_CELL = 400
 
@@ -50,7 +53,7 @@ class KillerSearch:
         self.orbits = orbits(request.symmetry, size)
         self.merges = merges(size, permutations(request.symmetry, size))
         self.filler = Checker(self.base, 40 * self.base.ncells)
-        self.rate_seconds = RATE_SECONDS.get(size, 4.0)
+        self.rate_nodes = RATE_NODES.get(size, 60_000)
 
     def one(self, seed: int, deadline: float | None) -> Generated:
         rng = random.Random(seed)
@@ -158,13 +161,13 @@ class KillerSearch:
         """A candidate's rating as far as the window needs, or None when it ran past its
         own budget (OutOfTime when the whole search's deadline passed)."""
         target = self.request.target
-        own = _sooner(deadline, time.monotonic() + self.rate_seconds)
         started = time.process_time()
         try:
             if target.se is None and target.level != LEVELS[-1]:
-                rating: Any = grade(puzzle, target.level, own)
+                rating: Any = grade(puzzle, target.level, deadline, self.rate_nodes)
             else:
-                rating = full_rating(puzzle, keep_steps=target.technique is not None, deadline=own)
+                keep = target.technique is not None
+                rating = full_rating(puzzle, keep_steps=keep, deadline=deadline, nodes=self.rate_nodes)
         except RatingOutOfTime:
             _check_time(deadline)
             return None
@@ -179,10 +182,10 @@ class KillerSearch:
 
     def _full(self, puzzle: Puzzle, deadline: float | None) -> Any:
         """:func:`shudu.rate`'s rating of the puzzle kept, or None past twice the budget."""
-        own = _sooner(deadline, time.monotonic() + 2 * self.rate_seconds)
         started = time.process_time()
         try:
-            return full_rating(puzzle, keep_steps=self.request.target.technique is not None, deadline=own)
+            keep = self.request.target.technique is not None
+            return full_rating(puzzle, keep_steps=keep, deadline=deadline, nodes=2 * self.rate_nodes)
         except RatingOutOfTime:
             _check_time(deadline)
             return None
@@ -194,10 +197,6 @@ class KillerSearch:
         if rating is None:
             return Generated(puzzle, grid, seed)
         return Generated(puzzle, grid, seed, rating.level, rating.se, rating.hardest, rating.score)
-
-
-def _sooner(deadline: float | None, own: float) -> float:
-    return own if deadline is None else min(deadline, own)
 
 
 def _check_time(deadline: float | None) -> None:
