@@ -231,6 +231,7 @@ def test_check_request_words() -> None:
         ({"rules": "killer", "size": 6, "cages": "2-7"}, GeneratorError, "holds 1 to 6 cells"),
         ({"rules": "killer", "clues": 82}, GeneratorError, "cannot hold 82 givens"),
         ({"rules": "killer", "symmetry": "spiral"}, GeneratorError, "unknown symmetry"),
+        ({"rules": "killer", "symmetry": "rot90", "clues": 3}, GeneratorError, "orbits of 1, 4 cells"),
     ],
 )
 def test_bad_requests_fail_at_once(fields: dict[str, object], error: type[Exception], words: str) -> None:

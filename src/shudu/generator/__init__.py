@@ -63,7 +63,9 @@ def generate(
     - ``symmetry`` of the givens (none, rot180, rot90, mirror, flip, diagonal, antidiagonal,
       biaxial, bidiagonal, dihedral), ``clues`` (a count or ``"24-28"``), ``minimal`` (no
       given can be taken away);
-    - ``rate`` rates the result even when no difficulty is asked.
+    - ``rate`` rates the result even when no difficulty is asked;
+    - ``rules="killer"`` makes a killer puzzle (cages with their totals; ``clues`` then counts the
+      givens beside them, 0 by default), ``cages`` the sizes of its cages (``"2-5"``).
 
     ``seed`` makes the result reproducible (the result's ``seed`` remakes it) and ``timeout``
     (seconds) bounds the search.

@@ -25,7 +25,7 @@ from ..errors import GeneratorError, check_size
 from ..geometry import Box, BoxLike, Geometry, check_variant, default_box, resolve_box, resolve_rules
 from ..notation import LEVELS
 from ..variants import Variant, VariantLike
-from .symmetry import check_symmetry
+from .symmetry import check_symmetry, orbits
 from .target import Target, parse_range
 
 #: Fewest givens of a unique puzzle, for the standard shapes where it is known.
@@ -283,6 +283,8 @@ def _check_feasible(request: Plan) -> None:
             raise GeneratorError("every minimal 4x4 puzzle has 4 to 6 givens")
         if request.minimal and low == cells:
             raise GeneratorError(f"a full {n}x{n} grid is never minimal (any given could go)")
+    if request.rules is not None and request.clues is not None:
+        _check_orbit_counts(request)
     target = request.target
     if standard and request.box == (2, 2):
         if (target.level is not None and target.level != "easy") or target.min_level > 0:
@@ -298,6 +300,22 @@ def _check_feasible(request: Plan) -> None:
             f"an easy puzzle needs only singles (SE 2.3 at most); SE {_range(target.se)} never is easy"
         )
     assert target.level is None or target.level in LEVELS
+
+
+def _check_orbit_counts(request: Plan) -> None:
+    """A killer's givens are whole orbits of the symmetry: refuse a count no set of them makes."""
+    assert request.clues is not None
+    sizes = [len(orbit) for orbit in orbits(request.symmetry, request.size)]
+    reachable = 1  # bit k: k givens can be placed
+    for size in sizes:
+        reachable |= reachable << size
+    low, high = request.clues
+    if not any(reachable >> k & 1 for k in range(low, high + 1)):
+        kinds = ", ".join(str(k) for k in sorted(set(sizes)))
+        raise GeneratorError(
+            f"with symmetry {request.symmetry} the givens come in orbits of {kinds} cells: "
+            f"no set of them makes {_range(request.clues)} givens"
+        )
 
 
 def _range(pair: tuple[Any, Any]) -> str:
