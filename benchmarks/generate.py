@@ -13,12 +13,13 @@ the rater's level. hodoku-py (``pip install -e .[bench]``) makes the same kinds 
 can (9x9 only; its puzzles are symmetric under a half turn unless told otherwise), within a
 CPU budget per task; ``timeout`` counts its tries that gave up.
 
-A second table times killer puzzles (``rules="killer"``, no givens) one by one, each with
-its own seed and a timeout: the median and slowest wall-clock seconds per level (the target:
-9x9 hard in 10 s or less at the median), then the levels of unrated ones (``--only killer``
-runs this table alone)::
+A second table times puzzles with rules (``rules="killer"``, no givens, and
+``rules="thermo"``) one by one, each with its own seed and a timeout: the median and slowest
+wall-clock seconds per level (the target: 9x9 killer hard in 10 s or less at the median), and
+the levels of those made with no level asked (``--only killer``, ``--only thermo`` or
+``--only killer,thermo`` run this table alone)::
 
-    python benchmarks/generate.py --only killer
+    python benchmarks/generate.py --only killer,thermo
 """
 
 from __future__ import annotations
@@ -125,50 +126,58 @@ def run_hodoku(kind: tuple[str, bool], count: int, budget: float, clock: Callabl
     return f"{made / spent:,.1f}/s ({1000 * spent / made:,.0f} ms each, {made} made{note})"
 
 
-#: Killer tasks: (size, level or None for the level distribution, puzzles, timeout seconds).
-KILLER_TASKS = (
-    (9, "hard", 12, 60.0),
-    (9, "unfair", 6, 60.0),
-    (9, "extreme", 6, 60.0),
-    (9, None, 12, 60.0),
-    (6, "medium", 8, 30.0),
-    (6, "hard", 6, 30.0),
-    (4, "easy", 8, 30.0),
+#: Rule tasks: (rules, size, level or None for the level distribution, puzzles, timeout seconds).
+RULE_TASKS = (
+    ("killer", 9, "hard", 12, 60.0),
+    ("killer", 9, "unfair", 6, 60.0),
+    ("killer", 9, "extreme", 6, 60.0),
+    ("killer", 9, None, 12, 60.0),
+    ("killer", 6, "medium", 8, 30.0),
+    ("killer", 6, "hard", 6, 30.0),
+    ("killer", 4, "easy", 8, 30.0),
+    ("thermo", 9, "easy", 6, 60.0),
+    ("thermo", 9, "medium", 6, 60.0),
+    ("thermo", 9, "hard", 6, 60.0),
+    ("thermo", 9, "unfair", 6, 60.0),
+    ("thermo", 9, "extreme", 6, 60.0),
+    ("thermo", 9, None, 12, 60.0),
 )
 
 
-def run_killer(size: int, level: str | None, count: int, timeout: float) -> str:
+def run_rules(rules: str, size: int, level: str | None, count: int, timeout: float) -> str:
     """One table row: each puzzle made alone (wall time), checked by the other engine's count."""
     seconds: list[float] = []
     levels: dict[str, int] = {}
     for seed in range(count):
         started = time.perf_counter()
         try:
-            made = generate(size, rules="killer", level=level, rate=True, seed=seed, timeout=timeout)
+            made = generate(size, rules=rules, level=level, rate=True, seed=seed, timeout=timeout)
         except GeneratorTimeout:
             levels["timeout"] = levels.get("timeout", 0) + 1
             seconds.append(time.perf_counter() - started)
             continue
         seconds.append(time.perf_counter() - started)
         if shudu.count(made.puzzle, 2) != 1:
-            return f"| {size}x{size} killer {level} | NOT UNIQUE: {shudu.formats.to_json(made.puzzle)} |"
+            return f"| {size}x{size} {rules} {level} | NOT UNIQUE: {shudu.formats.to_json(made.puzzle)} |"
         key = made.level or "rating past its budget"
         levels[key] = levels.get(key, 0) + 1
         if level is not None and made.level != level:
-            return f"| {size}x{size} killer {level} | WRONG LEVEL {made.level} |"
+            return f"| {size}x{size} {rules} {level} | WRONG LEVEL {made.level} |"
     seen = ", ".join(f"{name} {n}" for name, n in sorted(levels.items()))
     return (
-        f"| {size}x{size} killer {level or 'any level'} | {count} | {statistics.median(seconds):.1f} | "
+        f"| {size}x{size} {rules} {level or 'any level'} | {count} | {statistics.median(seconds):.1f} | "
         f"{max(seconds):.1f} | {timeout:g} | {seen} |"
     )
 
 
-def killer_table(quick: bool) -> None:
+def rules_table(quick: bool, only: str | None) -> None:
     print()
-    print("| killer task | puzzles | median s | slowest s | timeout s | levels seen |")
+    print("| rules task | puzzles | median s | slowest s | timeout s | levels seen |")
     print("|---|---:|---:|---:|---:|---|")
-    for size, level, count, timeout in KILLER_TASKS:
-        print(run_killer(size, level, max(2, count // 3) if quick else count, timeout), flush=True)
+    for rules, size, level, count, timeout in RULE_TASKS:
+        if only and not any(part in rules for part in only.split(",")):
+            continue
+        print(run_rules(rules, size, level, max(2, count // 3) if quick else count, timeout), flush=True)
 
 
 def main() -> None:
@@ -189,7 +198,8 @@ def main() -> None:
         f"# shudu {shudu.__version__} ({IMPLEMENTATION} core), Python {platform.python_version()}, "
         f"{platform.machine()}; {args.clock} time, best of {repeat}"
     )
-    if args.only is None or "killer" not in args.only:
+    rule_tasks = args.only is not None and ("killer" in args.only or "thermo" in args.only)
+    if not rule_tasks:
         print("| task | puzzles | shudu puzzles/s | shudu ms each | target | check | hodoku-py |")
         print("|---|---:|---:|---:|---|---|---|")
     for task in TASKS:
@@ -204,8 +214,8 @@ def main() -> None:
             f"{task.target} | {verdict} | {peer} |",
             flush=True,
         )
-    if args.only is None or "killer" in args.only:
-        killer_table(args.quick)
+    if args.only is None or rule_tasks:
+        rules_table(args.quick, args.only)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ seeds, timeouts, clear errors, and results that travel through the formats."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import subprocess
@@ -20,26 +21,35 @@ from shudu.formats import Document, parse_json, read_document, to_json, write_do
 from shudu.generator import GeneratorTimeout, Request, check_request, generate, generate_many
 from shudu.generator.symmetry import permutations
 from shudu.notation import LEVELS
+from shudu.rules import Rule
 
 
 def cages(result: shudu.generator.Generated) -> list[tuple[tuple[int, ...], int]]:
     return [(rule.cells, rule.params[0]) for rule in result.puzzle.variant.rules if rule.kind == "cage"]
 
 
-def brute_force_count(
-    size: int, box: tuple[int, int], givens: Sequence[int], rules: list[tuple[tuple[int, ...], int]]
-) -> int:
+def brute_force_count(size: int, box: tuple[int, int], givens: Sequence[int], rules: Sequence[Rule]) -> int:
     """Solutions up to two, by plain backtracking in reading order over rows, columns, boxes and
-    cages (each cage: different digits, their sum reached exactly): no shudu solver involved."""
+    the rules (a cage: different digits, their sum reached exactly; a thermometer: digits rising
+    from the bulb): no shudu solver involved."""
     ncells = size * size
     rows, cols = box
-    cage_of = [-1] * ncells
-    for index, (cells, _) in enumerate(rules):
-        for cell in cells:
-            cage_of[cell] = index
-    last_of = [max(cells) for cells, _ in rules]
+    rules_of: list[list[Rule]] = [[] for _ in range(ncells)]
+    for rule in rules:
+        assert rule.kind in ("cage", "thermo")
+        for cell in rule.cells:
+            rules_of[cell].append(rule)
     grid = list(givens)
     found = 0
+
+    def keeps(rule: Rule, cell: int, digit: int) -> bool:
+        value = [digit if x == cell else grid[x] for x in rule.cells]
+        if rule.kind == "thermo":
+            return all(a < b for a, b in itertools.pairwise(value) if a and b)
+        placed = [v for v in value if v]
+        if len(set(placed)) < len(placed) or sum(placed) > rule.params[0]:
+            return False
+        return len(placed) < len(value) or sum(placed) == rule.params[0]
 
     def fits(cell: int, digit: int) -> bool:
         r, c = divmod(cell, size)
@@ -53,14 +63,7 @@ def brute_force_count(
             for x in range(left, left + cols):
                 if grid[y * size + x] == digit and y * size + x != cell:
                     return False
-        index = cage_of[cell]
-        if index < 0:
-            return True
-        cells, total = rules[index]
-        placed = [grid[x] for x in cells if x != cell and grid[x]]
-        if digit in placed or sum(placed) + digit > total:
-            return False
-        return cell != last_of[index] or sum(placed) + digit == total
+        return all(keeps(rule, cell, digit) for rule in rules_of[cell])
 
     def search(cell: int) -> None:
         nonlocal found
@@ -108,14 +111,14 @@ def test_small_killers_are_unique_by_brute_force(size: int, seed: int) -> None:
     assert result.clues == 0
     box = result.puzzle.geometry.box
     assert box is not None
-    assert brute_force_count(size, box, result.puzzle.cells, cages(result)) == 1
+    assert brute_force_count(size, box, result.puzzle.cells, result.puzzle.variant.rules) == 1
 
 
 def test_small_killer_with_givens_is_unique_by_brute_force() -> None:
     result = generate(6, rules="killer", clues=4, cages="3-5", seed=5)
     assert result.clues == 4
     assert_sane(result, (3, 5))
-    assert brute_force_count(6, (2, 3), result.puzzle.cells, cages(result)) == 1
+    assert brute_force_count(6, (2, 3), result.puzzle.cells, result.puzzle.variant.rules) == 1
 
 
 def python_engine_counts(made: list[shudu.generator.Generated]) -> str:
@@ -194,7 +197,7 @@ def test_symmetric_layout(symmetry: str) -> None:
     for move in permutations(symmetry, 6):
         assert {frozenset(move[c] for c in cells) for cells in layout} == layout
         assert {move[c] for c in given} == given
-    assert brute_force_count(6, (2, 3), result.puzzle.cells, cages(result)) == 1
+    assert brute_force_count(6, (2, 3), result.puzzle.cells, result.puzzle.variant.rules) == 1
 
 
 def test_level_is_the_raters() -> None:
@@ -220,12 +223,13 @@ def test_check_request_words() -> None:
 @pytest.mark.parametrize(
     ("fields", "error", "words"),
     [
-        ({"rules": "thermo"}, GeneratorError, "does not make 'thermo' puzzles"),
+        ({"rules": "arrow"}, GeneratorError, "does not make 'arrow' puzzles"),
+        ({"rules": "thermo", "cages": "2-4"}, GeneratorError, "not of a thermo puzzle"),
         ({"rules": "killer", "size": 5}, ShapeError, "no box shape"),
         ({"rules": "killer", "size": 16}, GeneratorError, "up to 9x9"),
         ({"rules": "killer", "variant": "x"}, GeneratorError, "standard grid only"),
         ({"rules": "killer", "variant": "jigsaw"}, GeneratorError, "standard grid only"),
-        ({"rules": "killer", "minimal": True}, GeneratorError, "minimal= is for classic puzzles"),
+        ({"rules": "killer", "minimal": True}, GeneratorError, "minimal= is for classic and thermo puzzles"),
         ({"cages": "2-4"}, GeneratorError, 'give rules="killer" too'),
         ({"rules": "killer", "cages": "1-1"}, GeneratorError, "cages of one cell are givens"),
         ({"rules": "killer", "size": 6, "cages": "2-7"}, GeneratorError, "holds 1 to 6 cells"),
@@ -291,3 +295,63 @@ def test_cli_refuses_bad_rules() -> None:
     status, _, err = run_cli("generate", "--rules", "arrow", "--seed", "1")
     assert status != 0
     assert "does not make 'arrow' puzzles" in err
+
+
+# --- thermometers ---------------------------------------------------------------------------------
+
+
+def assert_thermos_sane(result: shudu.generator.Generated) -> None:
+    """Thermometers of 3 to 6 touching cells, none sharing a cell, that the solution keeps."""
+    thermos = [rule.cells for rule in result.puzzle.variant.rules]
+    assert thermos and all(rule.kind == "thermo" for rule in result.puzzle.variant.rules)
+    cells = [cell for line in thermos for cell in line]
+    assert len(cells) == len(set(cells))
+    size = result.puzzle.size
+    for line in thermos:
+        assert 3 <= len(line) <= min(6, size)
+        digits = [result.solution.cells[c] for c in line]
+        assert digits == sorted(set(digits))
+        for a, b in itertools.pairwise(line):
+            assert max(abs(a // size - b // size), abs(a % size - b % size)) == 1
+    assert result.solution.is_solution_of(result.puzzle)
+
+
+@pytest.mark.parametrize(("size", "seed"), [(4, 0), (4, 1), (6, 0), (6, 1), (6, 2)])
+def test_small_thermos_are_unique_by_brute_force(size: int, seed: int) -> None:
+    result = generate(size, rules="thermo", seed=seed)
+    assert_thermos_sane(result)
+    box = result.puzzle.geometry.box
+    assert box is not None
+    assert brute_force_count(size, box, result.puzzle.cells, result.puzzle.variant.rules) == 1
+
+
+def test_9x9_thermos_are_unique_on_both_engines_at_their_level() -> None:
+    made = list(generate_many(2, rules="thermo", level="hard", symmetry="rot180", seed=5))
+    for result in made:
+        assert_thermos_sane(result)
+        assert result.level == "hard" == shudu.rate(result.puzzle, timeout=60).level
+        assert shudu.count(result.puzzle, 2) == 1
+        given = {c for c, d in enumerate(result.puzzle.cells) if d}
+        assert {80 - c for c in given} == given
+    assert python_engine_counts(made) == "[1, 1]"
+    again = generate(rules="thermo", level="hard", symmetry="rot180", seed=made[1].seed)
+    assert to_json(again.puzzle) == to_json(made[1].puzzle)
+
+
+def test_thermo_minimal_and_clues() -> None:
+    result = generate(6, rules="thermo", minimal=True, seed=3)
+    assert_thermos_sane(result)
+    for cell, digit in enumerate(result.puzzle.cells):
+        if digit:
+            fewer = list(result.puzzle.cells)
+            fewer[cell] = 0
+            assert brute_force_count(6, (2, 3), fewer, result.puzzle.variant.rules) == 2
+    assert generate(6, rules="thermo", clues="6-8", seed=3).clues in (6, 7, 8)
+
+
+@pytest.mark.parametrize("fmt", ["json", "iss", "fpuzzles"])
+def test_thermo_round_trip_through_formats(fmt: str) -> None:
+    result = generate(rules="thermo", seed=4)
+    back = read_document(write_document(Document(result.puzzle), fmt), fmt).puzzle
+    assert {r.cells for r in back.variant.rules} == {r.cells for r in result.puzzle.variant.rules}
+    assert back.cells == result.puzzle.cells

@@ -399,7 +399,8 @@ def _add_generate(commands: Commands) -> None:
     generate.add_argument(
         "--rules",
         metavar="NAME",
-        help="constraint rules to make: killer (cages with their totals, on the standard grid)",
+        help="constraint rules to make, on the standard grid: killer (cages with their totals) or "
+        "thermo (thermometers)",
     )
     generate.add_argument(
         "--cages",

@@ -65,7 +65,8 @@ def generate(
       given can be taken away);
     - ``rate`` rates the result even when no difficulty is asked;
     - ``rules="killer"`` makes a killer puzzle (cages with their totals; ``clues`` then counts the
-      givens beside them, 0 by default), ``cages`` the sizes of its cages (``"2-5"``).
+      givens beside them, 0 by default), ``cages`` the sizes of its cages (``"2-5"``);
+      ``rules="thermo"`` a thermo puzzle (thermometers, and givens dug as for a classic one).
 
     ``seed`` makes the result reproducible (the result's ``seed`` remakes it) and ``timeout``
     (seconds) bounds the search.
@@ -130,7 +131,7 @@ def _stream(
     if progress is not None:
         state.listeners.append(progress)
     search: Search | KillerSearch = (
-        Search(request, state) if request.rules is None else KillerSearch(request, state)
+        KillerSearch(request, state) if request.rules == "killer" else Search(request, state)
     )
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout

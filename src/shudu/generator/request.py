@@ -56,7 +56,7 @@ class RequestFields(TypedDict, total=False):
 
 
 #: The constraint rules the generator makes puzzles of (``rules=``).
-RULE_SETS = ("killer",)
+RULE_SETS = ("killer", "thermo")
 #: The cage sizes of a killer puzzle when ``cages`` is not given: 2 to 5 cells.
 DEFAULT_CAGES = (2, 5)
 #: The largest killer grid the generator makes (each merge is proven unique by the constraint
@@ -108,7 +108,7 @@ class Plan:
     clues: tuple[int, int] | None
     minimal: bool
     rate: bool
-    #: The constraint rules to make (``killer``), or None for a classic puzzle.
+    #: The constraint rules to make (``killer``, ``thermo``), or None for a classic puzzle.
     rules: str | None = None
     #: Killer: the fewest and most cells of a cage.
     cages: tuple[int, int] | None = None
@@ -182,11 +182,11 @@ def build(request: Request) -> Plan:
         random_layout=random_layout,
         target=Target.of(level, request.se, technique),
         symmetry=check_symmetry(symmetry),
-        clues=parse_range(request.clues, "clues", int) or ((0, 0) if rules is not None else None),
+        clues=parse_range(request.clues, "clues", int) or ((0, 0) if rules == "killer" else None),
         minimal=minimal,
         rate=bool(rate) if rate is not None else False,
         rules=rules,
-        cages=None if rules is None else _cage_sizes(request.cages, size),
+        cages=_cage_sizes(request.cages, size) if rules == "killer" else None,
     )
     if not random_layout:
         plan.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
@@ -215,10 +215,13 @@ def _check_rules(request: Request, variant: Variant, random_layout: bool, size: 
         )
     if request.box is None:
         default_box(size)  # a prime size has no boxes: ShapeError, naming the jigsaw layout instead
-    if request.minimal:
+    if name == "killer" and request.minimal:
         raise GeneratorError(
-            f"minimal= is for classic puzzles; a {name} puzzle's givens are set by clues= (0 by default)"
+            "minimal= is for classic and thermo puzzles; a killer puzzle's givens are set by clues= "
+            "(0 by default)"
         )
+    if name != "killer" and request.cages is not None:
+        raise GeneratorError(f"cages= sets the cage sizes of a killer puzzle, not of a {name} puzzle")
     return name
 
 
@@ -271,7 +274,7 @@ def _check_feasible(request: Plan) -> None:
         low, high = request.clues
         if low > cells:
             raise GeneratorError(f"a {n}x{n} puzzle has {cells} cells; it cannot hold {low} givens")
-        fewest = n - 1 if request.rules is None else 0  # cages may take the givens' place
+        fewest = n - 1 if request.rules is None else 0  # the rules may take the givens' place
         why = f"a unique {n}x{n} puzzle needs at least {n - 1} givens (at least {n - 1} different digits)"
         known = KNOWN_MIN_CLUES.get((n, request.box)) if standard and request.box else None
         if known is not None:
@@ -283,7 +286,7 @@ def _check_feasible(request: Plan) -> None:
             raise GeneratorError("every minimal 4x4 puzzle has 4 to 6 givens")
         if request.minimal and low == cells:
             raise GeneratorError(f"a full {n}x{n} grid is never minimal (any given could go)")
-    if request.rules is not None and request.clues is not None:
+    if request.rules == "killer" and request.clues is not None:
         _check_orbit_counts(request)
     target = request.target
     if standard and request.box == (2, 2):

@@ -29,6 +29,7 @@ from ..geometry import Geometry
 from ..notation import LEVELS
 from ..puzzle import Grid, Puzzle
 from ..variants import get as get_variant
+from . import thermos
 from .dig import Path, dig, removable
 from .grading import Grade, RatingOutOfTime, full_rating, grade
 from .grids import SEEDED_SIZE, GridFailed, grow_around, grow_layout, random_grid, start_layout
@@ -197,6 +198,13 @@ class Search:
     def _grid(self, rng: random.Random) -> tuple[Geometry, bytes]:
         """The geometry (a random layout when none was asked) and a random grid on it."""
         size = self.request.size
+        if self.request.rules == "thermo":
+            # the grid first, then thermometers that it keeps (see .thermos)
+            base = self.request.geometry
+            assert base is not None
+            grid = random_grid(base, rng, self.checkers(base)[0], tries=10)
+            rules = thermos.draw(text_cells(grid), size, rng)
+            return Geometry(size, base.box, self.request.variant.with_rules(rules, size)), grid
         if self.request.geometry is not None:
             geometry = self.request.geometry
         elif size < SEEDED_SIZE or start_layout(size) == tuple(c // size for c in range(size * size)):
