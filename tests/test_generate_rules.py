@@ -21,7 +21,7 @@ from shudu.formats import Document, parse_json, read_document, to_json, write_do
 from shudu.generator import GeneratorTimeout, Request, check_request, generate, generate_many
 from shudu.generator.symmetry import permutations
 from shudu.notation import LEVELS
-from shudu.rules import Rule
+from shudu.rules import Rule, Shape, check_grid, lookup
 
 
 def cages(result: shudu.generator.Generated) -> list[tuple[tuple[int, ...], int]]:
@@ -31,12 +31,17 @@ def cages(result: shudu.generator.Generated) -> list[tuple[tuple[int, ...], int]
 def brute_force_count(size: int, box: tuple[int, int], givens: Sequence[int], rules: Sequence[Rule]) -> int:
     """Solutions up to two, by plain backtracking in reading order over rows, columns, boxes and
     the rules (a cage: different digits, their sum reached exactly; a thermometer: digits rising
-    from the bulb): no shudu solver involved."""
+    from the bulb; any other rule: the rule model's reference check once its cells are filled):
+    no shudu solver involved."""
     ncells = size * size
     rows, cols = box
     rules_of: list[list[Rule]] = [[] for _ in range(ncells)]
+    shape = Shape(
+        size,
+        tuple((r // rows) * (size // cols) + c // cols for r in range(size) for c in range(size)),
+        tuple(rules),
+    )
     for rule in rules:
-        assert rule.kind in ("cage", "thermo")
         for cell in rule.cells:
             rules_of[cell].append(rule)
     grid = list(givens)
@@ -44,6 +49,13 @@ def brute_force_count(size: int, box: tuple[int, int], givens: Sequence[int], ru
 
     def keeps(rule: Rule, cell: int, digit: int) -> bool:
         value = [digit if x == cell else grid[x] for x in rule.cells]
+        if rule.kind not in ("cage", "thermo"):
+            # the rule model's own reference check, once all the rule's cells are filled
+            if not all(value):
+                return True
+            trial = list(grid)
+            trial[cell] = digit
+            return lookup(rule.kind).check(rule, trial, shape)
         if rule.kind == "thermo":
             return all(a < b for a, b in itertools.pairwise(value) if a and b)
         placed = [v for v in value if v]
@@ -223,7 +235,7 @@ def test_check_request_words() -> None:
 @pytest.mark.parametrize(
     ("fields", "error", "words"),
     [
-        ({"rules": "arrow"}, GeneratorError, "does not make 'arrow' puzzles"),
+        ({"rules": "sandwich"}, GeneratorError, "does not make 'sandwich' puzzles"),
         ({"rules": "thermo", "cages": "2-4"}, GeneratorError, "not of a thermo puzzle"),
         ({"rules": "killer", "size": 5}, ShapeError, "no box shape"),
         ({"rules": "killer", "size": 16}, GeneratorError, "up to 9x9"),
@@ -292,9 +304,9 @@ def test_cli_generate_and_convert() -> None:
 
 
 def test_cli_refuses_bad_rules() -> None:
-    status, _, err = run_cli("generate", "--rules", "arrow", "--seed", "1")
+    status, _, err = run_cli("generate", "--rules", "sandwich", "--seed", "1")
     assert status != 0
-    assert "does not make 'arrow' puzzles" in err
+    assert "does not make 'sandwich' puzzles" in err
 
 
 # --- thermometers ---------------------------------------------------------------------------------
@@ -355,3 +367,39 @@ def test_thermo_round_trip_through_formats(fmt: str) -> None:
     back = read_document(write_document(Document(result.puzzle), fmt), fmt).puzzle
     assert {r.cells for r in back.variant.rules} == {r.cells for r in result.puzzle.variant.rules}
     assert back.cells == result.puzzle.cells
+
+
+# --- the rule sets drawn on the grid --------------------------------------------------------------
+
+DRAWN = ["arrow", "kropki", "little-killer", "mixed"]
+
+
+@pytest.mark.parametrize("rules", DRAWN)
+@pytest.mark.parametrize(("size", "seed"), [(4, 0), (4, 1), (6, 0)])
+def test_drawn_rules_are_unique_by_brute_force(rules: str, size: int, seed: int) -> None:
+    result = generate(size, rules=rules, seed=seed)
+    puzzle = result.puzzle
+    assert puzzle.variant.rules
+    assert check_grid(result.solution.cells, Shape(size, (0,) * size * size, puzzle.variant.rules)) is None
+    assert result.solution.is_solution_of(puzzle)
+    box = puzzle.geometry.box
+    assert box is not None
+    assert brute_force_count(size, box, puzzle.cells, puzzle.variant.rules) == 1
+
+
+@pytest.mark.parametrize("rules", DRAWN)
+def test_drawn_9x9_at_a_level_unique_on_both_engines_and_through_formats(rules: str) -> None:
+    result = generate(rules=rules, level="hard", seed=2, timeout=120)
+    assert result.level == "hard" == shudu.rate(result.puzzle, timeout=60).level
+    assert shudu.count(result.puzzle, 2) == 1
+    assert python_engine_counts([result]) == "[1]"
+    for fmt in ("json", "iss", "fpuzzles"):
+        back = read_document(write_document(Document(result.puzzle), fmt), fmt).puzzle
+        assert rule_set(back) == rule_set(result.puzzle) and back.cells == result.puzzle.cells
+    again = generate(rules=rules, level="hard", seed=2, timeout=120)
+    assert to_json(again.puzzle) == to_json(result.puzzle)
+
+
+def test_the_mix_holds_several_kinds() -> None:
+    kinds = {rule.kind for rule in generate(rules="mixed", seed=3).puzzle.variant.rules}
+    assert {"thermo", "arrow", "little-killer"} <= kinds

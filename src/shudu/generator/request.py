@@ -56,7 +56,7 @@ class RequestFields(TypedDict, total=False):
 
 
 #: The constraint rules the generator makes puzzles of (``rules=``).
-RULE_SETS = ("killer", "thermo")
+RULE_SETS = ("killer", "thermo", "arrow", "kropki", "little-killer", "mixed")
 #: The cage sizes of a killer puzzle when ``cages`` is not given: 2 to 5 cells.
 DEFAULT_CAGES = (2, 5)
 #: The largest killer grid the generator makes (each merge is proven unique by the constraint
@@ -108,7 +108,7 @@ class Plan:
     clues: tuple[int, int] | None
     minimal: bool
     rate: bool
-    #: The constraint rules to make (``killer``, ``thermo``), or None for a classic puzzle.
+    #: The constraint rules to make (one of :data:`RULE_SETS`), or None for a classic puzzle.
     rules: str | None = None
     #: Killer: the fewest and most cells of a cage.
     cages: tuple[int, int] | None = None
@@ -200,7 +200,7 @@ def _check_rules(request: Request, variant: Variant, random_layout: bool, size: 
         if request.cages is not None:
             raise GeneratorError('cages= sets the cage sizes of a killer puzzle: give rules="killer" too')
         return None
-    name = request.rules.strip().lower()
+    name = request.rules.strip().lower().replace(" ", "-")
     if name not in RULE_SETS:
         raise GeneratorError(
             f"the generator does not make {request.rules!r} puzzles; rules it makes: {', '.join(RULE_SETS)}"
