@@ -13,13 +13,13 @@ the rater's level. hodoku-py (``pip install -e .[bench]``) makes the same kinds 
 can (9x9 only; its puzzles are symmetric under a half turn unless told otherwise), within a
 CPU budget per task; ``timeout`` counts its tries that gave up.
 
-A second table times puzzles with rules (``rules="killer"``, no givens, and
-``rules="thermo"``) one by one, each with its own seed and a timeout: the median and slowest
-wall-clock seconds per level (the target: 9x9 killer hard in 10 s or less at the median), and
-the levels of those made with no level asked (``--only killer``, ``--only thermo`` or
-``--only killer,thermo`` run this table alone)::
+A second table times puzzles with rules (``rules="killer"``, no givens, and the rule sets
+drawn on the grid: thermo, arrow, kropki, little-killer, mixed) one by one, each with its own
+seed and a timeout: the median and slowest wall-clock seconds per level (the target: 9x9
+killer hard in 10 s or less at the median), and the levels of those made with no level asked
+(``--only`` with rule set names runs this table alone, those rows only)::
 
-    python benchmarks/generate.py --only killer,thermo
+    python benchmarks/generate.py --only killer,thermo,arrow,kropki,mixed
 """
 
 from __future__ import annotations
@@ -141,6 +141,14 @@ RULE_TASKS = (
     ("thermo", 9, "unfair", 6, 60.0),
     ("thermo", 9, "extreme", 6, 60.0),
     ("thermo", 9, None, 12, 60.0),
+    ("arrow", 9, "hard", 6, 60.0),
+    ("kropki", 9, "hard", 6, 60.0),
+    ("little-killer", 9, "hard", 6, 60.0),
+    ("mixed", 9, "hard", 6, 60.0),
+    ("arrow", 9, None, 6, 60.0),
+    ("kropki", 9, None, 6, 60.0),
+    ("little-killer", 9, None, 6, 60.0),
+    ("mixed", 9, None, 6, 60.0),
 )
 
 
@@ -198,7 +206,9 @@ def main() -> None:
         f"# shudu {shudu.__version__} ({IMPLEMENTATION} core), Python {platform.python_version()}, "
         f"{platform.machine()}; {args.clock} time, best of {repeat}"
     )
-    rule_tasks = args.only is not None and ("killer" in args.only or "thermo" in args.only)
+    rule_tasks = args.only is not None and any(
+        name in args.only for name in ("killer", "thermo", "arrow", "kropki", "mixed")
+    )
     if not rule_tasks:
         print("| task | puzzles | shudu puzzles/s | shudu ms each | target | check | hodoku-py |")
         print("|---|---:|---:|---:|---|---|---|")

@@ -1,6 +1,7 @@
-"""The killer generator: unique puzzles (checked by a brute force on 4x4 and 6x6, and by the
-Python engine on 9x9), sane cages, the givens, symmetry and level asked for, reproducible
-seeds, timeouts, clear errors, and results that travel through the formats."""
+"""The generator's puzzles with rules (killer, and the rule sets drawn on the grid: thermo,
+arrow, kropki, little killer, mixed): unique puzzles (checked by a brute force on 4x4 and 6x6,
+and by the Python engine on 9x9), sane cages and lines, the givens, symmetry and level asked
+for, reproducible seeds, timeouts, clear errors, and results that travel through the formats."""
 
 from __future__ import annotations
 

@@ -399,8 +399,8 @@ def _add_generate(commands: Commands) -> None:
     generate.add_argument(
         "--rules",
         metavar="NAME",
-        help="constraint rules to make, on the standard grid: killer (cages with their totals) or "
-        "thermo (thermometers)",
+        help="constraint rules to make, on the standard grid: killer (cages with their totals), thermo, "
+        "arrow, kropki, little-killer or mixed (see docs/generator.md)",
     )
     generate.add_argument(
         "--cages",
