@@ -228,6 +228,7 @@ def test_timeout_says_timeout() -> None:
 
 def test_check_request_words() -> None:
     assert check_request(rules="killer", level="hard") == "hard 9x9 killer puzzle with 0 givens"
+    assert check_request(4, rules="killer") == "unique 4x4 killer puzzle with 0 givens"
     assert check_request(6, rules="Killer", cages="2-4", symmetry="rot180", clues=2) == (
         "unique 6x6 killer puzzle with 2 givens, cages of 2-4 cells, rot180"
     )
@@ -242,7 +243,16 @@ def test_check_request_words() -> None:
         ({"rules": "killer", "size": 16}, GeneratorError, "up to 9x9"),
         ({"rules": "killer", "variant": "x"}, GeneratorError, "standard grid only"),
         ({"rules": "killer", "variant": "jigsaw"}, GeneratorError, "standard grid only"),
-        ({"rules": "killer", "minimal": True}, GeneratorError, "minimal= is for classic and thermo puzzles"),
+        (
+            {"rules": "thermo", "variant": {"rules": [{"rule": "thermo", "cells": ["r1c1", "r1c2"]}]}},
+            GeneratorError,
+            "give no rules in the variant",
+        ),
+        (
+            {"rules": "killer", "minimal": True},
+            GeneratorError,
+            "minimal= is for puzzles whose givens are dug",
+        ),
         ({"cages": "2-4"}, GeneratorError, 'give rules="killer" too'),
         ({"rules": "killer", "cages": "1-1"}, GeneratorError, "cages of one cell are givens"),
         ({"rules": "killer", "size": 6, "cages": "2-7"}, GeneratorError, "holds 1 to 6 cells"),

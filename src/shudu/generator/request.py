@@ -131,7 +131,7 @@ class Plan:
             text += f" with {low if low == high else f'{low}-{high}'} givens"
         if self.minimal:
             text += ", minimal"
-        if self.cages is not None and self.cages != DEFAULT_CAGES:
+        if self.cages is not None and self.cages != default_cages(self.size):
             text += f", cages of {_range(self.cages)} cells"
         if self.symmetry != "none":
             text += f", {self.symmetry}"
@@ -205,6 +205,8 @@ def _check_rules(request: Request, variant: Variant, random_layout: bool, size: 
         raise GeneratorError(
             f"the generator does not make {request.rules!r} puzzles; rules it makes: {', '.join(RULE_SETS)}"
         )
+    if variant.rules:
+        raise GeneratorError(f"rules={name!r} draws its own rules: give no rules in the variant beside it")
     if not variant.is_standard or random_layout:
         raise GeneratorError(
             f"{name} puzzles are made on the standard grid only, not with variant {variant.name!r}"
@@ -217,17 +219,23 @@ def _check_rules(request: Request, variant: Variant, random_layout: bool, size: 
         default_box(size)  # a prime size has no boxes: ShapeError, naming the jigsaw layout instead
     if name == "killer" and request.minimal:
         raise GeneratorError(
-            "minimal= is for classic and thermo puzzles; a killer puzzle's givens are set by clues= "
-            "(0 by default)"
+            "minimal= is for puzzles whose givens are dug; a killer puzzle's givens are set by "
+            "clues= (0 by default)"
         )
     if name != "killer" and request.cages is not None:
         raise GeneratorError(f"cages= sets the cage sizes of a killer puzzle, not of a {name} puzzle")
     return name
 
 
+def default_cages(size: int) -> tuple[int, int]:
+    """The cage sizes of a killer puzzle of ``size`` when none are asked: 2 to 5 cells, at most
+    the size."""
+    return DEFAULT_CAGES[0], min(DEFAULT_CAGES[1], size)
+
+
 def _cage_sizes(value: Any, size: int) -> tuple[int, int]:
     if value is None:
-        return DEFAULT_CAGES[0], min(DEFAULT_CAGES[1], size)
+        return default_cages(size)
     sizes = parse_range(value, "cages", int)
     assert sizes is not None
     low, high = sizes
