@@ -12,12 +12,21 @@ solution by the dancing-links solver (not the fast core the generator uses) and,
 the rater's level. hodoku-py (``pip install -e .[bench]``) makes the same kinds where it
 can (9x9 only; its puzzles are symmetric under a half turn unless told otherwise), within a
 CPU budget per task; ``timeout`` counts its tries that gave up.
+
+A second table times puzzles with rules (``rules="killer"``, no givens, and the rule sets
+drawn on the grid: thermo, arrow, kropki, little-killer, mixed) one by one, each with its own
+seed and a timeout: the median and slowest wall-clock seconds per level (the target: 9x9
+killer hard in 10 s or less at the median), and the levels of those made with no level asked
+(``--only`` with rule set names runs this table alone, those rows only)::
+
+    python benchmarks/generate.py --only killer,thermo,arrow,kropki,mixed
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -28,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 import shudu  # noqa: E402
-from shudu.generator import generate_many  # noqa: E402
+from shudu.generator import GeneratorTimeout, generate, generate_many  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -117,6 +126,68 @@ def run_hodoku(kind: tuple[str, bool], count: int, budget: float, clock: Callabl
     return f"{made / spent:,.1f}/s ({1000 * spent / made:,.0f} ms each, {made} made{note})"
 
 
+#: Rule tasks: (rules, size, level or None for the level distribution, puzzles, timeout seconds).
+RULE_TASKS = (
+    ("killer", 9, "hard", 12, 60.0),
+    ("killer", 9, "unfair", 6, 60.0),
+    ("killer", 9, "extreme", 6, 60.0),
+    ("killer", 9, None, 12, 60.0),
+    ("killer", 6, "medium", 8, 30.0),
+    ("killer", 6, "hard", 6, 30.0),
+    ("killer", 4, "easy", 8, 30.0),
+    ("thermo", 9, "easy", 6, 60.0),
+    ("thermo", 9, "medium", 6, 60.0),
+    ("thermo", 9, "hard", 6, 60.0),
+    ("thermo", 9, "unfair", 6, 60.0),
+    ("thermo", 9, "extreme", 6, 60.0),
+    ("thermo", 9, None, 12, 60.0),
+    ("arrow", 9, "hard", 6, 60.0),
+    ("kropki", 9, "hard", 6, 60.0),
+    ("little-killer", 9, "hard", 6, 60.0),
+    ("mixed", 9, "hard", 6, 60.0),
+    ("arrow", 9, None, 6, 60.0),
+    ("kropki", 9, None, 6, 60.0),
+    ("little-killer", 9, None, 6, 60.0),
+    ("mixed", 9, None, 6, 60.0),
+)
+
+
+def run_rules(rules: str, size: int, level: str | None, count: int, timeout: float) -> str:
+    """One table row: each puzzle made alone (wall time), checked by the other engine's count."""
+    seconds: list[float] = []
+    levels: dict[str, int] = {}
+    for seed in range(count):
+        started = time.perf_counter()
+        try:
+            made = generate(size, rules=rules, level=level, rate=True, seed=seed, timeout=timeout)
+        except GeneratorTimeout:
+            levels["timeout"] = levels.get("timeout", 0) + 1
+            seconds.append(time.perf_counter() - started)
+            continue
+        seconds.append(time.perf_counter() - started)
+        if shudu.count(made.puzzle, 2) != 1:
+            return f"| {size}x{size} {rules} {level} | NOT UNIQUE: {shudu.formats.to_json(made.puzzle)} |"
+        key = made.level or "rating past its budget"
+        levels[key] = levels.get(key, 0) + 1
+        if level is not None and made.level != level:
+            return f"| {size}x{size} {rules} {level} | WRONG LEVEL {made.level} |"
+    seen = ", ".join(f"{name} {n}" for name, n in sorted(levels.items()))
+    return (
+        f"| {size}x{size} {rules} {level or 'any level'} | {count} | {statistics.median(seconds):.1f} | "
+        f"{max(seconds):.1f} | {timeout:g} | {seen} |"
+    )
+
+
+def rules_table(quick: bool, only: str | None) -> None:
+    print()
+    print("| rules task | puzzles | median s | slowest s | timeout s | levels seen |")
+    print("|---|---:|---:|---:|---:|---|")
+    for rules, size, level, count, timeout in RULE_TASKS:
+        if only and not any(part in rules for part in only.split(",")):
+            continue
+        print(run_rules(rules, size, level, max(2, count // 3) if quick else count, timeout), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -135,8 +206,12 @@ def main() -> None:
         f"# shudu {shudu.__version__} ({IMPLEMENTATION} core), Python {platform.python_version()}, "
         f"{platform.machine()}; {args.clock} time, best of {repeat}"
     )
-    print("| task | puzzles | shudu puzzles/s | shudu ms each | target | check | hodoku-py |")
-    print("|---|---:|---:|---:|---|---|---|")
+    rule_tasks = args.only is not None and any(
+        name in args.only for name in ("killer", "thermo", "arrow", "kropki", "mixed")
+    )
+    if not rule_tasks:
+        print("| task | puzzles | shudu puzzles/s | shudu ms each | target | check | hodoku-py |")
+        print("|---|---:|---:|---:|---|---|---|")
     for task in TASKS:
         if args.only and not any(part in task.name for part in args.only.split(",")):
             continue
@@ -149,6 +224,8 @@ def main() -> None:
             f"{task.target} | {verdict} | {peer} |",
             flush=True,
         )
+    if args.only is None or rule_tasks:
+        rules_table(args.quick, args.only)
 
 
 if __name__ == "__main__":

@@ -348,9 +348,11 @@ def add_targets(parser: argparse.ArgumentParser, *, level_help: str | None = Non
     )
     parser.add_argument(
         "--clues",
+        "--givens",
+        dest="clues",
         type=span("--clues", "a number of givens", "24-28", int),
         metavar="N|MIN-MAX",
-        help="number of givens, e.g. 25 or 24-28",
+        help="number of givens, e.g. 25 or 24-28 (a killer puzzle: 0 unless given)",
     )
     parser.add_argument("--minimal", action="store_true", help="no given can be removed")
 

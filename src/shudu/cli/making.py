@@ -22,6 +22,7 @@ from ._common import (
     printable,
     read_variant,
     seconds,
+    span,
     targets,
 )
 
@@ -56,7 +57,7 @@ class ProgressLine:
 
 
 def cmd_generate(args: argparse.Namespace, out: Output) -> None:
-    from ..formats import to_json
+    from ..formats import Document, write_document
     from ..generator import GeneratorTimeout, generate_many
 
     as_json = args.format == "json"
@@ -65,6 +66,8 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
         for result in generate_many(
             args.count,
             **targets(args),
+            rules=args.rules,
+            cages=args.cages,
             seed=args.seed,
             timeout=args.timeout,
             rate=as_json,
@@ -75,7 +78,9 @@ def cmd_generate(args: argparse.Namespace, out: Output) -> None:
             puzzle = result.puzzle
             if as_json:
                 out.answer(json.dumps(result.to_json(), ensure_ascii=False))
-            elif puzzle.variant.layout is not None and not args.layout:
+            elif args.format in ("iss", "fpuzzles"):
+                out.answer(write_document(Document(puzzle), args.format))
+            elif puzzle.variant.rules or (puzzle.variant.layout is not None and not args.layout):
                 # a drawn jigsaw layout must travel with the givens
                 out.answer(json.dumps(to_json(puzzle), ensure_ascii=False))
             else:
@@ -380,7 +385,8 @@ def _add_generate(commands: Commands) -> None:
         "generate",
         "shudu generate --level hard --symmetry rot180 --count 5\n"
         "  shudu generate --size 6 --level medium --format json\n"
-        "  shudu generate --variant jigsaw --clues 26-30 --seed 7",
+        "  shudu generate --variant jigsaw --clues 26-30 --seed 7\n"
+        "  shudu generate --rules killer --level hard --symmetry rot180 --seed 1",
         cmd_generate,
     )
     add_shape(
@@ -390,6 +396,18 @@ def _add_generate(commands: Commands) -> None:
         variant="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
     )
     add_targets(generate)
+    generate.add_argument(
+        "--rules",
+        metavar="NAME",
+        help="constraint rules to make, on the standard grid: killer (cages with their totals), thermo, "
+        "arrow, kropki, little-killer or mixed (see docs/generator.md)",
+    )
+    generate.add_argument(
+        "--cages",
+        type=span("--cages", "a number of cells", "2-5", int),
+        metavar="N|MIN-MAX",
+        help="killer: the sizes of the cages in cells (default: 2-5)",
+    )
     add_amount(
         generate,
         default=1,
@@ -404,9 +422,10 @@ def _add_generate(commands: Commands) -> None:
     )
     generate.add_argument(
         "--format",
-        choices=("line", "json"),
+        choices=("line", "json", "iss", "fpuzzles"),
         default="line",
-        help="output form: the givens, or JSON with solution, level, SE, hardest, clues, seed",
+        help="output form: the givens (a puzzle with rules or a drawn jigsaw: its JSON form), JSON "
+        "with solution, level, SE, hardest, clues, seed, or an ISS string or f-puzzles link",
     )
 
 

@@ -17,6 +17,7 @@ from typing import Unpack
 
 from ..errors import GeneratorError, OptionError, check_seconds
 from ..notation import LEVELS
+from .killer import KillerSearch
 from .request import Plan, Request, RequestFields, build
 from .search import Generated, Progress, Search
 from .symmetry import SYMMETRIES, is_symmetric
@@ -62,7 +63,11 @@ def generate(
     - ``symmetry`` of the givens (none, rot180, rot90, mirror, flip, diagonal, antidiagonal,
       biaxial, bidiagonal, dihedral), ``clues`` (a count or ``"24-28"``), ``minimal`` (no
       given can be taken away);
-    - ``rate`` rates the result even when no difficulty is asked.
+    - ``rate`` rates the result even when no difficulty is asked;
+    - ``rules="killer"`` makes a killer puzzle (cages with their totals; ``clues`` then counts the
+      givens beside them, 0 by default), ``cages`` the sizes of its cages (``"2-5"``);
+      ``rules="thermo"``, ``"arrow"``, ``"kropki"``, ``"little-killer"`` or ``"mixed"`` a
+      puzzle with those rules drawn on its grid, and givens dug as for a classic one.
 
     ``seed`` makes the result reproducible (the result's ``seed`` remakes it) and ``timeout``
     (seconds) bounds the search.
@@ -126,7 +131,9 @@ def _stream(
     state = Progress()
     if progress is not None:
         state.listeners.append(progress)
-    search = Search(request, state)
+    search: Search | KillerSearch = (
+        KillerSearch(request, state) if request.rules == "killer" else Search(request, state)
+    )
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     base = seed if seed is not None else random.SystemRandom().getrandbits(48)

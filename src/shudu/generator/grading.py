@@ -52,9 +52,10 @@ def remaining(deadline: float | None) -> float | None:
     return left
 
 
-def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None) -> Grade:
+def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None, nodes: int | None = None) -> Grade:
     """The HoDoKu level of a puzzle proven unique, walking its path only until the level passes
-    ``ceiling`` (None: to the end)."""
+    ``ceiling`` (None: to the end); ``nodes`` bounds the work as :func:`shudu.rate`'s
+    ``node_limit`` does (RatingOutOfTime past it, as past the deadline)."""
     from ..logic import CandidateGrid, LogicTimeout, limits, steps
     from ..logic.rating import hodoku_level
     from ..logic.table import techniques
@@ -64,7 +65,7 @@ def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None) -> Grade:
     path: list[Any] = []
     level: str = LEVELS[0]
     try:
-        with limits(remaining(deadline), None):
+        with limits(remaining(deadline), nodes):
             for step in steps(grid, techniques(uniqueness=True)):
                 path.append(step)
                 level, _ = hodoku_level(path, puzzle.size)
@@ -75,11 +76,12 @@ def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None) -> Grade:
     return Grade(level, tuple(path), complete=True)
 
 
-def full_rating(puzzle: Puzzle, *, keep_steps: bool, deadline: float | None) -> Any:
-    """:func:`shudu.rate` within the time left (RatingOutOfTime past it)."""
+def full_rating(puzzle: Puzzle, *, keep_steps: bool, deadline: float | None, nodes: int | None = None) -> Any:
+    """:func:`shudu.rate` within the time left and ``nodes`` (its ``node_limit``; RatingOutOfTime
+    past either)."""
     from ..logic import rate
 
-    rating = rate(puzzle, steps=keep_steps, timeout=remaining(deadline))
+    rating = rate(puzzle, steps=keep_steps, timeout=remaining(deadline), node_limit=nodes)
     if rating.status == "timeout":
         raise RatingOutOfTime
     return rating

@@ -25,7 +25,7 @@ from ..errors import GeneratorError, check_size
 from ..geometry import Box, BoxLike, Geometry, check_variant, default_box, resolve_box, resolve_rules
 from ..notation import LEVELS
 from ..variants import Variant, VariantLike
-from .symmetry import check_symmetry
+from .symmetry import check_symmetry, orbits
 from .target import Target, parse_range
 
 #: Fewest givens of a unique puzzle, for the standard shapes where it is known.
@@ -51,6 +51,17 @@ class RequestFields(TypedDict, total=False):
     clues: int | str | tuple[int, int] | None
     minimal: bool
     rate: bool | None
+    rules: str | None
+    cages: int | str | tuple[int, int] | None
+
+
+#: The constraint rules the generator makes puzzles of (``rules=``).
+RULE_SETS = ("killer", "thermo", "arrow", "kropki", "little-killer", "mixed")
+#: The cage sizes of a killer puzzle when ``cages`` is not given: 2 to 5 cells.
+DEFAULT_CAGES = (2, 5)
+#: The largest killer grid the generator makes (each merge is proven unique by the constraint
+#: engine, whose search grows fast with the size).
+MAX_RULES_SIZE = 9
 
 
 @dataclass(frozen=True)
@@ -69,6 +80,8 @@ class Request:
     clues: int | str | tuple[int, int] | None = None
     minimal: bool = False
     rate: bool | None = None
+    rules: str | None = None
+    cages: int | str | tuple[int, int] | None = None
 
     @classmethod
     def of(cls, request: Request | int | None, fields: RequestFields) -> Request:
@@ -95,6 +108,10 @@ class Plan:
     clues: tuple[int, int] | None
     minimal: bool
     rate: bool
+    #: The constraint rules to make (one of :data:`RULE_SETS`), or None for a classic puzzle.
+    rules: str | None = None
+    #: Killer: the fewest and most cells of a cage.
+    cages: tuple[int, int] | None = None
 
     @property
     def geometry(self) -> Geometry | None:
@@ -105,7 +122,7 @@ class Plan:
 
     def describe(self) -> str:
         """The request in words: ``hard 9x9 x puzzle with 24-26 givens, rot180``."""
-        name = self.variant.name
+        name = self.variant.name if self.rules is None else self.rules
         if self.random_layout:
             name = "jigsaw" if self.variant.is_standard else f"{name}+jigsaw"
         text = f"{self.target.describe()} {self.size}x{self.size} {name} puzzle"
@@ -114,6 +131,8 @@ class Plan:
             text += f" with {low if low == high else f'{low}-{high}'} givens"
         if self.minimal:
             text += ", minimal"
+        if self.cages is not None and self.cages != default_cages(self.size):
+            text += f", cages of {_range(self.cages)} cells"
         if self.symmetry != "none":
             text += f", {self.symmetry}"
         return text
@@ -133,6 +152,8 @@ def build(request: Request) -> Plan:
         request.rate,
     )
     _check_types(level=level, technique=technique, symmetry=symmetry, minimal=minimal, rate=rate)
+    if request.rules is not None and not isinstance(request.rules, str):
+        raise TypeError(f"rules must be a name (str) or None, not {type(request.rules).__name__}")
     if size is None and isinstance(variant, Variant) and variant.size is not None:
         size = variant.size
     size = check_size(9 if size is None else size)
@@ -147,7 +168,9 @@ def build(request: Request) -> Plan:
         fields["layout"] = list(layout) if isinstance(layout, tuple) else layout
         variant = fields
     resolved = resolve_rules(variant, size)
-    resolved.refuse_rules("the generator")
+    rules = _check_rules(request, resolved, random_layout, size)
+    if rules is None:
+        resolved.refuse_rules("the generator")
     if random_layout or resolved.layout is not None:
         box = None
     elif box is None:
@@ -159,14 +182,68 @@ def build(request: Request) -> Plan:
         random_layout=random_layout,
         target=Target.of(level, request.se, technique),
         symmetry=check_symmetry(symmetry),
-        clues=parse_range(request.clues, "clues", int),
+        clues=parse_range(request.clues, "clues", int) or ((0, 0) if rules == "killer" else None),
         minimal=minimal,
         rate=bool(rate) if rate is not None else False,
+        rules=rules,
+        cages=_cage_sizes(request.cages, size) if rules == "killer" else None,
     )
     if not random_layout:
         plan.geometry  # noqa: B018 - builds the geometry, raising on a bad shape
     _check_feasible(plan)
     return plan
+
+
+def _check_rules(request: Request, variant: Variant, random_layout: bool, size: int) -> str | None:
+    """The rule set asked for (None: a classic puzzle), checked against the other options."""
+    if request.rules is None:
+        if request.cages is not None:
+            raise GeneratorError('cages= sets the cage sizes of a killer puzzle: give rules="killer" too')
+        return None
+    name = request.rules.strip().lower().replace(" ", "-")
+    if name not in RULE_SETS:
+        raise GeneratorError(
+            f"the generator does not make {request.rules!r} puzzles; rules it makes: {', '.join(RULE_SETS)}"
+        )
+    if variant.rules:
+        raise GeneratorError(f"rules={name!r} draws its own rules: give no rules in the variant beside it")
+    if not variant.is_standard or random_layout:
+        raise GeneratorError(
+            f"{name} puzzles are made on the standard grid only, not with variant {variant.name!r}"
+        )
+    if size > MAX_RULES_SIZE:
+        raise GeneratorError(
+            f"{name} puzzles are made up to {MAX_RULES_SIZE}x{MAX_RULES_SIZE}, not {size}x{size}"
+        )
+    if request.box is None:
+        default_box(size)  # a prime size has no boxes: ShapeError, naming the jigsaw layout instead
+    if name == "killer" and request.minimal:
+        raise GeneratorError(
+            "minimal= is for puzzles whose givens are dug; a killer puzzle's givens are set by "
+            "clues= (0 by default)"
+        )
+    if name != "killer" and request.cages is not None:
+        raise GeneratorError(f"cages= sets the cage sizes of a killer puzzle, not of a {name} puzzle")
+    return name
+
+
+def default_cages(size: int) -> tuple[int, int]:
+    """The cage sizes of a killer puzzle of ``size`` when none are asked: 2 to 5 cells, at most
+    the size."""
+    return DEFAULT_CAGES[0], min(DEFAULT_CAGES[1], size)
+
+
+def _cage_sizes(value: Any, size: int) -> tuple[int, int]:
+    if value is None:
+        return default_cages(size)
+    sizes = parse_range(value, "cages", int)
+    assert sizes is not None
+    low, high = sizes
+    if low < 1 or high > size:
+        raise GeneratorError(f"a killer cage on {size}x{size} holds 1 to {size} cells, not {_range(sizes)}")
+    if high < 2:
+        raise GeneratorError("cages of one cell are givens: let cages hold up to 2 cells or more")
+    return min(low, size), high
 
 
 def _check_types(**options: object) -> None:
@@ -200,12 +277,12 @@ def _without_random_jigsaw(variant: VariantLike, layout: Any) -> tuple[VariantLi
 
 def _check_feasible(request: Plan) -> None:
     n, cells = request.size, request.size * request.size
-    standard = request.variant.is_standard and not request.random_layout
+    standard = request.variant.is_standard and not request.random_layout and request.rules is None
     if request.clues is not None:
         low, high = request.clues
         if low > cells:
             raise GeneratorError(f"a {n}x{n} puzzle has {cells} cells; it cannot hold {low} givens")
-        fewest = n - 1
+        fewest = n - 1 if request.rules is None else 0  # the rules may take the givens' place
         why = f"a unique {n}x{n} puzzle needs at least {n - 1} givens (at least {n - 1} different digits)"
         known = KNOWN_MIN_CLUES.get((n, request.box)) if standard and request.box else None
         if known is not None:
@@ -217,6 +294,8 @@ def _check_feasible(request: Plan) -> None:
             raise GeneratorError("every minimal 4x4 puzzle has 4 to 6 givens")
         if request.minimal and low == cells:
             raise GeneratorError(f"a full {n}x{n} grid is never minimal (any given could go)")
+    if request.rules == "killer" and request.clues is not None:
+        _check_orbit_counts(request)
     target = request.target
     if standard and request.box == (2, 2):
         if (target.level is not None and target.level != "easy") or target.min_level > 0:
@@ -232,6 +311,22 @@ def _check_feasible(request: Plan) -> None:
             f"an easy puzzle needs only singles (SE 2.3 at most); SE {_range(target.se)} never is easy"
         )
     assert target.level is None or target.level in LEVELS
+
+
+def _check_orbit_counts(request: Plan) -> None:
+    """A killer's givens are whole orbits of the symmetry: refuse a count no set of them makes."""
+    assert request.clues is not None
+    sizes = [len(orbit) for orbit in orbits(request.symmetry, request.size)]
+    reachable = 1  # bit k: k givens can be placed
+    for size in sizes:
+        reachable |= reachable << size
+    low, high = request.clues
+    if not any(reachable >> k & 1 for k in range(low, high + 1)):
+        kinds = ", ".join(str(k) for k in sorted(set(sizes)))
+        raise GeneratorError(
+            f"with symmetry {request.symmetry} the givens come in orbits of {kinds} cells: "
+            f"no set of them makes {_range(request.clues)} givens"
+        )
 
 
 def _range(pair: tuple[Any, Any]) -> str:

@@ -30,6 +30,7 @@ from ..notation import LEVELS
 from ..puzzle import Grid, Puzzle
 from ..variants import get as get_variant
 from .dig import Path, dig, removable
+from .drawn import DRAWERS
 from .grading import Grade, RatingOutOfTime, full_rating, grade
 from .grids import SEEDED_SIZE, GridFailed, grow_around, grow_layout, random_grid, start_layout
 from .request import Plan
@@ -197,6 +198,13 @@ class Search:
     def _grid(self, rng: random.Random) -> tuple[Geometry, bytes]:
         """The geometry (a random layout when none was asked) and a random grid on it."""
         size = self.request.size
+        if self.request.rules is not None:
+            # the grid first, then rules that it keeps (see .drawn)
+            base = self.request.geometry
+            assert base is not None
+            grid = random_grid(base, rng, self.checkers(base)[0], tries=10)
+            rules = DRAWERS[self.request.rules](text_cells(grid), size, rng)
+            return Geometry(size, base.box, self.request.variant.with_rules(rules, size)), grid
         if self.request.geometry is not None:
             geometry = self.request.geometry
         elif size < SEEDED_SIZE or start_layout(size) == tuple(c // size for c in range(size * size)):

@@ -86,6 +86,20 @@ def orbits(name: str, size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=ORBITS_CACHE_SIZE)
+def permutations(name: str, size: int) -> tuple[tuple[int, ...], ...]:
+    """The symmetry's moves as permutations of the cells (index: cell, value: its image), the
+    identity first: what maps a killer cage layout onto itself."""
+    out = [tuple(range(size * size))]
+    for move in _MOVES[check_symmetry(name)]:
+        image = []
+        for cell in range(size * size):
+            r, c = move(*divmod(cell, size), size)
+            image.append(r * size + c)
+        out.append(tuple(image))
+    return tuple(out)
+
+
 def is_symmetric(text: bytes | str, name: str, size: int) -> bool:
     """Whether the filled cells of a one-line puzzle are unions of whole orbits."""
     empty = {*EMPTY_CHARS, *EMPTY_CHARS.encode("ascii")}
