@@ -364,6 +364,32 @@ def test_from_an_empty_bank_a_new_puzzle_is_generated_with_one_solution_and_its_
     assert bank_counts(client) == []
 
 
+@pytest.mark.parametrize(
+    ("route", "rules", "size"), [("/api/new", "killer", 4), ("/api/generate", "thermo", 6)]
+)
+def test_a_new_puzzle_of_a_rule_set_is_made_with_its_rules(
+    client: TestClient, route: str, rules: str, size: int
+) -> None:
+    assert size in client.get("/api/features").json()["rule_sets"][rules]
+    answer = client.post(route, json={"size": size, "rules": rules})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    kinds = {rule["rule"] for rule in data["puzzle"]["rules"]}
+    assert kinds == {"cage" if rules == "killer" else "thermo"}
+    puzzle = shudu.parse_puzzle(json.dumps(data["puzzle"]["json"]))
+    assert shudu.count(puzzle, 2) == 1
+    assert data["source"] == "generated" and data["level"] == shudu.rate(puzzle).level
+    assert bank_counts(client) == []  # rule puzzles are made on demand, not banked
+
+
+def test_a_rule_set_the_generator_does_not_make_is_a_clear_4xx(client: TestClient) -> None:
+    answer = client.post("/api/new", json={"size": 9, "rules": "sandwich"})
+    assert answer.status_code == 422
+    assert "does not make 'sandwich' puzzles" in answer.json()["error"] and "killer" in answer.json()["error"]
+    answer = client.post("/api/new", json={"size": 9, "rules": "killer", "variant": "x"})
+    assert answer.status_code == 422, answer.text
+
+
 def test_generate_makes_a_puzzle_of_the_kind_asked(client: TestClient) -> None:
     data = client.post("/api/generate", json={"size": 9, "variant": "x", "level": "easy"}).json()
     assert data["source"] == "generated" and data["level"] == "easy"

@@ -305,6 +305,29 @@ def test_thermos_arrows_dots_lines_and_outside_clues_are_drawn(
     assert page.errors == []
 
 
+def test_new_puzzle_makes_a_killer_and_draws_its_cages(browser: object, server: str) -> None:
+    page = open_game(browser, server, viewport=PHONE)
+    page.click("#new-button")
+    kinds = page.eval_on_selector_all("#new-variant option", "options => options.map(o => o.value)")
+    assert {"killer", "thermo", "arrow", "kropki", "little-killer", "mixed"} <= set(kinds)
+    page.select_option("#new-variant", "killer")
+    sizes = page.eval_on_selector_all("#new-size option", "options => options.map(o => o.value)")
+    assert "9" in sizes and "16" not in sizes  # the generator makes rule puzzles up to 9x9
+    page.select_option("#new-size", "4")
+    page.click("#new-start")
+    page.wait_for_function(
+        "!document.getElementById('new-dialog').open || document.getElementById('new-error').textContent"
+    )
+    assert page.inner_text("#new-error") == ""
+    page.wait_for_function("document.querySelectorAll('.cell').length === 16")
+    game = current_game(page, server)
+    rules = game["puzzle"]["rules"]
+    assert rules and {rule["rule"] for rule in rules} == {"cage"}
+    page.wait_for_function(f"document.querySelectorAll('svg.rules g.cage').length === {len(rules)}")
+    assert shudu.count(json.dumps(game["puzzle"]["json"]), 2) == 1
+    assert page.errors == []
+
+
 def test_a_pasted_iss_killer_opens_and_is_solved_to_the_end(browser: object, server: str) -> None:
     iss = write_document(read_document(SMALL), "iss")
     page = open_game(browser, server, viewport=PHONE)

@@ -18,13 +18,14 @@ from typing import Unpack
 from ..errors import GeneratorError, OptionError, check_seconds
 from ..notation import LEVELS
 from .killer import KillerSearch
-from .request import Plan, Request, RequestFields, build
+from .request import RULE_SETS, Plan, Request, RequestFields, build
 from .search import Generated, Progress, Search
 from .symmetry import SYMMETRIES, is_symmetric
 from .uniqueness import OutOfTime
 
 __all__ = [
     "LEVELS",
+    "RULE_SETS",
     "SYMMETRIES",
     "Generated",
     "GeneratorError",

@@ -129,6 +129,25 @@ def offered() -> dict[str, list[int]]:
     return kinds
 
 
+@functools.cache
+def rule_sets() -> dict[str, list[int]]:
+    """For each set of constraint rules the generator makes, the sizes it admits."""
+    from ..generator import RULE_SETS
+
+    kinds: dict[str, list[int]] = {}
+    for name in RULE_SETS:
+        sizes = []
+        for size in SIZES:
+            try:
+                check_request(size, rules=name)
+            except shudu.ShuduError:
+                continue
+            sizes.append(size)
+        if sizes:
+            kinds[name] = sizes
+    return kinds
+
+
 class Api:
     """The handlers, sharing one store, one deadline, light threads and heavy worker processes."""
 
@@ -183,6 +202,7 @@ class Api:
                 "sizes": list(SIZES),
                 "levels": list(LEVELS),
                 "offered": kinds,
+                "rule_sets": rule_sets(),
                 "algorithms": list(shudu.solvers.available()),
                 "bank": self.store.bank_counts(),
             },
@@ -261,15 +281,22 @@ class Api:
 
     async def generate(self, request: Request) -> Response:
         self._feature("generate")
-        return await self._generate(*_kind(await read_body(request, models.KindRequest)))
+        size, variant, level, rules = _kind(await read_body(request, models.KindRequest))
+        return await self._generate(size, variant, level, rules)
 
-    async def _generate(self, size: int, variant: str, level: str | None) -> Response:
+    async def _generate(
+        self, size: int, variant: str, level: str | None, rules: str | None = None
+    ) -> Response:
         self._feature("generate")
-        return ok(models.NewPuzzle, await self.heavy(jobs.generate, size, variant, level, self.deadline))
+        made = await self.heavy(jobs.generate, size, variant, level, self.deadline, rules)
+        return ok(models.NewPuzzle, made)
 
     async def new(self, request: Request) -> Response:
         """A new puzzle: from the bank when it holds one of that kind, else generated on demand."""
-        size, variant, level = _kind(await read_body(request, models.KindRequest))
+        size, variant, level, rules = _kind(await read_body(request, models.KindRequest))
+        if rules is not None:
+            # made now, within the deadline: the bank and the background making keep classic kinds
+            return await self._generate(size, variant, level, rules)
         banked = await anyio.to_thread.run_sync(
             self.store.take_from_bank, size, variant, level, limiter=self.light
         )
@@ -445,15 +472,17 @@ def _count_words(found: int) -> str:
     return STATUS_WORDS["none"] if found == 0 else STATUS_WORDS["multiple"]
 
 
-def _kind(body: dict[str, Any]) -> tuple[int, str, str | None]:
-    """The size, variant and level of a :class:`models.KindRequest` (its model checked their types
-    and ranges)."""
+def _kind(body: dict[str, Any]) -> tuple[int, str, str | None, str | None]:
+    """The size, variant, level and rule set of a :class:`models.KindRequest` (its model checked
+    their types and ranges)."""
     size = field(body, "size", int, 9)
     variant = field(body, "variant", str, "standard")
     level = field(body, "level", str)
-    # a precise error for an unknown or ill-fitting variant, or a level never met (jigsaw: a random layout)
-    check_request(size, variant=variant, level=level)
-    return size, variant, level
+    rules = field(body, "rules", str)
+    # a precise error for an unknown or ill-fitting variant or rule set, or a level never met
+    # (jigsaw: a random layout)
+    check_request(size, variant=variant, level=level, rules=rules)
+    return size, variant, level, rules
 
 
 def create_app(

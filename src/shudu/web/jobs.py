@@ -141,9 +141,15 @@ def trace(puzzle: dict[str, Any], limit: int) -> dict[str, Any]:
     return {"steps": found[:limit], "truncated": len(found) > limit, "fields": TRACE_FIELDS}
 
 
-def generate(size: int, variant: str, level: str | None, timeout: float) -> dict[str, Any]:
-    """A puzzle made now, rated even when no level is asked, so the answer names its level."""
-    made = call(shudu.generate, size=size, variant=variant, level=level, timeout=timeout, rate=True)
+def generate(
+    size: int, variant: str, level: str | None, timeout: float, rules: str | None = None
+) -> dict[str, Any]:
+    """A puzzle made now, rated even when no level is asked, so the answer names its level;
+    ``rules``: a set of constraint rules (killer …) to make."""
+    options: dict[str, Any] = {"rules": rules} if rules is not None else {}
+    made = call(
+        shudu.generate, size=size, variant=variant, level=level, timeout=timeout, rate=True, **options
+    )
     return {"puzzle": describe(made.puzzle), "level": made.level, "source": "generated"}
 
 

@@ -120,6 +120,10 @@ class KindRequest(Model):
     size: Size = 9
     variant: Name = "standard"
     level: Level | None = None
+    rules: Name | None = Field(
+        None,
+        description="a set of constraint rules to make (killer, thermo, arrow, kropki, little-killer, mixed)",
+    )
 
     @model_validator(mode="after")
     def _box_shape(self) -> KindRequest:
@@ -181,6 +185,10 @@ class Features(Answer):
     sizes: list[int]
     levels: list[str]
     offered: dict[str, list[int]] = Field(description="for each variant, the sizes New puzzle offers")
+    rule_sets: dict[str, list[int]] = Field(
+        description="for each set of constraint rules the generator makes (killer, thermo …), the sizes New"
+        " puzzle offers"
+    )
     algorithms: list[str]
     bank: list[dict[str, Any]] | dict[str, Any]
 

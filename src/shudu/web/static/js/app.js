@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
-import { checkOwnSoon, openGamesDialog, openNewDialog, ownChosen } from "./dialogs.js";
+import { checkOwnSoon, isRuleSet, openGamesDialog, openNewDialog, ownChosen } from "./dialogs.js";
 import { finish, keepStats, loadStats } from "./finish.js";
 import { Game } from "./game.js";
 import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPending } from "./saving.js";
@@ -206,7 +206,9 @@ let making = 0; // bumped to stop waiting for a puzzle being made
 async function newPuzzle(size, variant, level) {
   const waiting = ++making;
   const progress = $("new-progress");
-  let found = await api("/api/new", { size, variant, level });
+  // a set of constraint rules (killer …) goes as rules= on a standard grid
+  const kind = isRuleSet(variant) ? { size, rules: variant, level } : { size, variant, level };
+  let found = await api("/api/new", kind);
   try {
     while (found.making) {
       const m = found.making;
@@ -215,7 +217,7 @@ async function newPuzzle(size, variant, level) {
       progress.hidden = false;
       await new Promise((resolve) => setTimeout(resolve, 700));
       if (waiting !== making) return false;
-      found = await api("/api/new", { size, variant, level });
+      found = await api("/api/new", kind);
     }
   } finally {
     progress.hidden = true;

@@ -20,18 +20,26 @@ function fillSelect(select, options, value) {
   if (value !== undefined) select.value = value;
 }
 
-// New puzzle offers only what the generator can make: each variant with the sizes it admits
-// (from /api/features "offered"); changing the variant narrows the sizes.
+// New puzzle offers only what the generator can make: each variant, and each set of constraint
+// rules (killer, thermo …), with the sizes it admits (from /api/features "offered" and
+// "rule_sets"); changing the kind narrows the sizes.
+export function isRuleSet(kind) {
+  return Boolean(page.features.rule_sets && page.features.rule_sets[kind]);
+}
+
 function fillSizes() {
   const f = page.features;
-  const sizes = (f.offered && f.offered[$("new-variant").value]) || f.sizes;
+  const kind = $("new-variant").value;
+  const sizes = (f.rule_sets && f.rule_sets[kind]) || (f.offered && f.offered[kind]) || f.sizes;
   const keep = Number($("new-size").value) || (page.game ? page.game.size : 9);
   fillSelect($("new-size"), sizes.map((n) => [n, `${n}×${n}`]), sizes.includes(keep) ? keep : sizes.includes(9) ? 9 : sizes[0]);
 }
 
 export function openNewDialog() {
   const f = page.features;
-  const variants = Object.keys(f.offered || f.variants).filter((name) => name !== "custom");
+  const variants = [...Object.keys(f.offered || f.variants), ...Object.keys(f.rule_sets || {})].filter(
+    (name) => name !== "custom",
+  );
   fillSelect($("new-variant"), variants.map((v) => [v, v]), page.game ? page.game.puzzle.variant : "standard");
   if (!variants.includes($("new-variant").value)) $("new-variant").value = "standard";
   $("new-size").value = page.game ? page.game.size : 9;
