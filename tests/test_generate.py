@@ -416,6 +416,7 @@ def test_cli_timeout_reports_progress() -> None:
     assert "found in 0.3 s" in err
 
 
+@pytest.mark.c_speed  # an unseeded 9x9 draw: up to minutes on the pure-Python core
 def test_web_call_shape() -> None:
     made = shudu.generate(size=9, variant="standard", level="easy", timeout=30)
     assert isinstance(made.puzzle, shudu.Puzzle)
