@@ -517,7 +517,9 @@ def test_a_dig_stops_at_the_given_number_of_removals_past_its_no_guess_point() -
     assert cut  # some dig went on past the cut
 
 
-def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row() -> None:
+#: Eight digs (a minute on the pure-Python core) on the C core, two on both.
+@pytest.mark.parametrize("digs", [pytest.param(8, marks=pytest.mark.c_speed), 2])
+def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row(digs: int) -> None:
     import random
 
     from shudu.generator.dig import dig
@@ -540,7 +542,7 @@ def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row() -> None:
 
     geometry = Geometry(9, (3, 3))
     stopped = 0
-    for seed in range(8):
+    for seed in range(digs):
         solution = random_grid(geometry, random.Random(seed), Checker(geometry, 400 * 81))
         full = dig(solution, orbits("none", 9), random.Random(seed), Checker(geometry, 400 * 81))
         counting = Counting(geometry)
