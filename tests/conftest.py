@@ -1,10 +1,13 @@
 """Shared fixtures: the known-answer file, the benchmark data folder, the C core when it runs, and
-the web app in the ASGI test client."""
+the web app in the ASGI test client; and line numbers for a test that pytest-timeout stops inside
+a loop."""
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pytest
@@ -104,3 +107,46 @@ def client(db: Path) -> Any:
     from shudu.web import create_app
 
     return testclient.TestClient(create_app(db))
+
+
+def with_line_numbers(tb: TracebackType | None) -> TracebackType | None:
+    """The traceback ``tb`` with a line number in every entry.
+
+    Python 3.11 gives a loop's closing jump no line number, and that jump is where the interpreter
+    runs signal handlers: when pytest-timeout's SIGALRM handler stops a test there, the entry's
+    ``tb_lineno`` is None and pytest's report of the failure breaks (INTERNALERROR, the run ends).
+    Such an entry gets the line of the code just before the jump, the loop's last line."""
+    if tb is None:
+        return None
+    rest = with_line_numbers(tb.tb_next)
+    lineno = tb.tb_lineno
+    if lineno is None:
+        code = tb.tb_frame.f_code
+        before = [line for start, _end, line in code.co_lines() if start <= tb.tb_lasti and line]
+        lineno = before[-1] if before else code.co_firstlineno
+    elif rest is tb.tb_next:
+        return tb
+    return TracebackType(rest, tb.tb_frame, tb.tb_lasti, lineno)
+
+
+def whole_line_numbers() -> Generator[None]:
+    """A test phase (a hook wrapper's yield), its traceback, if it raises, given whole line numbers."""
+    try:
+        return (yield)
+    except BaseException as error:
+        raise error.with_traceback(with_line_numbers(error.__traceback__))  # noqa: B904 (the same error)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None]:
+    return (yield from whole_line_numbers())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None]:
+    return (yield from whole_line_numbers())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    return (yield from whole_line_numbers())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 import tomllib
@@ -165,4 +166,56 @@ def test_no_source_file_is_longer_than_the_limit() -> None:
                 lines = path.read_text(encoding="utf-8", errors="replace").count("\n")
                 if lines > MAX_LINES:
                     long[str(path.relative_to(ROOT))] = lines
+    assert not long, long
+
+
+#: The longest a C function may grow, from the line of its opening brace to that of its closing one.
+MAX_FUNCTION_LINES = 100
+
+
+def c_functions(text: str) -> list[tuple[str, int, int]]:
+    """The top-level function bodies of a C file: (name, first line, lines), found by matching
+    braces once comments, strings and character constants are blanked (line ends kept); a brace at
+    the top level opens a function when the text before it ends in a parameter list."""
+
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group())
+
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", blank, text, flags=re.S)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"' + r"|'(?:\\.|[^'\\\n])*'", blank, text)
+    found = []
+    depth, line, start, name = 0, 1, 0, ""
+    for at, char in enumerate(text):
+        if char == "\n":
+            line += 1
+        elif char == "{":
+            if depth == 0:
+                head = re.search(r"(\w+)\s*\([^{};]*\)\s*$", text[:at])
+                start, name = (line, head.group(1)) if head else (0, "")
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0 and start:
+                found.append((name, start, line - start + 1))
+                start = 0
+    return found
+
+
+def test_c_functions_counter_finds_bodies() -> None:
+    source = 'static int\nf(int a, /* { */ char b)\n{\n    if (a) {\n        return "}";\n    }\n    return 0;\n}\n'
+    source += "static const int T[] = {1, 2};\nstruct s { int x; };\nint g(void) { return 0; }\n"
+    assert c_functions(source) == [("f", 3, 6), ("g", 11, 1)]
+
+
+def test_no_c_function_is_longer_than_the_limit() -> None:
+    """Every function of every C file of the package stays within MAX_FUNCTION_LINES lines; a
+    longer one is split into named helpers."""
+    paths = sorted((ROOT / "src").rglob("*.c"))
+    assert paths
+    long = {
+        f"{path.relative_to(ROOT)}:{first} {name}": lines
+        for path in paths
+        for name, first, lines in c_functions(path.read_text(encoding="utf-8"))
+        if lines > MAX_FUNCTION_LINES
+    }
     assert not long, long

@@ -189,13 +189,15 @@ def test_every_step_is_sound(name: str, count: int, every: int) -> None:
         check_path(parse_puzzle(line))
 
 
-@pytest.mark.parametrize("variant", ["x", "windoku", "pyramid"])
+#: X is a minute on the pure-Python core (windoku and pyramid check the paths of variants there).
+@pytest.mark.parametrize("variant", [pytest.param("x", marks=pytest.mark.c_speed), "windoku", "pyramid"])
 def test_variants_are_sound(variant: str) -> None:
     for line in _puzzles(f"variant_{variant}.txt", 6, 13):
         check_path(parse_puzzle(line, variant=variant))
 
 
-@pytest.mark.parametrize("variant", ["x", "windoku"])
+# X: c_speed, as above.
+@pytest.mark.parametrize("variant", [pytest.param("x", marks=pytest.mark.c_speed), "windoku"])
 def test_the_logic_calls_take_the_puzzle_as_solve_does(variant: str) -> None:
     """rate, explain, hint and find_steps read text with ``variant=`` as solve does: the same
     answer as for the Puzzle parsed with it, and not the answer for the bare grid."""

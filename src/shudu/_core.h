@@ -36,6 +36,8 @@ extern PyTypeObject ShapeType, SearchType, ConstraintSearchType;
 
 /* _core_search.c: budgets, releasing the GIL, one resumable search, the engines' test hooks */
 int parse_budget(PyObject *node_limit, double timeout, budget_t *b);
+int parse_batch_counts(PyObject *threads_obj, PyObject *limit_obj, int *threads,
+                       unsigned long long *limit);
 void release_for_search(budget_t *b, poll_t *pl, volatile int *stop);
 PyObject *Shape_search(ShapeObject *self, PyObject *arg);
 PyObject *int_tuple(const uint32_t *values, int count);

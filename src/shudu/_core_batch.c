@@ -411,6 +411,91 @@ batch_threads(batch_t *bt, int threads)
     return b.interrupted && PyErr_Occurred();
 }
 
+/* Where the lines of a batch buffer start: every (nc + 1)th byte a line end, the usual batch
+ * (a line end inside a line is then a character that is no digit, which the workers find, and
+ * the error comes from read_lines), else each start found here into *starts.  Returns the
+ * number of lines, or -1 with the error set (that of the first line that is no puzzle). */
+static Py_ssize_t
+index_lines(batch_t *bt, const Py_buffer *view, int n, Py_ssize_t **starts)
+{
+    int nc = n * n;
+    const char *p = view->buf, *end = p + view->len;
+    Py_ssize_t stride = nc + 1, fixed = view->len % stride == 0, count = 0, lines = 0;
+    for (Py_ssize_t at = nc; fixed && at < view->len; at += stride)
+        fixed = p[at] == '\n';
+    bt->text = view->buf;
+    if (fixed) {
+        bt->stride = stride;
+        return view->len / stride;
+    }
+    for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
+        lines++;
+    lines += view->len > 0 && end[-1] != '\n';
+    *starts = malloc((size_t)(lines ? lines : 1) * sizeof(Py_ssize_t));
+    if (!*starts) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int even = 1;
+    while (p < end) {
+        Py_ssize_t len;
+        const char *next = line_at(p, end, &len);
+        even &= len == nc;
+        (*starts)[count++] = p - (const char *)view->buf;
+        p = next;
+    }
+    if (!even) {
+        read_lines(view, n); /* raises the first line's error */
+        return -1;
+    }
+    bt->starts = *starts;
+    return count;
+}
+
+/* The givens of a list of puzzles (str or bytes), malloc'ed, their number in *count; NULL with
+ * the error set. */
+static uint8_t *
+read_list(PyObject *puzzles, int n, Py_ssize_t *count)
+{
+    int nc = n * n;
+    PyObject *seq = PySequence_Fast(puzzles, "puzzles must be a list of str or a bytes buffer");
+    if (!seq)
+        return NULL;
+    *count = PySequence_Fast_GET_SIZE(seq);
+    uint8_t *givens = malloc((size_t)(*count ? *count : 1) * nc);
+    if (!givens)
+        PyErr_NoMemory();
+    for (Py_ssize_t i = 0; givens && i < *count; i++)
+        if (read_line_str(PySequence_Fast_GET_ITEM(seq, i), i, n, givens + (size_t)i * nc) < 0) {
+            free(givens);
+            givens = NULL;
+        }
+    Py_DECREF(seq);
+    return givens;
+}
+
+/* The six result buffers of a batch of count puzzles (status, solutions, then counts, nodes,
+ * guesses and settled, 8 bytes a puzzle), bt's pointers set to them; -1 when memory ran out. */
+static int
+batch_results(batch_t *bt, PyObject *out[6])
+{
+    Py_ssize_t count = bt->count;
+    out[0] = PyBytes_FromStringAndSize(NULL, count);
+    out[1] = PyBytes_FromStringAndSize(NULL, count * bt->sh->ncells);
+    for (int k = 2; k < 6; k++)
+        out[k] = PyBytes_FromStringAndSize(NULL, count * 8);
+    for (int k = 0; k < 6; k++)
+        if (!out[k])
+            return -1;
+    bt->status = (uint8_t *)PyBytes_AS_STRING(out[0]);
+    bt->solutions = (uint8_t *)PyBytes_AS_STRING(out[1]);
+    bt->counts = (uint64_t *)PyBytes_AS_STRING(out[2]);
+    bt->nodes = (uint64_t *)PyBytes_AS_STRING(out[3]);
+    bt->guesses = (uint64_t *)PyBytes_AS_STRING(out[4]);
+    bt->settled = (uint64_t *)PyBytes_AS_STRING(out[5]);
+    return 0;
+}
+
 /* Shape.solve_many(puzzles, limit, threads, node_limit, timeout)
  *   -> (status bytes, solution bytes, counts, nodes, guesses, settled) */
 PyObject *
@@ -426,41 +511,18 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|OOOd:solve_many", kwlist, &puzzles,
                                      &limit_obj, &threads_obj, &node_limit, &timeout))
         return NULL;
-    if (threads_obj) {
-        int overflow = 0;
-        long long v = PyLong_Check(threads_obj)
-                          ? PyLong_AsLongLongAndOverflow(threads_obj, &overflow) : 0;
-        if (!PyLong_Check(threads_obj))
-            return PyErr_Format(PyExc_TypeError, "threads must be an int");
-        if (v == -1 && PyErr_Occurred())
-            return NULL;
-        if (overflow || v < 1 || v > 256)
-            return PyErr_Format(PyExc_ValueError, "threads must be between 1 and 256, got %R",
-                                threads_obj);
-        threads = (int)v;
-    }
-    if (limit_obj) {
-        int overflow = 0;
-        if (!PyLong_Check(limit_obj))
-            return PyErr_Format(PyExc_TypeError, "limit must be an int");
-        long long v = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
-        if (v == -1 && PyErr_Occurred())
-            return NULL;
-        if (overflow < 0 || (!overflow && v < 1))
-            return PyErr_Format(PyExc_ValueError, "limit must be at least 1");
-        limit = overflow > 0 ? ULLONG_MAX : (unsigned long long)v;
-    }
+    if (parse_batch_counts(threads_obj, limit_obj, &threads, &limit) < 0)
+        return NULL;
     memset(&bt, 0, sizeof(bt));
     if (parse_budget(node_limit, timeout, &bt.budget) < 0)
         return NULL;
-    int n = self->sh.n, nc = self->sh.ncells;
+    int n = self->sh.n;
     uint8_t *givens = NULL;
     Py_ssize_t count = 0;
     Py_buffer view;
     int held = 0;
     Py_ssize_t *starts = NULL;
-    PyObject *status = NULL, *sols = NULL, *counts = NULL, *nodes = NULL, *guesses = NULL,
-             *settled = NULL;
+    PyObject *out[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     if (PyObject_CheckBuffer(puzzles) && !PyUnicode_Check(puzzles)) {
         /* one buffer of fixed-width lines, each ended by \n (or \r\n): this thread finds
          * where the lines start, and the workers read them (a line that is no puzzle makes
@@ -468,81 +530,18 @@ Shape_solve_many(ShapeObject *self, PyObject *args, PyObject *kwds)
         if (PyObject_GetBuffer(puzzles, &view, PyBUF_SIMPLE) < 0)
             return NULL;
         held = 1;
-        const char *p = view.buf, *end = p + view.len;
-        /* the usual batch: lines of nc characters, each ended by \n.  Where every
-         * (nc + 1)th byte is a line end, line i starts at i * (nc + 1): a line end inside a
-         * line is a character that is no digit, which the workers find, and the error
-         * comes from read_lines as below.  Else find where each line starts. */
-        Py_ssize_t stride = nc + 1, fixed = view.len % stride == 0;
-        for (Py_ssize_t at = nc; fixed && at < view.len; at += stride)
-            fixed = p[at] == '\n';
-        if (fixed) {
-            bt.text = view.buf;
-            bt.stride = stride;
-            count = view.len / stride;
-            goto read;
-        }
-        Py_ssize_t lines = 0;
-        for (const char *q = p; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; q++)
-            lines++;
-        lines += view.len > 0 && end[-1] != '\n';
-        starts = malloc((size_t)(lines ? lines : 1) * sizeof(Py_ssize_t));
-        if (!starts) {
-            PyErr_NoMemory();
+        count = index_lines(&bt, &view, n, &starts);
+        if (count < 0)
             goto fail;
-        }
-        int even = 1;
-        while (p < end) {
-            Py_ssize_t len;
-            const char *next = line_at(p, end, &len);
-            even &= len == nc;
-            starts[count++] = p - (const char *)view.buf;
-            p = next;
-        }
-        if (!even) {
-            read_lines(&view, n); /* raises the first line's error */
-            goto fail;
-        }
-        bt.text = view.buf;
-        bt.starts = starts;
-    } else {
-        PyObject *seq = PySequence_Fast(puzzles, "puzzles must be a list of str or a bytes buffer");
-        if (!seq)
-            return NULL;
-        count = PySequence_Fast_GET_SIZE(seq);
-        givens = malloc((size_t)(count ? count : 1) * nc);
-        if (!givens) {
-            Py_DECREF(seq);
-            return PyErr_NoMemory();
-        }
-        for (Py_ssize_t i = 0; i < count; i++)
-            if (read_line_str(PySequence_Fast_GET_ITEM(seq, i), i, n,
-                              givens + (size_t)i * nc) < 0) {
-                Py_DECREF(seq);
-                free(givens);
-                return NULL;
-            }
-        Py_DECREF(seq);
+    } else if (!(givens = read_list(puzzles, n, &count))) {
+        return NULL;
     }
-read:
-    status = PyBytes_FromStringAndSize(NULL, count);
-    sols = PyBytes_FromStringAndSize(NULL, count * nc);
-    counts = PyBytes_FromStringAndSize(NULL, count * 8);
-    nodes = PyBytes_FromStringAndSize(NULL, count * 8);
-    guesses = PyBytes_FromStringAndSize(NULL, count * 8);
-    settled = PyBytes_FromStringAndSize(NULL, count * 8);
-    if (!status || !sols || !counts || !nodes || !guesses || !settled)
-        goto fail;
     bt.sh = &self->sh;
     bt.givens = givens;
     bt.count = count;
     bt.limit = limit;
-    bt.status = (uint8_t *)PyBytes_AS_STRING(status);
-    bt.solutions = (uint8_t *)PyBytes_AS_STRING(sols);
-    bt.counts = (uint64_t *)PyBytes_AS_STRING(counts);
-    bt.nodes = (uint64_t *)PyBytes_AS_STRING(nodes);
-    bt.guesses = (uint64_t *)PyBytes_AS_STRING(guesses);
-    bt.settled = (uint64_t *)PyBytes_AS_STRING(settled);
+    if (batch_results(&bt, out) < 0)
+        goto fail;
     if (threads > count)
         threads = count > 0 ? (int)count : 1;
     /* chunks of 64 puzzles (a multiple of a cache line in every result buffer), smaller
@@ -555,28 +554,21 @@ read:
         read_lines(&view, n); /* raises the first line's error */
         goto fail;
     }
-    if (held)
-        PyBuffer_Release(&view);
-    held = 0;
-    free(givens);
-    free(starts);
-    givens = NULL;
-    starts = NULL;
     if (bt.failed) {
         PyErr_NoMemory();
         goto fail;
     }
-    return Py_BuildValue("(NNNNNN)", status, sols, counts, nodes, guesses, settled);
+    if (held)
+        PyBuffer_Release(&view);
+    free(givens);
+    free(starts);
+    return Py_BuildValue("(NNNNNN)", out[0], out[1], out[2], out[3], out[4], out[5]);
 fail:
     if (held)
         PyBuffer_Release(&view);
     free(givens);
     free(starts);
-    Py_XDECREF(status);
-    Py_XDECREF(sols);
-    Py_XDECREF(counts);
-    Py_XDECREF(nodes);
-    Py_XDECREF(guesses);
-    Py_XDECREF(settled);
+    for (int k = 0; k < 6; k++)
+        Py_XDECREF(out[k]);
     return NULL;
 }

@@ -105,6 +105,44 @@ parse_budget(PyObject *node_limit, double timeout, budget_t *b)
     return 0;
 }
 
+/* solve_many's threads (1 to 256) and limit (at least 1; past 2**63 - 1, as good as no limit),
+ * each NULL when not given: -1 with the error set. */
+int
+parse_batch_counts(PyObject *threads_obj, PyObject *limit_obj, int *threads,
+                   unsigned long long *limit)
+{
+    int overflow = 0;
+    if (threads_obj) {
+        if (!PyLong_Check(threads_obj)) {
+            PyErr_SetString(PyExc_TypeError, "threads must be an int");
+            return -1;
+        }
+        long long v = PyLong_AsLongLongAndOverflow(threads_obj, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || v < 1 || v > 256) {
+            PyErr_Format(PyExc_ValueError, "threads must be between 1 and 256, got %R", threads_obj);
+            return -1;
+        }
+        *threads = (int)v;
+    }
+    if (limit_obj) {
+        if (!PyLong_Check(limit_obj)) {
+            PyErr_SetString(PyExc_TypeError, "limit must be an int");
+            return -1;
+        }
+        long long v = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow < 0 || (!overflow && v < 1)) {
+            PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
+            return -1;
+        }
+        *limit = overflow > 0 ? ULLONG_MAX : (unsigned long long)v;
+    }
+    return 0;
+}
+
 /* Shape.search(givens: bytes) -> Search */
 PyObject *
 Shape_search(ShapeObject *self, PyObject *arg)

@@ -181,6 +181,93 @@ done:
     return rc;
 }
 
+/* Read the houses (each n distinct cells) into sh->house, marking each pair of cells that
+ * share one in adj (nc x nc); -1 with the error set. */
+static int
+read_houses(shape_t *sh, PyObject *hs, uint8_t *adj)
+{
+    int n = sh->n, nc = sh->ncells;
+    int16_t buf[MAX_CELLS];
+    for (Py_ssize_t h = 0; h < sh->nhouses; h++) {
+        Py_ssize_t len =
+            read_cells(PySequence_Fast_GET_ITEM(hs, h), "house", h, nc, buf, MAX_CELLS);
+        if (len < 0)
+            return -1;
+        if (len != n) {
+            PyErr_Format(PyExc_ValueError, "house %zd has %zd cells; a %dx%d grid needs %d", h, len,
+                         n, n, n);
+            return -1;
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (buf[i] == buf[j]) {
+                    PyErr_Format(PyExc_ValueError, "house %zd holds cell %d twice", h, buf[i]);
+                    return -1;
+                }
+        memcpy(sh->house + h * n, buf, sizeof(int16_t) * (size_t)n);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (i != j)
+                    adj[(size_t)buf[i] * nc + buf[j]] = 1;
+    }
+    return 0;
+}
+
+/* Read the links (one sequence of linked cells per cell) into adj, both ways; returns 1 if
+ * there is any link, 0 if none, -1 with the error set. */
+static int
+read_links(PyObject *links, int nc, uint8_t *adj)
+{
+    int16_t buf[MAX_CELLS];
+    int has_links = 0;
+    PyObject *ls = PySequence_Fast(links, "links must be a sequence (one entry per cell)");
+    if (!ls)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(ls) != nc) {
+        PyErr_Format(PyExc_ValueError, "links must have one entry per cell (%d), got %zd", nc,
+                     PySequence_Fast_GET_SIZE(ls));
+        has_links = -1;
+    }
+    for (int c = 0; c < nc && has_links >= 0; c++) {
+        Py_ssize_t len = read_cells(PySequence_Fast_GET_ITEM(ls, c), "links of cell", c, nc, buf, nc);
+        if (len < 0)
+            has_links = -1;
+        for (Py_ssize_t i = 0; i < len && has_links >= 0; i++) {
+            if (buf[i] == c) {
+                PyErr_Format(PyExc_ValueError, "cell %d is linked to itself", c);
+                has_links = -1;
+            } else {
+                adj[(size_t)c * nc + buf[i]] = adj[(size_t)buf[i] * nc + c] = 1;
+                has_links = 1;
+            }
+        }
+    }
+    Py_DECREF(ls);
+    return has_links;
+}
+
+/* Each cell's peers, from adj, into sh->peer_start and sh->peers; -1 when memory ran out. */
+static int
+build_peers(shape_t *sh, const uint8_t *adj)
+{
+    int nc = sh->ncells;
+    size_t total = 0;
+    for (size_t i = 0; i < (size_t)nc * nc; i++)
+        total += adj[i];
+    sh->peers = malloc(sizeof(int16_t) * (total + 1));
+    if (!sh->peers)
+        return -1;
+    total = 0;
+    for (int c = 0; c < nc; c++) {
+        sh->peer_start[c] = (int32_t)total;
+        for (int p = 0; p < nc; p++)
+            if (adj[(size_t)c * nc + p])
+                sh->peers[total++] = (int16_t)p;
+    }
+    sh->peer_start[nc] = (int32_t)total;
+    return 0;
+}
+
 static PyObject *
 Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -204,87 +291,28 @@ Shape_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     ShapeObject *self = (ShapeObject *)type->tp_alloc(type, 0);
     uint8_t *adj = calloc((size_t)nc * nc, 1);
-    int16_t buf[MAX_CELLS];
     if (!self || !adj)
         goto nomem;
-    self->sh.n = n;
-    self->sh.ncells = nc;
-    self->sh.nhouses = (int)nh;
-    self->sh.full = (mask_t)((1u << n) - 1);
-    self->sh.house = malloc(sizeof(int16_t) * (size_t)(nh * n + 1));
-    self->sh.peer_start = malloc(sizeof(int32_t) * (size_t)(nc + 1));
-    if (!self->sh.house || !self->sh.peer_start)
+    shape_t *sh = &self->sh;
+    sh->n = n;
+    sh->ncells = nc;
+    sh->nhouses = (int)nh;
+    sh->full = (mask_t)((1u << n) - 1);
+    sh->house = malloc(sizeof(int16_t) * (size_t)(nh * n + 1));
+    sh->peer_start = malloc(sizeof(int32_t) * (size_t)(nc + 1));
+    if (!sh->house || !sh->peer_start)
         goto nomem;
-    for (Py_ssize_t h = 0; h < nh; h++) {
-        Py_ssize_t len =
-            read_cells(PySequence_Fast_GET_ITEM(hs, h), "house", h, nc, buf, MAX_CELLS);
-        if (len < 0)
-            goto fail;
-        if (len != n) {
-            PyErr_Format(PyExc_ValueError, "house %zd has %zd cells; a %dx%d grid needs %d", h, len,
-                         n, n, n);
-            goto fail;
-        }
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < i; j++)
-                if (buf[i] == buf[j]) {
-                    PyErr_Format(PyExc_ValueError, "house %zd holds cell %d twice", h, buf[i]);
-                    goto fail;
-                }
-        memcpy(self->sh.house + h * n, buf, sizeof(int16_t) * (size_t)n);
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++)
-                if (i != j)
-                    adj[(size_t)buf[i] * nc + buf[j]] = 1;
-    }
-    int has_links = 0;
-    if (links != Py_None) {
-        PyObject *ls = PySequence_Fast(links, "links must be a sequence (one entry per cell)");
-        if (!ls)
-            goto fail;
-        if (PySequence_Fast_GET_SIZE(ls) != nc) {
-            PyErr_Format(PyExc_ValueError, "links must have one entry per cell (%d), got %zd", nc,
-                         PySequence_Fast_GET_SIZE(ls));
-            Py_DECREF(ls);
-            goto fail;
-        }
-        for (int c = 0; c < nc; c++) {
-            Py_ssize_t len =
-                read_cells(PySequence_Fast_GET_ITEM(ls, c), "links of cell", c, nc, buf, nc);
-            if (len < 0) {
-                Py_DECREF(ls);
-                goto fail;
-            }
-            for (Py_ssize_t i = 0; i < len; i++) {
-                if (buf[i] == c) {
-                    Py_DECREF(ls);
-                    PyErr_Format(PyExc_ValueError, "cell %d is linked to itself", c);
-                    goto fail;
-                }
-                adj[(size_t)c * nc + buf[i]] = adj[(size_t)buf[i] * nc + c] = 1;
-                has_links = 1;
-            }
-        }
-        Py_DECREF(ls);
-    }
-    size_t total = 0;
-    for (size_t i = 0; i < (size_t)nc * nc; i++)
-        total += adj[i];
-    self->sh.peers = malloc(sizeof(int16_t) * (total + 1));
-    if (!self->sh.peers)
+    if (read_houses(sh, hs, adj) < 0)
+        goto fail;
+    int has_links = links == Py_None ? 0 : read_links(links, nc, adj);
+    if (has_links < 0)
+        goto fail;
+    if (build_peers(sh, adj) < 0)
         goto nomem;
-    total = 0;
-    for (int c = 0; c < nc; c++) {
-        self->sh.peer_start[c] = (int32_t)total;
-        for (int p = 0; p < nc; p++)
-            if (adj[(size_t)c * nc + p])
-                self->sh.peers[total++] = (int16_t)p;
-    }
-    self->sh.peer_start[nc] = (int32_t)total;
-    self->sh.std9 = !general && n == 9 && !has_links && is_standard9(self->sh.house, (int)nh);
-    if (!self->sh.std9 && !general && shudu_band9_extras(&self->sh, has_links) < 0)
+    sh->std9 = !general && n == 9 && !has_links && is_standard9(sh->house, (int)nh);
+    if (!sh->std9 && !general && shudu_band9_extras(sh, has_links) < 0)
         goto nomem;
-    if (!self->sh.std9 && !self->sh.b9x && build_locks(&self->sh) < 0)
+    if (!sh->std9 && !sh->b9x && build_locks(sh) < 0)
         goto nomem;
     free(adj);
     Py_DECREF(hs);
