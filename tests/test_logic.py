@@ -178,8 +178,9 @@ def check_path(puzzle: Puzzle, *, uniqueness: bool = True) -> list[Step]:
     ("name", "count", "every"),
     [
         ("royle_17clue.txt", 120, 397),
-        ("radcliffe3m_sample.txt", 60, 111),
-        ("magictour_top1465.txt", 12, 117),
+        # the big samples are c_speed: 40 s on the pure-Python core (royle and the small grids check it)
+        pytest.param("radcliffe3m_sample.txt", 60, 111, marks=pytest.mark.c_speed),
+        pytest.param("magictour_top1465.txt", 12, 117, marks=pytest.mark.c_speed),
         ("size4_yks23_unique.txt", 30, 11),
         ("size6_2x3_unique.txt", 30, 9),
     ],

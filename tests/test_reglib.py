@@ -22,6 +22,7 @@ needs_library = pytest.mark.skipif(not LIBRARY.exists(), reason=f"{LIBRARY} is n
 
 
 @needs_library
+@pytest.mark.c_speed  # half a minute on the pure-Python core; the technique tests check the twin
 def test_library_pass_rate_and_soundness() -> None:
     cases = read_library(LIBRARY)
     assert len(cases) > 500

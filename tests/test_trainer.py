@@ -74,6 +74,7 @@ def test_every_board_has_the_technique_as_its_first_step(technique: str) -> None
     assert found.drills[0].puzzle != found.drills[1].puzzle
 
 
+@pytest.mark.c_speed  # half a minute on the pure-Python core; the other drills check the twin
 def test_level_and_seed() -> None:
     first = shudu.train("Naked pair", 2, level="hard", seed=5)
     again = shudu.train("naked pair", 2, level="hard", seed=5)
