@@ -21,21 +21,21 @@ Lighthouse comes from npm; 12.2.3 runs on Node 20 (13 does not)::
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
+
 import shudu
 from shudu.notation import cell_name
+from web_load import Server  # the same ``shudu serve`` child as the load benchmark
 
 CATEGORIES = ("performance", "accessibility", "best-practices")
 METRICS = (
@@ -46,12 +46,6 @@ METRICS = (
     "speed-index",
 )
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def fewest_givens(rules: list[dict[str, Any]], solution: list[int], n: int = 9) -> dict[str, Any]:
@@ -127,35 +121,9 @@ def views() -> dict[str, str]:
     return {"landing": "", "16x16": shared(big), "killer": shared(killer()), "mixed": shared(mixed())}
 
 
-class Server:
-    """``shudu serve`` in a child process, on 127.0.0.1 only."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.log = (folder / "serve.log").open("w+")
-        command = [sys.executable, "-m", "shudu", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", str(folder / "lighthouse.sqlite3")]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log)
-        for _ in range(600):
-            if self.process.poll() is not None:
-                self.log.seek(0)
-                raise SystemExit(f"shudu serve exited: {self.log.read()}")
-            try:
-                with urllib.request.urlopen(self.url + "api/features", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise SystemExit("shudu serve did not answer in 30 s")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
+async def ready(server: Server) -> None:
+    async with httpx.AsyncClient(timeout=5) as client:
+        await server.ready(client)
 
 
 def audit(lighthouse: str, chrome: str, url: str, out: Path, details: bool) -> dict[str, int]:
@@ -205,14 +173,15 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     print(f"{'view':<10}" + "".join(f"{name:>16}" for name in CATEGORIES))
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder))
+        server = Server(Path(folder), workers=2)
         try:
+            asyncio.run(ready(server))
             for view in chosen:
                 runs = [
                     audit(
                         args.lighthouse,
                         args.chrome,
-                        server.url + pages[view],
+                        server.url + "/" + pages[view],
                         Path(folder) / f"{view}{k}.json",
                         args.details,
                     )
