@@ -21,6 +21,13 @@ from shudu.web import create_app
 ORDER = list(dict.fromkeys(f.technique.name for f in techniques(uniqueness=True)))
 
 
+@pytest.fixture
+def client(db: Path) -> TestClient:
+    """The app with a deadline long enough for a drill on a busy machine or on the pure-Python
+    core: these tests check answers, not speed (the deadline's own test makes its app)."""
+    return TestClient(create_app(db, deadline=120))
+
+
 def rebuilt(drill: dict[str, Any]) -> dict[str, Any]:
     """The drill's board as the JSON board form, made from the lists the page reads (``entries``,
     ``candidates``) and the puzzle's givens, not from the answer's own ``board``."""
