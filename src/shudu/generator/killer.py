@@ -173,11 +173,7 @@ class KillerSearch:
             return None
         finally:
             self.progress.rating_seconds += time.process_time() - started
-        self.progress.rated += 1
-        gap = target.gap(rating)
-        if self.progress.closest is None or gap < self.progress.closest[0]:
-            self.progress.closest = (gap, rating.level, rating.se)
-        self.progress.tell()
+        self.progress.rated_one(rating, target.gap(rating))
         return rating
 
     def _full(self, puzzle: Puzzle, deadline: float | None) -> Any:

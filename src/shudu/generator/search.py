@@ -112,6 +112,13 @@ class Progress:
         for listener in self.listeners:
             listener(self)
 
+    def rated_one(self, rating: Any, gap: float) -> None:
+        """Count a finished rating, ``gap`` from the window, keep the closest so far, and tell."""
+        self.rated += 1
+        if self.closest is None or gap < self.closest[0]:
+            self.closest = (gap, rating.level, rating.se)
+        self.tell()
+
 
 class Search:
     """Makes puzzles for one request; :meth:`one` makes one from a seed."""
@@ -416,11 +423,7 @@ class Search:
             raise OutOfTime from None
         finally:
             self.progress.rating_seconds += time.process_time() - started
-        self.progress.rated += 1
-        gap = target.gap(rating)
-        if self.progress.closest is None or gap < self.progress.closest[0]:
-            self.progress.closest = (gap, rating.level, rating.se)
-        self.progress.tell()
+        self.progress.rated_one(rating, target.gap(rating))
         return rating
 
     def _full(self, text: bytes | bytearray, geometry: Geometry, deadline: float | None) -> Any:
