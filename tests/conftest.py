@@ -1,9 +1,10 @@
 """Shared fixtures: the known-answer file, the benchmark data folder, the C core when it runs, and
 the web app in the ASGI test client; and line numbers for a test that pytest-timeout stops inside
-a loop."""
+a loop; and Ctrl-C delivered to the run's children even when the run was started with it ignored."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +75,18 @@ def shared_lines(name: str, count: int, *, step: int = 1) -> list[str]:
     with path.open() as stream:
         lines = [line.strip() for line in stream if line.strip()]
     return lines[::step][:count]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Let SIGINT reach the processes the tests start.
+
+    A run started in the background by a non-interactive shell (``.ci/run &``, ``nohup``) has
+    SIGINT ignored, and an ignored signal stays ignored across ``exec``: every child would then
+    shrug off the Ctrl-C the interrupt tests send it. A handled signal is reset to its default in
+    a new program, so the run handles SIGINT as Python does by default, and each child starts as
+    it would from a terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
