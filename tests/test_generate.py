@@ -447,7 +447,9 @@ def dug_points(size: int, variant: str, seed: int) -> list[shudu.Puzzle]:
 
 
 @pytest.mark.parametrize(
-    ("size", "variant", "seed"), [(9, "standard", 3), (9, "anti-knight", 4), (6, "x", 5)]
+    ("size", "variant", "seed"),
+    # the anti-knight grid takes minutes to rate on the pure-Python core
+    [(9, "standard", 3), pytest.param(9, "anti-knight", 4, marks=pytest.mark.c_speed), (6, "x", 5)],
 )
 def test_a_grade_is_the_raters_level_or_stops_only_past_its_ceiling(
     size: int, variant: str, seed: int

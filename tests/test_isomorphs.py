@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import shudu
 from shudu.formats.text import as_puzzle
 from shudu.logic.engine.grid import CandidateGrid
@@ -124,6 +126,7 @@ def test_sample_isomorphs_rate_alike() -> None:
     assert not mismatches([p.split()[0] for p in puzzles], 2, chained=False)
 
 
+@pytest.mark.c_speed  # a minute on the pure-Python core; the unchained isomorphs above run on both
 def test_chained_isomorphs_rate_alike() -> None:
     puzzles = shared_lines("magictour_top1465.txt", 6, step=131)
     assert not mismatches(puzzles, 3, chained=True)

@@ -251,7 +251,7 @@ def test_bits_of_large_masks_are_their_set_bits_cached_or_not() -> None:
         grid_module._BIG_BITS_MOST = most
 
 
-@pytest.mark.parametrize("size", [2, 3, 4])
+@pytest.mark.parametrize("size", [2, 3, pytest.param(4, marks=pytest.mark.c_speed)])
 def test_complex_fish_finders_are_the_fish_of_their_form_size_and_fins(size: int) -> None:
     """The Franken and Mutant fish rows come from one loop: each row's steps are of its own
     technique (or that technique's Siamese form), and the path chooses without the Siamese."""

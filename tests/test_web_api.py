@@ -432,6 +432,7 @@ def wait_for_new(client: TestClient, body: dict, polls: int = 1500) -> tuple[dic
     raise AssertionError(f"no puzzle after {polls} asks: {reports[-1:]}")
 
 
+@pytest.mark.c_speed  # two minutes on the pure-Python core; the 9x9 case below makes one in the background on both
 def test_a_big_puzzle_is_made_in_the_background_with_progress_never_a_503(db: Path) -> None:
     # a level, so that the making takes a second rather than the minute or two of rating a
     # minimal 16x16 puzzle of any level in full (its Franken fish are searched in Python)
