@@ -125,6 +125,12 @@ export function numberedText(structure, part) {
     .join("\n");
 }
 
+// The engine's own text of a chain or loop (Eureka notation), where it has numbered nodes.
+function chainNotation(structure) {
+  if (!structure || structure.type === "net" || !structure.numbered || !(structure.nodes || []).length) return "";
+  return structure.text || "";
+}
+
 // A step as the board draws it (board.js render's ``step``); ``candidates`` (bit masks) turns on
 // the teaching view: every candidate shown, the removed struck, the placed marked, links drawn.
 export function drawStep(step, candidates = null, part = null, puzzle = page.game.puzzle) {
@@ -165,7 +171,14 @@ function showTeaching() {
   const words = numberedText(step.structure, shown);
   // a net's lead may read its branches line by line: the numbered words say them instead
   let first = words ? lead.split("\n")[0] : lead;
-  if (first !== lead && !/[.!?)]$/.test(first)) first += ".";
+  if (words && !/[.!?)]$/.test(first)) first += ".";
+  // a chain's lead holds the engine's notation ((3)r9c1=(3)r9c8-…), whose brackets hold digits:
+  // beside the numbered words, whose brackets hold the nodes' numbers, it names the chain by
+  // those numbers instead, and the notation waits under "Notation" for those who read it
+  const notation = words ? chainNotation(step.structure) : "";
+  if (notation && first.includes(notation)) first = first.replace(notation, `(1)–(${step.structure.nodes.length})`);
+  $("notation-text").textContent = notation;
+  $("teach-notation").hidden = !notation;
   if (place === text) text.textContent = words ? `${first}\n${words}` : lead;
   else {
     text.textContent = first;
