@@ -435,3 +435,53 @@ def test_cage_outlines_match_the_renderers(browser: object, server: str) -> None
 
     for cells, loops in zip(cages, drawn, strict=True):
         assert shape(loops) == shape(cage_outlines(cells, 6)), cells
+
+
+@functools.cache
+def killer_with_a_three() -> str:
+    """killer() with a cage of two cells totalling 3 (two neighbours holding 1 and 2) in place
+    of the cages that held them."""
+    sol = solution()
+    a, b = next((a, b) for a in range(N * N) for b in neighbours(a) if {sol[a], sol[b]} == {1, 2})
+    rules = [r for r in json.loads(killer())["rules"] if not {*names([a, b])} & {*r["cells"]}]
+    rules.append({"rule": "cage", "cells": names([a, b]), "total": 3})
+    return fewest_givens(rules, sol)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_show_candidates_on_a_killer_reads_the_cages(
+    browser: object, server: str, size: dict, shots: Path
+) -> None:
+    text = killer_with_a_three()
+    page = open_game(browser, server, text, viewport=size)
+    givens = current_game(page, server)["puzzle"]["givens"]
+    sheet = not page.is_visible("#candidates-button")  # on a phone, under More
+    if sheet:
+        page.click("#more-button")
+    page.click("#candidates-button")
+    first_open = next(i for i in range(N * N) if not givens[i])
+    page.wait_for_function(f"document.querySelector('.cell[data-cell=\"{first_open}\"] .centre') !== null")
+    expected = shudu.basic_candidates(text)
+    peers = shudu.basic_candidates(json.dumps({**json.loads(text), "rules": []}))
+    narrower = 0
+    for i in range(N * N):
+        if givens[i]:
+            continue
+        assert cell(page, i).locator(".centre").inner_text() == "".join(map(str, expected[i])), i
+        narrower += len(expected[i]) < len(peers[i])
+    assert narrower > N  # the cages took out more than the placed digits do
+    if sheet and page.is_visible("#sheet-close"):
+        page.click("#sheet-close")
+    three = next(r for r in json.loads(text)["rules"] if r["total"] == 3 and len(r["cells"]) == 2)
+    for name in three["cells"]:
+        r, c = shudu.notation.parse_cell_name(name)
+        index = (r - 1) * N + c - 1
+        if not givens[index]:
+            assert cell(page, index).locator(".centre").inner_text() == "12"
+    page.screenshot(
+        path=str(shots / f"candidates-killer-{'phone' if size is PHONE else 'desktop'}.png"),
+        full_page=size is PHONE,
+    )
+    page.click("#undo-button")  # one move: one undo takes every mark back
+    assert cell(page, first_open).locator(".centre").count() == 0
+    assert page.errors == []

@@ -96,3 +96,18 @@ def test_the_search_trace_refuses_a_rule_puzzle(client: TestClient) -> None:
     answer = client.post("/api/trace", json={"puzzle": KILLER})
     assert answer.status_code == 422
     assert "does not read constraint rules" in answer.json()["error"]
+
+
+def test_candidates_are_the_librarys_basic_candidates(client: TestClient) -> None:
+    killer = json.dumps(KILLER)
+    entries = [0] * 16
+    entries[5] = 3  # a digit of the solution, entered: the marks read it
+    answer = client.post("/api/candidates", json={"puzzle": killer, "entries": entries})
+    assert answer.status_code == 200, answer.text
+    marks = answer.json()["candidates"]
+    assert marks == [list(d) for d in shudu.basic_candidates(killer, entries)]
+    assert marks[0] == [1, 2] and marks[5] == [3]  # r1c1-r1c2 total 3
+    plain = client.post("/api/candidates", json={"puzzle": "." * 16}).json()["candidates"]
+    assert plain == [[1, 2, 3, 4]] * 16
+    bad = client.post("/api/candidates", json={"puzzle": killer, "entries": [0] * 15})
+    assert bad.status_code == 422 and "16" in bad.json()["error"]

@@ -78,12 +78,23 @@ def drawn_numbers(page: Page) -> list[int]:
     )
 
 
-def named_numbers(text: str, lead: bool = False) -> set[int]:
-    """The numbers the step's numbered words name; with ``lead``, the words follow a first line
-    (the explanation, where a chain's Eureka text has digits in brackets too)."""
-    if lead:
-        text = text.split("\n", 1)[1] if "\n" in text else ""
+def named_numbers(text: str) -> set[int]:
+    """The numbers the step's words name: every number in brackets (the chain's notation, whose
+    brackets hold digits, is not in the words but under "Notation")."""
     return {int(k) for k in re.findall(r"\((\d+)\)", text)}
+
+
+def assert_notation_kept_apart(page: Page, structure: dict[str, Any], body: str) -> None:
+    """The lead names the chain by its numbers; the engine's notation is not in the words but in
+    the collapsed Notation detail beside the legend."""
+    notation = structure["text"]
+    assert notation not in page.inner_text(body)
+    assert f"(1)–({len(structure['nodes'])})" in page.inner_text(body)
+    assert page.is_visible("#teach-notation") and page.get_attribute("#teach-notation", "open") is None
+    assert page.text_content("#notation-text") == notation
+    page.click("#teach-notation summary")
+    assert page.inner_text("#notation-text") == notation
+    page.click("#teach-notation summary")
 
 
 #: Each link path sampled along its length, in board units (cells), with the cells holding a digit.
@@ -175,6 +186,8 @@ def test_a_chains_nodes_are_numbered_as_its_words_number_them(
     text = page.inner_text("#hint-words")
     assert named_numbers(text) == set(range(1, len(nodes) + 1))
     assert structure["numbered"] in text
+    assert named_numbers(page.inner_text("#hint-text")) <= set(range(1, len(nodes) + 1))
+    assert_notation_kept_apart(page, structure, "#hint-text")
     # each number is drawn in the cell of its own node
     for node in nodes:
         box = page.locator(f'.links g.num[data-number="{node["number"]}"] rect').bounding_box()
@@ -309,7 +322,8 @@ def test_next_hard_step_skips_the_singles_and_the_words_sit_by_the_board(
     structure = steps[chain]["structure"]
     text = page.inner_text("#explain-text")
     assert drawn_numbers(page) == list(range(1, len(structure["nodes"]) + 1))
-    assert named_numbers(text, lead=True) == set(drawn_numbers(page))
+    assert named_numbers(text) == set(drawn_numbers(page))
+    assert_notation_kept_apart(page, structure, "#explain-text")
     assert_strong_solid_weak_dashed(page)
     assert_links_clear_the_digits(page)
     # where the words sit: beside the board on a desktop, in a sheet below a board left in view

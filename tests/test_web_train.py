@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import browser_support as support
+import shudu
 from browser_support import PHONE, Page, features, open_page
 
 server_db, server, browser, shots = support.server_db, support.server, support.browser, support.shots
@@ -183,4 +184,38 @@ def test_another_technique_picked_and_a_placement_marked(browser: object, server
     # each technique keeps its own statistics; the choice is kept for the next visit
     assert "Hidden single: 1 drill done, 100% correct" in (page.text_content("#train-stats") or "")
     assert page.evaluate("localStorage.getItem('shudu-train-technique')") == "Hidden single"
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_level_picked_with_the_keyboard_is_sent_and_kept(
+    browser: object, server: str, size: dict, shots: Any
+) -> None:
+    page, _ = open_train(browser, server, size)
+    # "any" first; X-Wing is a hard technique, which no easy or medium puzzle needs
+    options = dict(
+        page.eval_on_selector_all("#train-level option", "os => os.map(o => [o.value, o.disabled])")
+    )
+    assert page.input_value("#train-level") == "" and options[""] is False
+    assert options["easy"] and options["medium"] and not options["hard"] and not options["extreme"]
+    assert page.evaluate("document.querySelector('label[for=train-level]').textContent") == "Level"
+    page.focus("#train-level")
+    with page.expect_request(lambda r: r.url.endswith("/api/train") and r.method == "POST") as sent:
+        drill = drill_shown(page, lambda: page.keyboard.press("h"))  # the select's type-ahead: hard
+    assert sent.value.post_data_json == {"technique": TECHNIQUE, "level": "hard"}
+    assert drill["technique"] == TECHNIQUE
+    assert shown_candidates(page) == drill["candidates"]  # the drill came back and is drawn
+    givens = "".join(str(d) if d else "." for d in drill["puzzle"]["givens"])
+    assert shudu.rate(givens).level == "hard"
+    assert page.evaluate("localStorage.getItem('shudu-train-level')") == "hard"
+    page.screenshot(path=str(shots / f"train-{'phone' if size is PHONE else 'desktop'}-level.png"))
+    # an easier technique keeps the level; the next visit starts from it
+    drill = drill_shown(page, lambda: page.select_option("#train-technique", "Hidden single"))
+    assert page.input_value("#train-level") == "hard"
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    with page.expect_request(lambda r: r.url.endswith("/api/train") and r.method == "POST") as sent:
+        drill_shown(page, lambda: page.click("#train-button"))
+    assert sent.value.post_data_json == {"technique": "Hidden single", "level": "hard"}
+    assert page.input_value("#train-level") == "hard"
     assert page.errors == []

@@ -238,6 +238,14 @@ class Api:
             },
         )
 
+    async def candidates(self, request: Request) -> Response:
+        """The basic candidates of the board: the marks "Show candidates" fills in."""
+        body = await read_body(request, models.CandidatesRequest)
+        puzzle = read_puzzle(body)
+        entries = read_entries(body, puzzle)
+        marks = await self.run(shudu.basic_candidates, puzzle, entries)
+        return ok(models.Candidates, {"candidates": [list(digits) for digits in marks]})
+
     async def count(self, request: Request) -> Response:
         body = await read_body(request, models.CountRequest)
         puzzle = read_puzzle(body)

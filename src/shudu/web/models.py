@@ -101,6 +101,10 @@ class HintRequest(PuzzleRequest):
     )
 
 
+class CandidatesRequest(PuzzleRequest):
+    entries: list[Digit] | None = Field(None, description="the player's n*n digits, 0 empty")
+
+
 class TraceRequest(PuzzleRequest):
     limit: TraceLimit = MAX_TRACE
 
@@ -254,6 +258,12 @@ class Described(Answer):
 
 class Parsed(Answer):
     puzzle: Described
+
+
+class Candidates(Answer):
+    candidates: list[list[int]] = Field(
+        description="per cell, the digits its peers and each rule on its own allow (a placed cell: its digit)"
+    )
 
 
 class Solved(Answer):

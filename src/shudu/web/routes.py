@@ -51,6 +51,14 @@ OPERATIONS = [
         models.SolveRequest,
         models.Solved,
     ),
+    Operation(
+        "/api/candidates",
+        "POST",
+        "the basic candidates of each cell: what the placed digits' peers and each rule on its own"
+        " leave (no deeper deduction)",
+        models.CandidatesRequest,
+        models.Candidates,
+    ),
     Operation("/api/count", "POST", "count solutions up to a limit", models.CountRequest, models.Counted),
     Operation(
         "/api/hint",
@@ -163,6 +171,7 @@ HANDLERS = {
     ("/api/bank", "GET"): "get_bank",
     ("/api/parse", "POST"): "parse",
     ("/api/solve", "POST"): "solve",
+    ("/api/candidates", "POST"): "candidates",
     ("/api/count", "POST"): "count",
     ("/api/hint", "POST"): "hint",
     ("/api/explain", "POST"): "explain",

@@ -10,7 +10,7 @@ import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPendin
 import { SETTINGS, changeSetting, loadSettings, openSheet, pause, setMode, setTheme, share, sharedPuzzle, toggleNotes } from "./settings.js";
 import { $, page } from "./state.js";
 import { openTrain, wireTrain } from "./train.js";
-import { applyHint, candidatesAt, closeHelp, explain, explainHard, hint, showExplain, trace, turnNet } from "./teach.js";
+import { applyHint, closeHelp, explain, explainHard, fillCandidates, hint, showExplain, trace, turnNet } from "./teach.js";
 
 const board = new Board($("board"), { onSelect: select });
 
@@ -300,29 +300,6 @@ function undo() {
 
 function redo() {
   if (page.game && !page.replay && !page.paused && page.game.redo()) changed();
-}
-
-// Fill every empty cell's centre marks with its candidates (one move: one undo takes them back).
-function fillCandidates() {
-  const game = page.game;
-  if (!game || page.replay) return;
-  const values = game.entries.map((e, cell) => game.value(cell));
-  const masks = candidatesAt(values);
-  const changes = [];
-  masks.forEach((mask, cell) => {
-    if (values[cell]) return;
-    const digits = [];
-    for (let d = 1; d <= game.size; d++) if (mask & (1 << d)) digits.push(d);
-    if (digits.join() === game.centre[cell].join() && !game.corner[cell].length) return;
-    const before = game.state(cell);
-    game.centre[cell] = digits;
-    game.corner[cell] = [];
-    changes.push({ cell, before, after: game.state(cell) });
-  });
-  if (!changes.length) return;
-  game.undoStack.push(changes);
-  game.redoStack = [];
-  changed();
 }
 
 async function check() {

@@ -1,8 +1,8 @@
-// The teaching view: hints at three levels, the explanation step by step, and the replay of the
-// enumeration solver's search.
+// The teaching view: hints at three levels, the explanation step by step, the replay of the
+// enumeration solver's search, and the candidates Show candidates fills in.
 
 import { api } from "./api.js";
-import { changed, render } from "./app.js";
+import { changed, render, say } from "./app.js";
 import { keepStats } from "./finish.js";
 import { Replay } from "./replay.js";
 import { $, page } from "./state.js";
@@ -23,6 +23,43 @@ export function candidatesAt(values, marks = null, removed = null) {
     for (const d of (removed && removed.get(cell)) || []) mask &= ~(1 << d);
     return mask;
   });
+}
+
+// Fill every empty cell's centre marks with its candidates (one move: one undo takes them back):
+// the digits its peers leave; on a puzzle with rules, less what each rule on its own forbids, as
+// the server's basic candidates say (POST /api/candidates). Should the server not answer, the
+// peers' candidates still go in (they are sound too) and the message says why.
+export async function fillCandidates() {
+  const game = page.game;
+  if (!game || page.replay) return;
+  const values = game.entries.map((e, cell) => game.value(cell));
+  let masks = candidatesAt(values);
+  if (game.hasRules) {
+    try {
+      const data = await api("/api/candidates", { puzzle: game.puzzle.json, entries: game.entries });
+      if (page.game !== game || page.replay) return; // the board moved on while the server answered
+      masks = data.candidates.map((digits) => digits.reduce((m, d) => m | (1 << d), 0));
+    } catch (error) {
+      say(`Candidates from the placed digits only: ${error.message}`, "bad");
+    }
+  }
+  const now = game.entries.map((e, cell) => game.value(cell));
+  if (now.some((v, cell) => v !== values[cell])) return; // a digit went in meanwhile: press again
+  const changes = [];
+  masks.forEach((mask, cell) => {
+    if (values[cell]) return;
+    const digits = [];
+    for (let d = 1; d <= game.size; d++) if (mask & (1 << d)) digits.push(d);
+    if (digits.join() === game.centre[cell].join() && !game.corner[cell].length) return;
+    const before = game.state(cell);
+    game.centre[cell] = digits;
+    game.corner[cell] = [];
+    changes.push({ cell, before, after: game.state(cell) });
+  });
+  if (!changes.length) return;
+  game.undoStack.push(changes);
+  game.redoStack = [];
+  changed();
 }
 
 // The links of a step's structure: a chain's or loop's links, or a net's implications (each line
@@ -88,6 +125,12 @@ export function numberedText(structure, part) {
     .join("\n");
 }
 
+// The engine's own text of a chain or loop (Eureka notation), where it has numbered nodes.
+function chainNotation(structure) {
+  if (!structure || structure.type === "net" || !structure.numbered || !(structure.nodes || []).length) return "";
+  return structure.text || "";
+}
+
 // A step as the board draws it (board.js render's ``step``); ``candidates`` (bit masks) turns on
 // the teaching view: every candidate shown, the removed struck, the placed marked, links drawn.
 export function drawStep(step, candidates = null, part = null, puzzle = page.game.puzzle) {
@@ -128,7 +171,14 @@ function showTeaching() {
   const words = numberedText(step.structure, shown);
   // a net's lead may read its branches line by line: the numbered words say them instead
   let first = words ? lead.split("\n")[0] : lead;
-  if (first !== lead && !/[.!?)]$/.test(first)) first += ".";
+  if (words && !/[.!?)]$/.test(first)) first += ".";
+  // a chain's lead holds the engine's notation ((3)r9c1=(3)r9c8-…), whose brackets hold digits:
+  // beside the numbered words, whose brackets hold the nodes' numbers, it names the chain by
+  // those numbers instead, and the notation waits under "Notation" for those who read it
+  const notation = words ? chainNotation(step.structure) : "";
+  if (notation && first.includes(notation)) first = first.replace(notation, `(1)–(${step.structure.nodes.length})`);
+  $("notation-text").textContent = notation;
+  $("teach-notation").hidden = !notation;
   if (place === text) text.textContent = words ? `${first}\n${words}` : lead;
   else {
     text.textContent = first;

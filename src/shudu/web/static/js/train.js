@@ -1,16 +1,21 @@
 // Train: drills of one technique (POST /api/train). The board shows its candidates; the player
 // marks those the technique's step removes (or the digit it places) and checks them against the
 // engine's step, which is then drawn as the teaching view draws it. Each drill's time and result
-// are kept per technique in localStorage, and shown: drills done, correct %, median time.
+// are kept per technique in localStorage, and shown: drills done, correct %, median time. The
+// technique and the level of the puzzle a drill comes from ("any", or a level no easier than the
+// technique's own) are picked above the board and kept in localStorage too.
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
 import { Game } from "./game.js";
-import { $ } from "./state.js";
+import { $, page } from "./state.js";
 import { drawStep, numberedText } from "./teach.js";
 
 const STATS_KEY = "shudu-training";
 const TECHNIQUE_KEY = "shudu-train-technique";
+const LEVEL_KEY = "shudu-train-level";
+// the levels, easiest first, when the server's features have not said them
+const LEVELS = ["easy", "medium", "hard", "unfair", "extreme"];
 const KEEP = 500; // drills kept per technique
 
 // drill: the API's answer; game: a Game of its puzzle with the board's digits; candidates: bit
@@ -81,6 +86,7 @@ export async function openTrain() {
       return;
     }
     fillTechniques();
+    fillLevels();
   }
   if (!training.drill) await nextDrill();
   else {
@@ -106,6 +112,34 @@ function fillTechniques() {
   select.value = names.includes(kept) ? kept : names.includes("X-Wing") ? "X-Wing" : names[0];
 }
 
+// The levels a drill of the picked technique can come from: "any", then each level, those easier
+// than the technique's own disabled (a puzzle of that level never needs it). The level picked
+// before stays, where the technique allows it; else "any".
+function fillLevels() {
+  const select = $("train-level");
+  const levels = (page.features && page.features.levels) || LEVELS;
+  const technique = (training.techniques || []).find((t) => t.name === $("train-technique").value);
+  const least = technique ? levels.indexOf(technique.level) : -1;
+  const options = [new Option("any", "")];
+  levels.forEach((level, k) => {
+    const option = new Option(level, level);
+    option.disabled = k < least;
+    options.push(option);
+  });
+  select.replaceChildren(...options);
+  const kept = select.dataset.picked ?? localStorage.getItem(LEVEL_KEY) ?? "";
+  const allowed = options.some((option) => option.value === kept && !option.disabled);
+  select.value = allowed ? kept : "";
+}
+
+function keep(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (error) {
+    /* kept for this page only */
+  }
+}
+
 function say(text, tone = "") {
   const message = $("train-message");
   message.textContent = text;
@@ -115,18 +149,15 @@ function say(text, tone = "") {
 export async function nextDrill() {
   const technique = $("train-technique").value;
   if (!technique) return;
-  try {
-    localStorage.setItem(TECHNIQUE_KEY, technique);
-  } catch (error) {
-    /* kept for this page only */
-  }
+  const level = $("train-level").value;
+  keep(TECHNIQUE_KEY, technique);
   const ticket = ++training.loading;
   $("train-check").disabled = true;
   $("train-next").disabled = true;
-  say(`Finding a ${technique} drill…`);
+  say(`Finding a ${technique} drill${level ? ` from a ${level} puzzle` : ""}…`);
   $("train-dialog").setAttribute("aria-busy", "true");
   try {
-    const drill = await api("/api/train", { technique });
+    const drill = await api("/api/train", level ? { technique, level } : { technique });
     if (ticket !== training.loading) return; // another technique was asked for since
     start(drill);
   } catch (error) {
@@ -324,5 +355,14 @@ export function wireTrain() {
   $("train-dialog").addEventListener("close", () => {
     if (training.drill && !training.checked) training.spent += performance.now() - training.started;
   });
-  $("train-technique").addEventListener("change", nextDrill);
+  $("train-technique").addEventListener("change", () => {
+    fillLevels(); // the levels the technique allows; the player's level stays where it can
+    nextDrill();
+  });
+  $("train-level").addEventListener("change", () => {
+    const level = $("train-level").value;
+    $("train-level").dataset.picked = level;
+    keep(LEVEL_KEY, level);
+    nextDrill();
+  });
 }
