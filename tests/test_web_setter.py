@@ -194,3 +194,38 @@ def test_no_serious_accessibility_problems_in_the_setter(browser: object, server
             results = axe.Axe().run(page)
             bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
             assert bad == [], [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in bad]
+
+
+def test_an_answer_about_an_older_grid_is_never_shown(browser: object, server: str) -> None:
+    page, _ = open_setter(browser, server, DESKTOP)
+    page.fill("#setter-paste", RICH)
+    panel_answer(page, lambda: page.click("#setter-load"))
+    # hold every answer until the test lets it through
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/api/setter", hold)
+
+    def wait_held(count: int) -> None:
+        for _ in range(500):
+            if len(held) >= count:
+                return
+            page.wait_for_timeout(20)
+        raise AssertionError(f"the page sent {len(held)} requests, not {count}")
+
+    page.focus("#setter-board")  # r1c1, RICH's 8, which it needs
+    page.keyboard.press("Delete")
+    wait_held(1)  # asked about RICH less r1c1: two solutions
+    # the board answers at once while the request is out: the 8 goes back in
+    page.keyboard.press("8")
+    assert grid_givens(page) == RICH
+    held[0].continue_()
+    wait_held(2)  # the older answer came, and the page asked about the grid as it stands
+    assert not message(page).startswith("2 solutions")
+    assert "stale" in (page.get_attribute("#setter-facts", "class") or "")
+    held[1].continue_()
+    page.wait_for_function("!document.getElementById('setter-facts').classList.contains('stale')")
+    assert message(page).startswith("One solution") and len(held) == 2
+    assert page.errors == []
