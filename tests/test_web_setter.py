@@ -47,7 +47,13 @@ def panel_answer(page: Page, action: Any) -> dict[str, Any]:
 
 def open_setter(browser: object, server: str, size: dict) -> tuple[Page, dict[str, Any]]:
     page = open_page(browser, server, viewport=size)
-    answer = panel_answer(page, lambda: page.click("#setter-button"))
+    if size == PHONE:  # on a phone, Setter waits under More (the header has no room for it)
+        assert not page.is_visible("#setter-button")
+        page.click("#more-button")
+        answer = panel_answer(page, lambda: page.click("#setter-more"))
+    else:
+        assert not page.is_visible("#setter-more")
+        answer = panel_answer(page, lambda: page.click("#setter-button"))
     return page, answer
 
 

@@ -441,6 +441,10 @@ function wire() {
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
   on("train-button", openTrain);
   on("setter-button", openSetter);
+  on("setter-more", () => {
+    openSheet(false);
+    openSetter();
+  });
   wireTrain();
   wireSetter();
   on("theme-button", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
