@@ -235,3 +235,22 @@ def test_an_answer_about_an_older_grid_is_never_shown(browser: object, server: s
     page.wait_for_function("!document.getElementById('setter-facts').classList.contains('stale')")
     assert message(page).startswith("One solution") and len(held) == 2
     assert page.errors == []
+
+
+def test_a_plain_line_pasted_takes_the_variant_chosen(browser: object, server: str) -> None:
+    page, _ = open_setter(browser, server, PHONE)
+    panel_answer(page, lambda: page.select_option("#setter-variant", "x"))
+    # a line that fits X: read as X, the diagonals drawn, the count X's
+    panel_answer(page, lambda: (page.fill("#setter-paste", "1...........2..."), page.click("#setter-load")))
+    assert (
+        page.input_value("#setter-variant") == "x"
+        and page.locator("#setter-board .overlay line").count() == 2
+    )
+    assert shudu.count("1...........2...", 1000, variant="x") == 4
+    page.wait_for_function("document.getElementById('setter-message').textContent.startsWith('4 solutions')")
+    # a line whose givens break X: read as standard, and the message says why
+    panel_answer(page, lambda: (page.fill("#setter-paste", FEW), page.click("#setter-load")))
+    assert page.input_value("#setter-variant") == "standard"
+    page.wait_for_function("document.getElementById('setter-message').textContent.startsWith('2 solutions')")
+    assert "Read as standard (as x: r2c2 and r5c5 both hold 4 in diagonal 1)" in message(page)
+    assert page.errors == []

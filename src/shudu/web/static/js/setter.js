@@ -19,7 +19,7 @@ const WORDS = { unique: "one solution", multiple: "several solutions", none: "no
 // shape: the empty puzzle described (/api/parse); givens: the digits entered; game: a Game over
 // them for the Board; edits: a count of changes, each request carries it; answer: the last
 // answer shown (of edit `shown`); history: earlier givens, for undo.
-const setter = { shape: null, givens: [], game: null, selected: 0, edits: 0, shown: -1, answer: null, inflight: false, again: false, timer: 0, history: [], door: null };
+const setter = { shape: null, givens: [], game: null, selected: 0, edits: 0, shown: -1, answer: null, inflight: false, again: false, timer: 0, history: [], door: null, note: "" };
 
 const board = new Board($("setter-board"), {
   onSelect: (cell) => {
@@ -80,19 +80,33 @@ async function emptyGrid() {
   }
 }
 
-// Read a pasted puzzle (any format /api/parse reads) and make it the grid.
+// Read a pasted puzzle (any format /api/parse reads) and make it the grid: of the variant chosen,
+// else (a format that names its own shape and rules, or givens that do not fit the variant) as
+// the text alone says, and the message says so.
 async function paste(text) {
   text = text.trim();
   if (!text) return;
+  const variant = $("setter-variant").value;
+  let shape = null;
+  let note = "";
   try {
-    const shape = (await api("/api/parse", { puzzle: text })).puzzle;
-    $("setter-paste").value = "";
-    fillKinds(shape.variant, shape.size);
-    begin(shape);
-    $("setter-board").focus();
+    if (variant && variant !== "standard") {
+      try {
+        shape = (await api("/api/parse", { puzzle: text, variant })).puzzle;
+      } catch (error) {
+        note = ` (as ${variant}: ${error.message})`;
+      }
+    }
+    shape = shape || (await api("/api/parse", { puzzle: text })).puzzle;
   } catch (error) {
     say(`That puzzle could not be read: ${error.message}`, "bad");
+    return;
   }
+  $("setter-paste").value = "";
+  fillKinds(shape.variant, shape.size);
+  begin(shape);
+  setter.note = note && ` Read as ${shape.variant}${note}.`;
+  $("setter-board").focus();
 }
 
 function givensText() {
@@ -117,6 +131,7 @@ function undo() {
 // The givens changed: draw them at once, and ask for the panel a moment later.
 function changed(edit = true) {
   setter.edits++;
+  setter.note = "";
   setter.door = null;
   show();
   clearTimeout(setter.timer);
@@ -177,7 +192,7 @@ function countWords(count) {
 function summary(answer) {
   const count = answer.count;
   const words = countWords(count);
-  return words.charAt(0).toUpperCase() + words.slice(1) + ".";
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.${setter.note}`;
 }
 
 // --- showing ------------------------------------------------------------------------------------
