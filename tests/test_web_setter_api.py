@@ -175,10 +175,15 @@ def test_a_count_out_of_time_says_timeout_while_the_other_parts_answer(db: Path)
     found = ask(client, "." * 256, limit=100_000, deadline=0.1)
     count = found["count"]
     assert count["status"] == "timeout" and count["complete"] is False
-    assert 2 <= count["solutions"] < 100_000
-    # the solutions found show that it has several: the unique puzzle's parts say so
-    assert found["redundant"]["status"] == found["backdoors"]["status"] == "multiple"
-    assert found["make_unique"]["status"] in ("unique", "timeout")
+    assert count["solutions"] < 100_000
+    if count["solutions"] >= 2:
+        # the solutions found show that it has several: the unique puzzle's parts say so
+        assert found["redundant"]["status"] == found["backdoors"]["status"] == "multiple"
+        assert found["make_unique"]["status"] in ("unique", "timeout")
+    else:  # too few found in time to tell (the pure-Python core): every part that waits on it says so
+        for name in ("redundant", "make_unique", "backdoors", "rating"):
+            assert found[name]["status"] == "timeout", name
+    assert found["candidates"]["status"] in ("multiple", "timeout")
 
 
 def test_the_rating_out_of_time_says_timeout_while_the_others_answer(db: Path) -> None:
