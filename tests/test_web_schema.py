@@ -52,6 +52,7 @@ def test_the_document_marks_required_fields_and_whole_numbers() -> None:
         "CountRequest",
         "HintRequest",
         "TraceRequest",
+        "SetterRequest",
         "NewGameRequest",
     ):
         assert schemas[name]["required"] == ["puzzle"], name
@@ -59,6 +60,13 @@ def test_the_document_marks_required_fields_and_whole_numbers() -> None:
     assert schemas["SaveRequest"]["required"] == ["version"]
     limit = schemas["CountRequest"]["properties"]["limit"]
     assert (limit["type"], limit["minimum"], limit["maximum"]) == ("integer", 1, 1_000_000)
+    setter = schemas["SetterRequest"]["properties"]
+    assert (setter["limit"]["type"], setter["limit"]["minimum"], setter["limit"]["maximum"]) == (
+        "integer",
+        2,
+        100_000,
+    )
+    assert {"type": "number", "minimum": 0.05, "maximum": 600} in setter["deadline"]["anyOf"]
     kind = schemas["KindRequest"]
     assert 19 not in kind["else"]["properties"]["size"]["enum"] and kind["if"]["properties"]["variant"] == {
         "const": "jigsaw"

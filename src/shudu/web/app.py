@@ -90,6 +90,7 @@ def features() -> dict[str, bool]:
         "generate": callable(getattr(shudu, "generate", None)),
         "trace": _trace_function() is not None,
         "train": callable(getattr(shudu, "train", None)),
+        "setter": callable(getattr(shudu, "true_candidates", None)),
     }
 
 
@@ -173,13 +174,17 @@ class Api:
 
     async def heavy(self, job: Callable[..., Any], *args: Any) -> Any:
         """A heavy job in a worker process: 429 when too many wait, 503 past the deadline."""
+        return await self.heavy_within(self.deadline, job, *args)
+
+    async def heavy_within(self, deadline: float, job: Callable[..., Any], *args: Any) -> Any:
+        """:meth:`heavy` under a ``deadline`` of the request's own (at most the server's)."""
         try:
-            return await self.pool.run(self.deadline, job, *args)
+            return await self.pool.run(deadline, job, *args)
         except Busy as exc:
             raise BadRequest(str(exc), status=429, retry_after=exc.retry_after) from None
         except Overrun:
             raise BadRequest(
-                f"the request ran past its {self.deadline:g} s deadline and was stopped;"
+                f"the request ran past its {deadline:g} s deadline and was stopped;"
                 " try a smaller or easier puzzle",
                 status=503,
             ) from None
@@ -276,6 +281,16 @@ class Api:
         self._feature("rate")
         puzzle = read_puzzle(await read_body(request, models.PuzzleRequest))
         return ok(models.Rated, await self.heavy(jobs.rate, puzzle_json(puzzle), self.deadline))
+
+    async def setter(self, request: Request) -> Response:
+        """The setter's panel: count, true candidates, redundant givens, make unique, backdoors and
+        rating, each part within the request's deadline (see :func:`jobs.setter`)."""
+        body = await read_body(request, models.SetterRequest)
+        puzzle = read_puzzle(body)
+        limit = field(body, "limit", int, 1000)
+        deadline = min(self.deadline, float(field(body, "deadline", (int, float), self.deadline)))
+        found = await self.heavy_within(deadline, jobs.setter, puzzle_json(puzzle), limit, deadline)
+        return ok(models.Setter, found)
 
     async def trace(self, request: Request) -> Response:
         self._feature("trace")

@@ -202,3 +202,140 @@ def spin(seconds: float) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         pass
+
+
+#: The most backdoors the setter's panel lists.
+SETTER_BACKDOORS = 20
+
+
+def setter(puzzle: dict[str, Any], limit: int, timeout: float) -> dict[str, Any]:
+    """The setter's panel: the solution count (up to ``limit``), the true candidates, the redundant
+    givens (of a unique puzzle), the fewest givens that make it unique (of a puzzle with several
+    solutions), its singles backdoors and its rating (of a unique puzzle).
+
+    The parts run one after the other within ``timeout`` seconds in all, each given an equal share
+    of the time left by those before it, so a part that runs out of time says ``timeout`` and the
+    others still answer. A part that does not apply to the puzzle takes the count's status."""
+    board = _puzzle(puzzle)
+    end = time.monotonic() + timeout
+
+    def share(parts_left: int) -> float:
+        return max(0.001, (end - time.monotonic()) / parts_left)
+
+    parts = _setter_blank(limit)
+    count = parts["count"] = _timed(parts["count"], lambda: _setter_count(board, limit, share(5)))
+    status = count["status"]
+    several = status == "multiple" or (status == "timeout" and count["solutions"] >= 2)
+    # the parts that do not apply say the count's word
+    said = "multiple" if several else status
+    for name in ("redundant", "make_unique", "backdoors", "rating"):
+        parts[name].update(status=said, seconds=0.0)
+    parts["make_unique"]["proven_minimal"] = status == "unique"
+    runs: list[tuple[str, Callable[[float], dict[str, Any]]]] = [
+        ("candidates", lambda seconds: _setter_candidates(board, limit, seconds))
+    ]
+    if status == "unique":
+        runs += [
+            ("redundant", lambda seconds: _setter_redundant(board, seconds)),
+            ("backdoors", lambda seconds: _setter_backdoors(board, seconds)),
+            ("rating", lambda seconds: _setter_rating(board, seconds)),
+        ]
+    elif several:
+        runs.append(("make_unique", lambda seconds: _setter_unique(board, seconds)))
+    for k, (name, run) in enumerate(runs):
+        left = len(runs) - k
+        parts[name] = _timed(parts[name], lambda: run(share(left)))  # noqa: B023 (called at once)
+    return parts
+
+
+def _setter_blank(limit: int) -> dict[str, dict[str, Any]]:
+    """Every part of the setter's panel with nothing found, and no status yet."""
+    return {
+        "count": {"solutions": 0, "complete": False, "limit": limit},
+        "candidates": {"candidates": [], "undecided": []},
+        "redundant": {"givens": [], "together": [], "proven_largest": False},
+        "make_unique": {"added": [], "proven_minimal": False},
+        "backdoors": {"techniques": "singles", "size": None, "count": 0, "complete": False, "backdoors": []},
+        "rating": {"level": None, "score": None, "se": None, "hardest": None},
+    }
+
+
+def _timed(blank: dict[str, Any], run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``run()``'s part over its ``blank``, with the seconds it took; a part the library refuses for
+    this puzzle (backdoors of a puzzle with constraint rules) is ``invalid``, in the library's
+    words."""
+    start = time.monotonic()
+    try:
+        part = {**blank, **run()}
+    except shudu.errors.SearchTimeout:
+        part = {**blank, "status": "timeout"}
+    except shudu.ShuduError as exc:
+        part = {**blank, "status": "invalid", "error": str(exc)}
+    part["seconds"] = round(time.monotonic() - start, 4)
+    return part
+
+
+def _setter_count(board: shudu.Puzzle, limit: int, timeout: float) -> dict[str, Any]:
+    try:
+        found = shudu.count(board, limit, timeout=timeout)
+    except shudu.errors.SearchTimeout as exc:
+        return {"status": "timeout", "solutions": int(exc.found or 0), "complete": False, "limit": limit}
+    status = "none" if found == 0 else "unique" if found == 1 else "multiple"
+    return {"status": status, "solutions": found, "complete": found < limit, "limit": limit}
+
+
+def _setter_candidates(board: shudu.Puzzle, limit: int, timeout: float) -> dict[str, Any]:
+    from ..workshop import true_candidates
+
+    found = true_candidates(board, count_limit=limit, timeout=timeout)
+    return {
+        "status": found.status,
+        "candidates": [list(digits) for digits in found.candidates],
+        "undecided": [list(digits) for digits in found.undecided] if found.status == "timeout" else [],
+    }
+
+
+def _setter_redundant(board: shudu.Puzzle, timeout: float) -> dict[str, Any]:
+    from ..workshop import redundant
+
+    found = redundant(board, rules=False, timeout=timeout)
+    return {
+        "status": found.status,
+        "givens": list(found.givens),
+        "together": list(found.together_givens),
+        "proven_largest": found.proven_largest,
+    }
+
+
+def _setter_unique(board: shudu.Puzzle, timeout: float) -> dict[str, Any]:
+    from ..workshop import make_unique
+
+    found = make_unique(board, timeout=timeout)
+    return {
+        "status": found.status,
+        "added": [{"cell": cell, "digit": digit} for cell, digit in found.added],
+        "proven_minimal": found.proven_minimal,
+    }
+
+
+def _setter_backdoors(board: shudu.Puzzle, timeout: float) -> dict[str, Any]:
+    from ..workshop import backdoors
+
+    found = backdoors(board, "singles", limit=SETTER_BACKDOORS, timeout=timeout)
+    solution = found.solution or ()
+    return {
+        "status": found.status,
+        "techniques": "singles",
+        "size": found.size,
+        "count": found.count,
+        "complete": found.complete,
+        "backdoors": [[{"cell": c, "digit": solution[c]} for c in door] for door in found.backdoors],
+    }
+
+
+def _setter_rating(board: shudu.Puzzle, timeout: float) -> dict[str, Any]:
+    rating = call(shudu.rate, board, timeout=timeout)
+    data = to_plain(rating)
+    data = data if isinstance(data, dict) else {}
+    status = str(data.get("status") or getattr(rating, "status", "timeout"))
+    return {"status": status, **{k: data.get(k) for k in ("level", "score", "se", "hardest")}}

@@ -93,6 +93,23 @@ class CountRequest(PuzzleRequest):
     limit: CountLimit = 1000
 
 
+#: The most solutions the setter's panel counts.
+SETTER_COUNT = 100_000
+
+
+class SetterRequest(PuzzleRequest):
+    """A puzzle in the making, for the setter's panel."""
+
+    limit: Annotated[int, Field(ge=2, le=SETTER_COUNT), _WHOLE] = Field(
+        1000, description="count solutions up to this many; more is answered as at least this many"
+    )
+    deadline: Annotated[float, Field(ge=0.05, le=600)] | None = Field(
+        None,
+        description="seconds for the whole answer, shared among its parts; at most (and by default)"
+        " the server's deadline",
+    )
+
+
 class HintRequest(PuzzleRequest):
     entries: list[Digit] | None = Field(None, description="the player's n*n digits, 0 empty")
     level: HintLevel = "step"
@@ -302,6 +319,81 @@ class Explained(Answer):
 
 class Rated(Answer):
     pass
+
+
+class SetterPart(Answer):
+    """One part of the setter's panel: its own status, so that a part that ran out of time says
+    ``timeout`` while the others answer."""
+
+    status: str = Field(
+        description="unique, multiple, none, timeout or invalid (the part does not apply to this puzzle,"
+        " said in error); the backdoors also found, solved or not-found"
+    )
+    seconds: float = Field(description="the time the part took")
+    error: str | None = Field(None, description="why the part does not apply (status invalid)")
+
+
+class SetterCount(SetterPart):
+    solutions: int = Field(
+        description="the solutions found: all of them when complete, else at least this many"
+    )
+    complete: bool = Field(description="every solution was counted (false: at the limit, or out of time)")
+    limit: int
+
+
+class SetterCandidates(SetterPart):
+    candidates: list[list[int]] = Field(
+        description="per cell, the digits that occur in some solution (a given: its given); on timeout the"
+        " digits shown so far"
+    )
+    undecided: list[list[int]] = Field(
+        description="per cell, the digits not settled in time ([] unless timeout)"
+    )
+
+
+class SetterRedundant(SetterPart):
+    givens: list[int] = Field(description="the cells whose given can go alone, the puzzle staying unique")
+    together: list[int] = Field(description="a largest set of them found that can go together")
+    proven_largest: bool
+
+
+class Placement(Answer):
+    cell: int
+    digit: int
+
+
+class SetterUnique(SetterPart):
+    added: list[Placement] = Field(
+        description="the fewest givens found that make the puzzle unique (status unique; on timeout the best"
+        " set found, checked unique, or none)"
+    )
+    proven_minimal: bool = Field(description="no fewer givens do")
+
+
+class SetterBackdoors(SetterPart):
+    techniques: str = Field(description="the techniques that must finish the puzzle once the cells are given")
+    size: int | None
+    count: int = Field(description="how many backdoors of that size were found")
+    complete: bool = Field(description="the list holds every backdoor of that size")
+    backdoors: list[list[Placement]] = Field(description="up to 20 backdoors, each its cells and digits")
+
+
+class SetterRating(SetterPart):
+    level: str | None = None
+    score: int | None = None
+    se: float | None = None
+    hardest: str | None = None
+
+
+class Setter(Answer):
+    """The setter's panel: each part computed within the request's deadline, in this order."""
+
+    count: SetterCount
+    candidates: SetterCandidates
+    redundant: SetterRedundant
+    make_unique: SetterUnique
+    backdoors: SetterBackdoors
+    rating: SetterRating
 
 
 class Traced(Answer):

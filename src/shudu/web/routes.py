@@ -85,6 +85,16 @@ OPERATIONS = [
         errors=_HEAVY,
     ),
     Operation(
+        "/api/setter",
+        "POST",
+        "the setter's panel of a puzzle in the making: its solution count, true candidates, redundant"
+        " givens, the fewest givens that make it unique, singles backdoors and rating; each part within"
+        " the request's deadline, with its own status (timeout for a part that ran out of time)",
+        models.SetterRequest,
+        models.Setter,
+        errors=_HEAVY,
+    ),
+    Operation(
         "/api/trace",
         "POST",
         "the enumeration solver's search, step by step, compact",
@@ -176,6 +186,7 @@ HANDLERS = {
     ("/api/hint", "POST"): "hint",
     ("/api/explain", "POST"): "explain",
     ("/api/rate", "POST"): "rate",
+    ("/api/setter", "POST"): "setter",
     ("/api/trace", "POST"): "trace",
     ("/api/generate", "POST"): "generate",
     ("/api/new", "POST"): "new",

@@ -9,6 +9,7 @@ import { Game } from "./game.js";
 import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPending } from "./saving.js";
 import { SETTINGS, changeSetting, loadSettings, openSheet, pause, setMode, setTheme, share, sharedPuzzle, toggleNotes } from "./settings.js";
 import { $, page } from "./state.js";
+import { openSetter, wireSetter } from "./setter.js";
 import { openTrain, wireTrain } from "./train.js";
 import { applyHint, closeHelp, explain, explainHard, fillCandidates, hint, showExplain, trace, turnNet } from "./teach.js";
 
@@ -416,7 +417,13 @@ function wire() {
   on("new-button", openNewDialog);
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
   on("train-button", openTrain);
+  on("setter-button", openSetter);
+  on("setter-more", () => {
+    openSheet(false);
+    openSetter();
+  });
   wireTrain();
+  wireSetter();
   on("theme-button", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
   $("set-dark").addEventListener("change", () => setTheme($("set-dark").checked ? "dark" : "light"));
   for (const [name, id] of Object.entries(SETTINGS)) $(id).addEventListener("change", () => changeSetting(name, $(id).checked));
