@@ -108,6 +108,26 @@ def test_a_save_names_its_version_and_a_stale_one_is_refused_with_409(client: Te
     assert client.get(path).json()["entries"] == entries  # the first page's move is kept
 
 
+def test_a_stale_save_of_the_moves_saved_already_is_no_conflict(client: TestClient) -> None:
+    # a page reloaded right after a move sends that move again, based on the version it loaded,
+    # while the last page's save of the same move is still on its way: whichever lands second
+    # overwrites nothing and is no conflict
+    game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
+    path = f"/api/games/{game['id']}"
+    corner = [[] for _ in range(81)]
+    corner[1] = [1, 2]
+    assert client.put(path, json={"version": 1, "corner": corner, "elapsed_ms": 50}).json()["version"] == 2
+    again = client.put(path, json={"version": 1, "corner": corner, "elapsed_ms": 80})
+    assert again.status_code == 200 and again.json()["version"] == 2
+    saved = client.get(path).json()
+    assert saved["corner"] == corner and saved["elapsed_ms"] == 80 and saved["version"] == 2
+    other = [[] for _ in range(81)]
+    other[1] = [1]
+    refused = client.put(path, json={"version": 1, "corner": other})  # a move the saved game lacks
+    assert refused.status_code == 409 and refused.json()["version"] == 2
+    assert client.get(path).json()["corner"] == corner
+
+
 def test_ids_are_not_reused_so_a_deleted_games_page_cannot_write_into_a_new_game(client: TestClient) -> None:
     old = client.post("/api/games", json={"puzzle": PUZZLE}).json()
     assert client.delete(f"/api/games/{old['id']}").status_code == 204

@@ -427,14 +427,14 @@ class Api:
 
         A save that changes nothing but the time played (an idle page's periodic save) keeps the
         version, so two idle pages of one game never see each other as a change; the time played
-        is never wound back."""
+        is never wound back. For the same reason a save based on an older version is accepted
+        when its moves are the saved game's already (a page reloaded right after a move sends the
+        move again while the last page's save of it is still on its way): it overwrites nothing."""
         game_id = path_game_id(request)
         body = await read_body(request, models.SaveRequest)
         game = await anyio.to_thread.run_sync(self.store.game, game_id, _player(request), limiter=self.light)
         puzzle = shudu.parse_puzzle(json.dumps(game.puzzle))
         version = int(body["version"])
-        if version != game.version:
-            return _stale(game.id, version, game.version)
         before = _moves(game)
         if "entries" in body:
             game.entries = read_entries(body, puzzle)
@@ -450,6 +450,8 @@ class Api:
         game.finished = field(body, "finished", bool, game.finished)
         elapsed = max(game.elapsed_ms, field(body, "elapsed_ms", int, 0))
         moved = _moves(game) != before
+        if version != game.version and moved:
+            return _stale(game.id, version, game.version)
         if not moved and elapsed == game.elapsed_ms:
             return ok(models.Summary, game.summary())  # nothing to write
         game.elapsed_ms = elapsed

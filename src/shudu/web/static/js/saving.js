@@ -10,8 +10,8 @@ import { $, page } from "./state.js";
 // Every save names the version of the game it is based on; the server refuses (409) a save based
 // on an older version, so two pages never overwrite each other. One save is in flight at a time.
 // Until a move reaches the server it also waits in localStorage, so a reload or a crash that
-// beats the save brings it back: a pending state is used only while the server still holds the
-// version it was based on.
+// beats the save brings it back: a pending state is used unless the server holds a later version
+// than the one it was based on.
 
 export const pendingKey = (id) => `shudu-pending-${id}`;
 
@@ -30,7 +30,11 @@ export function withPending(saved) {
   localStorage.removeItem(pendingKey(saved.id));
   try {
     const { base, state } = JSON.parse(raw);
-    if (base !== saved.version) return saved; // the server has moved on (that save landed, or another page's)
+    // the server has moved on (that save landed, or another page's): its state is the newer
+    if (base < saved.version) return saved;
+    // base === saved.version: these moves never reached the server. base > saved.version: they
+    // are based on a save still on its way; they are sent again (the server takes a save of moves
+    // it holds already as no change, whichever lands first), never dropped.
     return {
       ...saved,
       ...state,
