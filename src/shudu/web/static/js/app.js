@@ -409,6 +409,51 @@ function onKey(event) {
   }
 }
 
+// --- views a link opens ------------------------------------------------------------------------
+
+// A link may open a view as well as a puzzle: #puzzle=…&view=explain&step=N (or #game=ID&view=…)
+// opens the explanation at step N (from 1); #setter=PUZZLE opens the Setter with that puzzle
+// (#setter= alone: an empty grid). The link is read once: the address becomes the game's.
+function linkedView() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.has("setter")) return { view: "setter", puzzle: params.get("setter") };
+  if (!params.has("view") && !params.has("step")) return null;
+  return { view: params.get("view"), step: params.get("step") };
+}
+
+// A bad value opens what it can and says what was wrong.
+async function openView(wanted) {
+  if (!wanted) return;
+  if (wanted.view === "setter") return openSetter(wanted.puzzle);
+  if (wanted.view !== "explain") {
+    const what = wanted.view === null ? "a step but no view" : `the view "${wanted.view}"`;
+    return say(`This link asks for ${what}; the views a link opens are view=explain (with step=N) and setter=PUZZLE.`, "bad");
+  }
+  if (!page.features.explain) return say("This server does not explain puzzles: the link's explanation cannot open.", "bad");
+  let step = 1;
+  let problem = "";
+  if (wanted.step !== null) {
+    step = Number(wanted.step);
+    if (!/^[0-9]+$/.test(wanted.step) || step < 1) {
+      problem = `The link's step "${wanted.step}" is not a step number (1, 2, …): the explanation opens at its first step.`;
+      step = 1;
+    }
+  }
+  $("explain-panel").open = true;
+  await explain();
+  if (!page.explain) return;
+  const total = page.explain.steps.length;
+  if (step > total) {
+    problem = `The explanation has ${total} step${total === 1 ? "" : "s"}, not ${step}: it opens at its last.`;
+    step = Math.max(total, 1);
+  }
+  if (problem) say(problem, "bad");
+  if (step > 1) {
+    page.explain.index = step - 1;
+    showExplain();
+  }
+}
+
 // --- start -----------------------------------------------------------------------------------
 
 function wire() {
@@ -417,7 +462,7 @@ function wire() {
   on("new-button", openNewDialog);
   on("games-button", () => openGamesDialog().catch((error) => say(error.message, "bad")));
   on("train-button", openTrain);
-  on("setter-button", openSetter);
+  on("setter-button", () => openSetter());
   on("setter-more", () => {
     openSheet(false);
     openSetter();
@@ -531,11 +576,18 @@ function wire() {
   });
   window.addEventListener("pagehide", () => page.dirty && saveLater(true));
   on("save-reload", () => page.game && openGame(page.game.id).catch((error) => say(error.message, "bad")));
-  window.addEventListener("hashchange", () => {
+  window.addEventListener("hashchange", async () => {
     const shared = sharedPuzzle();
-    if (shared) return startGame(shared).catch((error) => say(error.message, "bad"));
+    const wanted = linkedView();
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
-    if (id && (!page.game || String(page.game.id) !== id)) openGame(id).catch((error) => say(error.message, "bad"));
+    try {
+      if (shared) await startGame(shared);
+      else if (id && (!page.game || String(page.game.id) !== id)) await openGame(id);
+      else if (wanted && page.game) history.replaceState(null, "", `#game=${page.game.id}`);
+    } catch (error) {
+      return say(error.message, "bad");
+    }
+    await openView(wanted);
   });
   setInterval(() => {
     tick();
@@ -557,6 +609,7 @@ async function start() {
     page.features = { ...about, ...about.features };
     document.querySelectorAll("[data-feature]").forEach((el) => (el.hidden = !page.features[el.dataset.feature]));
     const shared = sharedPuzzle();
+    const view = linkedView();
     const wanted = new URLSearchParams(location.hash.slice(1)).get("game") || localStorage.getItem("shudu-last-game");
     if (shared) await startGame(shared);
     else if (wanted) {
@@ -566,6 +619,7 @@ async function start() {
         await newPuzzle(9, "standard", "easy");
       }
     } else await newPuzzle(9, "standard", "easy");
+    await openView(view);
     document.body.dataset.ready = "true";
   } catch (error) {
     say(error.message, "bad");

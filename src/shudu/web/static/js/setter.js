@@ -19,7 +19,9 @@ const WORDS = { unique: "one solution", multiple: "several solutions", none: "no
 // shape: the empty puzzle described (/api/parse); givens: the digits entered; game: a Game over
 // them for the Board; edits: a count of changes, each request carries it; answer: the last
 // answer shown (of edit `shown`); history: earlier givens, for undo.
-const setter = { shape: null, givens: [], game: null, selected: 0, edits: 0, shown: -1, answer: null, inflight: false, again: false, timer: 0, history: [], door: null, note: "" };
+// note: words added to the count's (a pasted puzzle read as another variant, a link's puzzle
+// that could not be read: then `bad`), until the next change.
+const setter = { shape: null, givens: [], game: null, selected: 0, edits: 0, shown: -1, answer: null, inflight: false, again: false, timer: 0, history: [], door: null, note: "", bad: false };
 
 const board = new Board($("setter-board"), {
   onSelect: (cell) => {
@@ -83,9 +85,10 @@ async function emptyGrid() {
 // Read a pasted puzzle (any format /api/parse reads) and make it the grid: of the variant chosen,
 // else (a format that names its own shape and rules, or givens that do not fit the variant) as
 // the text alone says, and the message says so.
-async function paste(text) {
+// Returns why the text could not be read ("" when it was), and says so unless ``quiet``.
+async function paste(text, quiet = false) {
   text = text.trim();
-  if (!text) return;
+  if (!text) return "";
   const variant = $("setter-variant").value;
   let shape = null;
   let note = "";
@@ -99,14 +102,15 @@ async function paste(text) {
     }
     shape = shape || (await api("/api/parse", { puzzle: text })).puzzle;
   } catch (error) {
-    say(`That puzzle could not be read: ${error.message}`, "bad");
-    return;
+    if (!quiet) say(`That puzzle could not be read: ${error.message}`, "bad");
+    return error.message;
   }
   $("setter-paste").value = "";
   fillKinds(shape.variant, shape.size);
   begin(shape);
   setter.note = note && ` Read as ${shape.variant}${note}.`;
   $("setter-board").focus();
+  return "";
 }
 
 function givensText() {
@@ -132,6 +136,7 @@ function undo() {
 function changed(edit = true) {
   setter.edits++;
   setter.note = "";
+  setter.bad = false;
   setter.door = null;
   show();
   clearTimeout(setter.timer);
@@ -164,7 +169,7 @@ async function ask() {
     if (edit === setter.edits) {
       setter.answer = answer;
       setter.shown = edit;
-      say(summary(answer), answer.count.status === "unique" ? "done" : answer.count.status === "none" ? "bad" : "");
+      say(summary(answer), setter.bad || answer.count.status === "none" ? "bad" : answer.count.status === "unique" ? "done" : "");
     }
   } catch (error) {
     if (edit === setter.edits) {
@@ -427,12 +432,20 @@ function onPress(event) {
   if (mark && cell) addSuggested(Number(cell.dataset.cell));
 }
 
-export async function openSetter() {
-  $("setter-dialog").showModal();
+// Opens the dialog; with ``text`` (a link's #setter=), that puzzle loaded. Text that cannot be
+// read leaves an empty grid (or the one there) and says why above the panel.
+export async function openSetter(text = "") {
+  if (!$("setter-dialog").open) $("setter-dialog").showModal();
+  const problem = text ? await paste(text, true) : "";
   if (!setter.shape) {
     const game = page.game;
     fillKinds(game ? game.puzzle.variant : "standard", 9);
     await emptyGrid();
+  }
+  if (problem) {
+    setter.note = ` The link's puzzle could not be read: ${problem}`;
+    setter.bad = true;
+    say(setter.note.trim(), "bad");
   }
   $("setter-board").focus();
 }
