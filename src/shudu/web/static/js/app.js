@@ -1,5 +1,5 @@
 // The page: wires the board, the controls and the API together; the parts it uses live in
-// state.js, saving.js, finish.js, teach.js, dialogs.js and settings.js.
+// state.js, saving.js, finish.js, teach.js, dialogs.js, settings.js and links.js.
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
@@ -9,6 +9,7 @@ import { Game } from "./game.js";
 import { pendingKey, rate, saveLater, saveNow, saveProblem, solution, withPending } from "./saving.js";
 import { SETTINGS, changeSetting, loadSettings, openSheet, pause, setMode, setTheme, share, sharedPuzzle, toggleNotes } from "./settings.js";
 import { $, page } from "./state.js";
+import { linkedView, openView } from "./links.js";
 import { openSetter, wireSetter } from "./setter.js";
 import { openTrain, wireTrain } from "./train.js";
 import { applyHint, closeHelp, explain, explainHard, fillCandidates, hint, showExplain, trace, turnNet } from "./teach.js";
@@ -406,51 +407,6 @@ function onKey(event) {
   if (command) {
     event.preventDefault();
     command();
-  }
-}
-
-// --- views a link opens ------------------------------------------------------------------------
-
-// A link may open a view as well as a puzzle: #puzzle=…&view=explain&step=N (or #game=ID&view=…)
-// opens the explanation at step N (from 1); #setter=PUZZLE opens the Setter with that puzzle
-// (#setter= alone: an empty grid). The link is read once: the address becomes the game's.
-function linkedView() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  if (params.has("setter")) return { view: "setter", puzzle: params.get("setter") };
-  if (!params.has("view") && !params.has("step")) return null;
-  return { view: params.get("view"), step: params.get("step") };
-}
-
-// A bad value opens what it can and says what was wrong.
-async function openView(wanted) {
-  if (!wanted) return;
-  if (wanted.view === "setter") return openSetter(wanted.puzzle);
-  if (wanted.view !== "explain") {
-    const what = wanted.view === null ? "a step but no view" : `the view "${wanted.view}"`;
-    return say(`This link asks for ${what}; the views a link opens are view=explain (with step=N) and setter=PUZZLE.`, "bad");
-  }
-  if (!page.features.explain) return say("This server does not explain puzzles: the link's explanation cannot open.", "bad");
-  let step = 1;
-  let problem = "";
-  if (wanted.step !== null) {
-    step = Number(wanted.step);
-    if (!/^[0-9]+$/.test(wanted.step) || step < 1) {
-      problem = `The link's step "${wanted.step}" is not a step number (1, 2, …): the explanation opens at its first step.`;
-      step = 1;
-    }
-  }
-  $("explain-panel").open = true;
-  await explain();
-  if (!page.explain) return;
-  const total = page.explain.steps.length;
-  if (step > total) {
-    problem = `The explanation has ${total} step${total === 1 ? "" : "s"}, not ${step}: it opens at its last.`;
-    step = Math.max(total, 1);
-  }
-  if (problem) say(problem, "bad");
-  if (step > 1) {
-    page.explain.index = step - 1;
-    showExplain();
   }
 }
 
