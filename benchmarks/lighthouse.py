@@ -7,7 +7,10 @@ Lighthouse's command line against it with its default mobile emulation (a mid-ra
 - ``landing``: the first visit, a new classic game;
 - ``16x16``: a shared 16x16 puzzle (``#puzzle=``);
 - ``killer``: a shared 9x9 killer, its cages drawn with their totals;
-- ``mixed``: a shared 9x9 with thermometers, an arrow, dots and a whisper line.
+- ``mixed``: a shared 9x9 with thermometers, an arrow, dots and a whisper line;
+- ``explain``: a hard 9x9's explanation opened at its first forcing net, the net drawn on the
+  board (``#puzzle=…&view=explain&step=N``);
+- ``setter``: the Setter with a puzzle half entered, its panel counting (``#setter=``).
 
 Prints the three scores of each view (0-100), the load average before and after, and the median
 of ``--runs`` runs per view. Target: every view at least 95 on each.
@@ -46,6 +49,8 @@ METRICS = (
     "speed-index",
 )
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+#: A hard 9x9 (magictour's top 1465) whose explanation takes forcing nets.
+NET = "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."
 
 
 def fewest_givens(rules: list[dict[str, Any]], solution: list[int], n: int = 9) -> dict[str, Any]:
@@ -118,7 +123,18 @@ def views() -> dict[str, str]:
         text = puzzle if isinstance(puzzle, str) else json.dumps(puzzle)
         return "#puzzle=" + urllib.parse.quote(text)
 
-    return {"landing": "", "16x16": shared(big), "killer": shared(killer()), "mixed": shared(mixed())}
+    steps = shudu.explain(NET, timeout=60).steps
+    net = next(k for k, step in enumerate(steps) if "net" in str(step.technique).lower())
+    explain = f"#puzzle={NET}&view=explain&step={net + 1}"
+    half = EASY[:45] + "." * 36  # the puzzle half entered: many solutions
+    return {
+        "landing": "",
+        "16x16": shared(big),
+        "killer": shared(killer()),
+        "mixed": shared(mixed()),
+        "explain": explain,
+        "setter": "#setter=" + half,
+    }
 
 
 async def ready(server: Server) -> None:
@@ -154,6 +170,8 @@ def audit(lighthouse: str, chrome: str, url: str, out: Path, details: bool) -> d
             found = report["audits"][ref["id"]]
             if found["score"] is not None and found["score"] < 1 and ref["weight"]:
                 print(f"    failed: {ref['id']}: {found['title']}")
+                for item in (found.get("details") or {}).get("items", [])[:6]:
+                    print(f"      {json.dumps(item)[:200]}")
     return scores
 
 

@@ -4,7 +4,7 @@
 import { say } from "./app.js";
 import { $, page } from "./state.js";
 import { openSetter } from "./setter.js";
-import { explain, showExplain } from "./teach.js";
+import { explain } from "./teach.js";
 
 // A link may open a view as well as a puzzle: #puzzle=…&view=explain&step=N (or #game=ID&view=…)
 // opens the explanation at step N (from 1); #setter=PUZZLE opens the Setter with that puzzle
@@ -35,17 +35,10 @@ export async function openView(wanted) {
     }
   }
   $("explain-panel").open = true;
-  await explain();
+  await explain(step - 1); // drawn once, at that step (a net's drawing is the page's longest task)
   if (!page.explain) return;
   const total = page.explain.steps.length;
-  if (step > total) {
-    problem = `The explanation has ${total} step${total === 1 ? "" : "s"}, not ${step}: it opens at its last.`;
-    step = Math.max(total, 1);
-  }
+  if (step > total) problem = `The explanation has ${total} step${total === 1 ? "" : "s"}, not ${step}: it opens at its last.`;
   if (problem) say(problem, "bad");
-  if (step > 1) {
-    page.explain.index = step - 1;
-    showExplain();
-  }
 }
 

@@ -312,7 +312,8 @@ export function applyHint() {
 }
 
 // One request at a time: pressing ▶ (or opening the panel) while the explanation loads waits for it.
-export function explain() {
+// ``start``: the step shown first (a link's step=; the last when past it).
+export function explain(start = 0) {
   if (page.explaining) return page.explaining;
   const game = page.game;
   $("explain-text").textContent = "Working…";
@@ -320,7 +321,7 @@ export function explain() {
     try {
       const data = await api("/api/explain", { puzzle: game.puzzle.json });
       if (page.game !== game) return;
-      page.explain = { steps: data.steps, index: 0 };
+      page.explain = { steps: data.steps, index: Math.max(0, Math.min(start, data.steps.length - 1)) };
       showExplain();
     } catch (error) {
       $("explain-text").textContent = error.message;
