@@ -19,7 +19,10 @@ export function linkedView() {
 // A bad value opens what it can and says what was wrong.
 export async function openView(wanted) {
   if (!wanted) return;
-  if (wanted.view === "setter") return openSetter(wanted.puzzle);
+  if (wanted.view === "setter") {
+    if (!page.features.setter) return say("This server has no Setter: the link's Setter cannot open.", "bad");
+    return openSetter(wanted.puzzle);
+  }
   if (wanted.view !== "explain") {
     const what = wanted.view === null ? "a step but no view" : `the view "${wanted.view}"`;
     return say(`This link asks for ${what}; the views a link opens are view=explain (with step=N) and setter=PUZZLE.`, "bad");
