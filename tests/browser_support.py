@@ -185,6 +185,9 @@ def empty_cells(game: dict) -> list[int]:
 
 
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1100, "height": 820}
+#: The two sizes every view is checked at.
+SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 PYRAMID = "...8..7....1.42....65...1...49.......8.6........9...6.......4.......15..1........"
 
 

@@ -13,14 +13,12 @@ import pytest
 
 import browser_support as support
 import shudu
-from browser_support import PHONE, Page, features, open_page
+from browser_support import SIZES, Page, features, open_page
 
 server_db, server, browser, shots = support.server_db, support.server, support.browser, support.shots
 
 pytestmark = [pytest.mark.slow]
 
-DESKTOP = {"width": 1100, "height": 820}
-SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 #: A hard 9x9 (magictour's top 1465) whose explanation takes forcing nets.
 NET = "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."
 #: A unique 9x9 less four givens: a few solutions.

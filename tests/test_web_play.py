@@ -16,6 +16,7 @@ import browser_support as web
 from browser_support import (
     EASY,
     PHONE,
+    SIZES,
     Page,
     cell,
     current_game,
@@ -30,9 +31,6 @@ from browser_support import (
 server_db, server, browser, shots = web.server_db, web.server, web.browser, web.shots
 
 pytestmark = pytest.mark.slow
-
-DESKTOP = {"width": 1100, "height": 820}
-SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 
 
 def box(page: Page, selector: str) -> dict:

@@ -20,7 +20,7 @@ import pytest
 
 import browser_support as web
 import shudu
-from browser_support import EASY, PHONE, Page, cell, current_game, open_game
+from browser_support import DESKTOP, EASY, PHONE, SIZES, Page, cell, current_game, open_game
 from shudu.formats.convert import read_document, write_document
 from shudu.notation import cell_name
 from test_rule_logic import KILLER as KILLER_4X4
@@ -29,8 +29,6 @@ server_db, server, browser, shots = web.server_db, web.server, web.browser, web.
 
 pytestmark = pytest.mark.slow
 
-DESKTOP = {"width": 1100, "height": 820}
-SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 N = 9
 
 

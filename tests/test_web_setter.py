@@ -14,7 +14,7 @@ import pytest
 
 import browser_support as support
 import shudu
-from browser_support import PHONE, Page, features, open_page
+from browser_support import DESKTOP, PHONE, SIZES, Page, features, open_page
 
 server_db, server, browser, shots = support.server_db, support.server, support.browser, support.shots
 
@@ -23,8 +23,6 @@ pytestmark = [
     pytest.mark.skipif(not features()["setter"], reason="this version of shudu has no setter's workshop"),
 ]
 
-DESKTOP = {"width": 1100, "height": 820}
-SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 #: A unique 9x9 with 34 givens (Inkala's puzzle and twelve digits of its solution); many can go.
 RICH = "8....3....436..1...75.9.28..5.2.7..6....457..2..1.9.3..21...368..85...1..9.3..4.2"
 #: RICH less four givens: a few solutions.

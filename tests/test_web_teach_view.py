@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import browser_support as support
-from browser_support import EASY, PHONE, Page, cell, current_game, features, open_game
+from browser_support import DESKTOP, EASY, PHONE, SIZES, Page, cell, current_game, features, open_game
 
 server_db, server, browser, shots = support.server_db, support.server, support.browser, support.shots
 
@@ -24,9 +24,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not features()["hint"], reason="this version of shudu has no hint"),
 ]
-
-DESKTOP = {"width": 1100, "height": 820}
-SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 
 
 def technique_case(name: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 
 import browser_support as support
 import shudu
-from browser_support import PHONE, Page, features, open_page
+from browser_support import DESKTOP, PHONE, SIZES, Page, features, open_page
 
 server_db, server, browser, shots = support.server_db, support.server, support.browser, support.shots
 
@@ -22,8 +22,6 @@ pytestmark = [
     pytest.mark.skipif(not features()["train"], reason="this version of shudu has no trainer"),
 ]
 
-DESKTOP = {"width": 1100, "height": 820}
-SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
 TECHNIQUE = "X-Wing"
 
 
