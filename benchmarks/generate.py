@@ -128,6 +128,8 @@ def run_hodoku(kind: tuple[str, bool], count: int, budget: float, clock: Callabl
 
 #: Rule tasks: (rules, size, level or None for the level distribution, puzzles, timeout seconds).
 RULE_TASKS = (
+    ("killer", 9, "easy", 8, 60.0),
+    ("killer", 9, "medium", 8, 60.0),
     ("killer", 9, "hard", 12, 60.0),
     ("killer", 9, "unfair", 6, 60.0),
     ("killer", 9, "extreme", 6, 60.0),

@@ -3,11 +3,16 @@ rules as peers, and rate, explain, hint and steps on such puzzles."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import shudu
+from shudu.logic.catalog import BY_NAME
 from shudu.logic.engine.grid import CandidateGrid
 from shudu.logic.engine.step import Step
+from shudu.logic.solver import steps
+from shudu.logic.table import rating_of, techniques
 from shudu.logic.techniques.rule_forcing import find_rule_forcing_chain, find_short_rule_forcing_chain
 from shudu.logic.techniques.rule_steps import (
     find_pair_rule,
@@ -190,3 +195,25 @@ def test_a_rule_no_technique_reads_is_still_kept_by_brute_force() -> None:
     row = grid.values[:4]
     if all(row):  # 1 and 4 side by side: nothing between them
         assert abs(row.index(1) - row.index(4)) == 1
+
+
+def test_a_cage_is_read_before_the_classic_subsets() -> None:
+    # a 2-cell cage of 3 in row 1 and box 1: its combinations leave 1 and 2, which the path names
+    # for the cage (its forced digits, easy) before the locked pair the same two cells make
+    grid = _grid(9, {"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3})
+    names = [step.technique.name for step in itertools.islice(steps(grid, techniques()), 3)]
+    assert names == ["Sum combinations", "Cage forced digit", "Cage forced digit"]
+
+
+def test_cage_steps_score_as_singles_and_keep_their_levels() -> None:
+    # the count of cage steps follows the count of cages (docs/rating.md): they score as the
+    # singles do, while their levels still say how hard they are
+    naked, hidden = BY_NAME["Naked single"].score, BY_NAME["Hidden single"].score
+    assert (BY_NAME["Sum combinations"].level, BY_NAME["Sum combinations"].score) == ("easy", naked)
+    assert (BY_NAME["Cage forced digit"].level, BY_NAME["Cage forced digit"].score) == ("easy", naked)
+    assert (BY_NAME["45 rule"].level, BY_NAME["45 rule"].score) == ("medium", hidden)
+    puzzle = shudu.generate(rules="killer", level="easy", seed=1, timeout=120).puzzle
+    rating = shudu.rate(puzzle, steps=True)
+    names = {step.technique.name for step in rating.steps}
+    assert rating.level == "easy" and rating.score <= 800 and "Sum combinations" in names
+    assert all(rating_of(step)[0] == "easy" for step in rating.steps)

@@ -514,14 +514,17 @@ CATALOG: tuple[Technique, ...] = (
         ),
     ),
     Technique("Thermometer", "", (), "easy", 8, 1.8, forms=(_f("Slow thermometer"),)),
-    Technique("Sum combinations", "", (), "easy", 12, 2.0, forms=(_f("Cage combinations"),)),
-    Technique("Cage forced digit", "", (), "medium", 50, 2.6),
+    # the cage techniques score as singles do: a path takes them once a cage or a house, again as
+    # its candidates change, so their number follows the number of cages, not the difficulty
+    # (their level and SE rating say how hard they are)
+    Technique("Sum combinations", "", (), "easy", 4, 2.0, forms=(_f("Cage combinations"),)),
+    Technique("Cage forced digit", "", (), "easy", 4, 2.2),
     Technique(
         "45 rule",
         "",
         (),
         "medium",
-        60,
+        14,
         2.8,
         forms=(_f("45 rule (innies)"), _f("45 rule (outies)")),
     ),

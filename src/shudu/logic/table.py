@@ -241,6 +241,7 @@ FINDERS: tuple[Finder, ...] = (
     _t("Pair rule", rule_steps.iter_pair_rule, first=rule_steps.find_pair_rule),
     _t("Thermometer", rule_steps.iter_thermometer, first=rule_steps.find_thermometer),
     _t("Sum combinations", sum_steps.iter_sum_combinations, first=sum_steps.find_sum_combinations),
+    _t("Cage forced digit", sum_steps.iter_cage_forced_digit, first=sum_steps.find_cage_forced_digit),
     _t("Locked pair", subsets.iter_locked_pair, first=subsets.find_locked_pair, cost=_LISTS),
     _t("Locked triple", subsets.iter_locked_triple, first=subsets.find_locked_triple, cost=_LISTS),
     _t(
@@ -255,7 +256,6 @@ FINDERS: tuple[Finder, ...] = (
         first=intersections.find_claiming,
         cost=_LISTS,
     ),
-    _t("Cage forced digit", sum_steps.iter_cage_forced_digit, first=sum_steps.find_cage_forced_digit),
     _t("45 rule", sum_steps.iter_forty_five, first=sum_steps.find_forty_five),
     _t("Naked pair", subsets.iter_naked_pair, first=subsets.find_naked_pair, cost=_LISTS),
     _t("Naked triple", subsets.iter_naked_triple, first=subsets.find_naked_triple, cost=_LISTS),
