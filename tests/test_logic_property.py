@@ -19,6 +19,8 @@ from shudu.formats import parse_puzzle
 from shudu.logic import solve_path
 from shudu.logic.rating import se_steps
 
+from conftest import C_CORE
+
 CASES = json.loads((Path(__file__).parent / "data" / "logic_techniques.json").read_text())
 PAIRS = sorted({(case["puzzle"], case["solution"]) for case in CASES})
 
@@ -52,7 +54,8 @@ def puzzles(draw) -> tuple[str, str]:
     return puzzle, solution
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# a third of the examples on the pure-Python core (a minute there for 25)
+@settings(max_examples=25 if C_CORE else 8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_every_step_is_sound_on_derived_puzzles(case: tuple[str, str]) -> None:
     text, solution = case

@@ -21,7 +21,7 @@ TARGETS = [
     "Locked candidates (claiming)",
     "Naked pair",
     "Hidden pair",
-    "X-Wing",
+    pytest.param("X-Wing", marks=pytest.mark.c_speed),  # half a minute on the pure-Python core
     "XY-Wing",
 ]
 

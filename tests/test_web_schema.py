@@ -37,6 +37,7 @@ offered()  # worked out once, before the examples run
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", app, config=SchemathesisConfig.from_path(CONFIG))
 
 
+@pytest.mark.c_speed  # the web API tests check each operation on both cores
 @schema.parametrize()
 @settings(max_examples=15, deadline=10_000, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_every_check_holds_for_generated_requests(case: schemathesis.Case) -> None:

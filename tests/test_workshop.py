@@ -387,6 +387,7 @@ def test_the_growing_table_reads_as_the_whole_list() -> None:
                     assert got.part(j, i) == sum(1 << k for k in agree)
 
 
+@pytest.mark.c_speed  # the smaller make-unique tests above run on both cores
 def test_make_unique_with_very_many_solutions() -> None:
     """17-clue puzzles less five givens (more than 2,000 solutions, 10^5 and more as a rule):
     the lazy search answers, unique; with a small budget it says timeout, and a set it gives
