@@ -118,3 +118,18 @@ def test_a_link_followed_on_an_open_page_opens_its_view(browser: object, server:
     page.go_back()  # the address before the link: the same game, nothing else changes
     assert page.evaluate("location.hash") == first
     assert page.errors == []
+
+
+@needs_explain
+def test_a_link_that_comes_while_the_explanation_loads_opens_at_its_step(
+    browser: object, server: str
+) -> None:
+    page = open_page(browser, link(server, puzzle=NET))
+    total = len(steps_of(page, server, NET))
+    # the panel opened by hand starts the explanation at step 1; the link comes before it is back
+    page.evaluate(
+        "document.getElementById('explain-panel').open = true; location.hash = '#view=explain&step=4'"
+    )
+    page.wait_for_function(f"document.getElementById('explain-count').textContent === '4 / {total}'")
+    assert page.inner_text("#message") == ""
+    assert page.errors == []

@@ -4,7 +4,7 @@
 import { say } from "./app.js";
 import { $, page } from "./state.js";
 import { openSetter } from "./setter.js";
-import { explain } from "./teach.js";
+import { explain, showExplain } from "./teach.js";
 
 // A link may open a view as well as a puzzle: #puzzle=…&view=explain&step=N (or #game=ID&view=…)
 // opens the explanation at step N (from 1); #setter=PUZZLE opens the Setter with that puzzle
@@ -42,6 +42,13 @@ export async function openView(wanted) {
   if (!page.explain) return;
   const total = page.explain.steps.length;
   if (step > total) problem = `The explanation has ${total} step${total === 1 ? "" : "s"}, not ${step}: it opens at its last.`;
+  // An explanation already loading when the link came (the panel opened by hand) opened at its
+  // own step: move it to the link's.
+  const index = Math.min(step, total) - 1;
+  if (index >= 0 && page.explain.index !== index) {
+    page.explain.index = index;
+    showExplain();
+  }
   if (problem) say(problem, "bad");
 }
 
