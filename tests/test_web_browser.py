@@ -45,15 +45,16 @@ def test_play_hint_solve_reload_and_resume(browser: object, server: str, shots: 
     empties = [i for i, g in enumerate(givens) if not g]
 
     # a right digit by keyboard, a wrong one from the pad (conflict shown), pencil marks, undo
-    first, second, third = empties[:3]
+    first = empties[0]
+    # an empty cell with a given in its row, and that given's digit: a clash
+    second, clash = next(
+        (i, givens[i // 9 * 9 + c]) for i in empties[1:] for c in range(9) if givens[i // 9 * 9 + c]
+    )
+    third = next(i for i in empties if i not in (first, second))
     cell(page, first).click()
     page.keyboard.press(str(solution[first]))
     assert cell(page, first).inner_text() == str(solution[first])
     cell(page, second).click()
-    clash = next(d for d in range(1, 10) if d != solution[second] and d in [givens[p] for p in range(9)])
-    if second >= 9:  # a digit that a given in the same row holds
-        row = second // 9
-        clash = next(givens[row * 9 + c] for c in range(9) if givens[row * 9 + c])
     page.click(f'#pad button[data-digit="{clash}"]')
     assert "conflict" in (cell(page, second).get_attribute("class") or "")
     page.click("#undo-button")

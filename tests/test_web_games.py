@@ -128,6 +128,36 @@ def test_a_stale_save_of_the_moves_saved_already_is_no_conflict(client: TestClie
     assert client.get(path).json()["corner"] == corner
 
 
+def test_a_stale_save_that_carries_on_from_the_saved_moves_is_no_conflict(client: TestClient) -> None:
+    # a page reloaded before its save of move 1 landed holds moves 1 and 2, based on the version
+    # before move 1: once move 1 lands, that save carries on from it and overwrites nothing
+    game = client.post("/api/games", json={"puzzle": PUZZLE}).json()
+    path = f"/api/games/{game['id']}"
+    one = {"cell": 1, "before": {"corner": []}, "after": {"corner": [1]}}
+    two = {"cell": 2, "before": {"corner": []}, "after": {"corner": [1]}}
+    corner = [[] for _ in range(81)]
+    corner[1] = [1]
+    first = {"corner": corner, "history": {"undo": [[one]], "redo": []}}
+    assert client.put(path, json={"version": 1, **first}).json()["version"] == 2
+    both = [list(marks) for marks in corner]
+    both[2] = [1]
+    later = {"corner": both, "history": {"undo": [[one], [two]], "redo": []}}
+    carried = client.put(path, json={"version": 1, **later})
+    assert carried.status_code == 200 and carried.json()["version"] == 3
+    assert client.get(path).json()["corner"] == both
+    # a history that does not hold the saved moves, in order, is still a conflict
+    other = {"corner": both, "history": {"undo": [[two], [one]], "redo": []}}
+    assert client.put(path, json={"version": 2, **other}).status_code == 409
+    shorter = {"corner": corner, "history": {"undo": [[one]], "redo": []}}
+    assert client.put(path, json={"version": 2, **shorter}).status_code == 409
+    # nor does a save carry on from a game whose last move was undone (the undo would be lost)
+    undone = {"corner": corner, "history": {"undo": [[one]], "redo": [[two]]}}
+    assert client.put(path, json={"version": 3, **undone}).json()["version"] == 4
+    redone = {"corner": both, "history": {"undo": [[one], [two]], "redo": []}}
+    assert client.put(path, json={"version": 3, **redone}).status_code == 409
+    assert client.get(path).json()["history"]["redo"] == [[two]]
+
+
 def test_ids_are_not_reused_so_a_deleted_games_page_cannot_write_into_a_new_game(client: TestClient) -> None:
     old = client.post("/api/games", json={"puzzle": PUZZLE}).json()
     assert client.delete(f"/api/games/{old['id']}").status_code == 204

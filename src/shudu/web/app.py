@@ -429,13 +429,17 @@ class Api:
         version, so two idle pages of one game never see each other as a change; the time played
         is never wound back. For the same reason a save based on an older version is accepted
         when its moves are the saved game's already (a page reloaded right after a move sends the
-        move again while the last page's save of it is still on its way): it overwrites nothing."""
+        move again while the last page's save of it is still on its way), or when its history
+        carries on from the saved game's (every saved move, in order, then more, and nothing undone
+        since: a reloaded page whose last save of an earlier move lands after the reload's read):
+        either way it overwrites nothing."""
         game_id = path_game_id(request)
         body = await read_body(request, models.SaveRequest)
         game = await anyio.to_thread.run_sync(self.store.game, game_id, _player(request), limiter=self.light)
         puzzle = shudu.parse_puzzle(json.dumps(game.puzzle))
         version = int(body["version"])
         before = _moves(game)
+        history = game.history
         if "entries" in body:
             game.entries = read_entries(body, puzzle)
             given = next(
@@ -450,7 +454,7 @@ class Api:
         game.finished = field(body, "finished", bool, game.finished)
         elapsed = max(game.elapsed_ms, field(body, "elapsed_ms", int, 0))
         moved = _moves(game) != before
-        if version != game.version and moved:
+        if version != game.version and moved and not _carries_on(history, game.history):
             return _stale(game.id, version, game.version)
         if not moved and elapsed == game.elapsed_ms:
             return ok(models.Summary, game.summary())  # nothing to write
@@ -477,6 +481,13 @@ class Api:
 def _moves(game: Game) -> tuple[Any, ...]:
     """What a save changes besides the time played."""
     return (game.entries, game.corner, game.centre, game.history, game.finished)
+
+
+def _carries_on(saved: dict[str, list[Any]], sent: dict[str, list[Any]]) -> bool:
+    """Whether a save's move history holds every move of the saved game's, in order, and more
+    after them, with nothing of the saved game's undone (its redo list is empty)."""
+    kept = len(saved["undo"])
+    return not saved["redo"] and len(sent["undo"]) > kept and sent["undo"][:kept] == saved["undo"]
 
 
 def _player(request: Request) -> str:

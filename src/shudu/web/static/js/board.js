@@ -352,7 +352,14 @@ export class Board {
       const line = span("", ""); // one inline run inside the flex box: the marks read as one word
       line.append(...centre.map((d) => span(d === lit ? "lit" : "", digits[d - 1])));
       box.append(line);
-      if (centre.length > 4) box.style.fontSize = `max(7px, ${Math.max(0.18, 1.3 / centre.length)}em)`;
+      if (centre.length > 4) {
+        // more than four: two rows, as players write them, each half the marks (the first row
+        // the longer), so they stay legible inside a cage's outline on a phone
+        const across = Math.ceil(centre.length / 2);
+        box.style.fontSize = `max(7px, ${Math.min(0.34, 1.3 / across)}em)`;
+        line.style.maxWidth = `${across + 0.7}ch`; // a digit of the marks is a little over 1ch
+        line.classList.add("rows");
+      }
       parts.push(box);
     }
     return parts;
