@@ -8,6 +8,7 @@ and fails a full assignment that breaks it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from ..rules import AllDifferent, Kind, LineCondition, OrderedChain, Relation, Shape, WeightedSum
@@ -51,15 +52,28 @@ def near_cells(
     order of cells; none for a line of more than 31 cells."""
     if len(cells) > 31:
         return []
-    _, houses_of = _house_index(tuple(map(tuple, houses)))
+    peers_of = _peer_table(tuple(map(tuple, houses)), tuple(map(tuple, links)))
     sees: dict[int, int] = {}
     for i, cell in enumerate(cells):
-        peers = {c for h in houses_of.get(cell, ()) for c in houses[h]}
-        peers.update(links[cell] if cell < len(links) else ())
-        for c in peers:
+        for c in peers_of.get(cell, ()):
             sees[c] = sees.get(c, 0) | 1 << i
     on_line = set(cells)
     return [(c, m) for c, m in sorted(sees.items()) if c not in on_line and m.bit_count() >= 2]
+
+
+@functools.lru_cache(maxsize=16)
+def _peer_table(
+    houses: tuple[tuple[int, ...], ...], links: tuple[tuple[int, ...], ...]
+) -> dict[int, frozenset[int]]:
+    """The cells each cell sees (shares a house with, or is linked to), built once a geometry:
+    a puzzle's lines and entropy squares all ask."""
+    _, houses_of = _house_index(houses)
+    peers: dict[int, frozenset[int]] = {}
+    for cell in {*houses_of, *range(len(links))}:
+        seen = {c for h in houses_of.get(cell, ()) for c in houses[h]}
+        seen.update(links[cell] if cell < len(links) else ())
+        peers[cell] = frozenset(seen)
+    return peers
 
 
 #: A renban line of this many cells or fewer keeps only the digits of the assignments of

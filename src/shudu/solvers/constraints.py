@@ -323,6 +323,16 @@ def _geometry_records(
     return records.tobytes()
 
 
+@functools.lru_cache(maxsize=16)
+def _rule_records(geometry: Geometry) -> tuple[Shape, bytes | None]:
+    """The shape of a geometry and the records of its rules (:func:`encode_network` of
+    :func:`rule_kinds`), built once: every puzzle of one rule set, and every search of one
+    puzzle, shares them (None when they cannot run in C)."""
+    shape = shape_of(geometry)
+    rules = encode_network(rule_kinds(geometry, shape), geometry.size, geometry.house_cells, geometry.links)
+    return shape, None if rules is None else rules.tobytes()
+
+
 def _condition_params(kind: LineCondition) -> tuple[int, ...] | None:
     """The parameters of a line condition's record, or None when the C engine lacks it."""
     name, params = kind.name, kind.params
@@ -402,14 +412,13 @@ def _c_search(puzzle: Puzzle, start: Sequence[int] | None = None) -> tuple[Any, 
     """A C search over the puzzle's network (from ``start``'s domains if given), or None when
     the network cannot run in C."""
     geometry = puzzle.geometry
-    shape = shape_of(geometry)
+    shape, rules = _rule_records(geometry)
     houses = geometry.house_cells
-    rules = encode_network(rule_kinds(geometry, shape), geometry.size, houses, geometry.links)
     if _core is None or rules is None:
         return None
     # the same records as encode_network(network_sources(geometry)[1]), the geometry's cached
     records = array("i", _geometry_records(geometry.size, houses, geometry.links))
-    records.extend(rules)
+    records.frombytes(rules)
     full = (1 << geometry.size) - 1
     if start is None:
         domains = array("I", [1 << (v - 1) if v else full for v in puzzle.cells])
