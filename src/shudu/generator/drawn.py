@@ -105,6 +105,7 @@ DRAWERS: dict[str, Drawer] = {
     "arrow": arrows,
     "kropki": kropki,
     "little-killer": little_killers,
+    "sandwich": sandwiches,
     "mixed": mixed,
 }
 
