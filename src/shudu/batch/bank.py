@@ -71,10 +71,11 @@ class Filled:
         return self.made - self.new
 
 
-def entry_of_generated(record: Record) -> BankEntry:
-    """The bank entry of a ``generate`` record (status ``unique``)."""
+def entry_of_generated(record: Record, rule_set: str | None = None) -> BankEntry:
+    """The bank entry of a ``generate`` record (status ``unique``); ``rule_set`` names the set
+    of constraint rules it was made with (the record then carries them)."""
     puzzle: dict[str, Any] = {"size": record["size"]}
-    for name in ("box", "variant", "layout", "regions"):
+    for name in ("box", "variant", "layout", "regions", "rules"):
         if record.get(name) is not None and not (name == "variant" and record[name] == "standard"):
             puzzle[name] = record[name]
     puzzle["givens"] = record["givens"]
@@ -85,6 +86,7 @@ def entry_of_generated(record: Record) -> BankEntry:
         score=record.get("score"),
         hardest=record.get("hardest"),
         solution=record.get("solution"),
+        rule_set=rule_set if puzzle.get("rules") else None,
     )
 
 
@@ -117,6 +119,7 @@ def fill(
     deadline = None if timeout is None else time.monotonic() + timeout
     filled = Filled() if filled is None else filled
     run = _Filling(store, open_pool("generate", jobs, dask), filled, deadline, progress, on_chunk)
+    run.rule_set = _rule_set(spec.options.get("rules"))
     work = ((index, base + index - 1) for index in range(1, count + 1))
     try:
         for number, piece in enumerate(_chunks(work, chunk)):
@@ -158,6 +161,8 @@ class _Filling:
         self.window = 2 * pool.width + 1
         self.made: list[BankEntry] = []  # finished, not stored yet
         self.stored = time.monotonic()
+        #: The rule set the puzzles are made with (None: none).
+        self.rule_set: str | None = None
 
     def keep(self) -> None:
         """Store what was made since the last time, in one transaction."""
@@ -170,7 +175,11 @@ class _Filling:
         number = self.pending.pop(handle)
         records = self.pool.result(handle)
         filled = self.filled
-        found = [entry_of_generated(r) for r in records if r.get("status") == "unique" and r.get("level")]
+        found = [
+            entry_of_generated(r, self.rule_set)
+            for r in records
+            if r.get("status") == "unique" and r.get("level")
+        ]
         self.made.extend(found)
         filled.made += len(found)
         # one transaction for what finished in the last STORE_EVERY seconds: a kill keeps every
@@ -202,6 +211,11 @@ class _Filling:
                     return
             for handle in self.pool.finished(set(pending)):
                 self.store_chunk(handle)
+
+
+def _rule_set(rules: Any) -> str | None:
+    """A ``rules`` option as the generator names the rule set (None: none)."""
+    return rules.strip().lower().replace(" ", "-") if isinstance(rules, str) else None
 
 
 # --- export ----------------------------------------------------------------------------------
