@@ -475,7 +475,9 @@ def test_small_sandwiches_at_a_level_are_unique_by_brute_force(size: int, level:
     assert brute_force_count(size, box, result.puzzle.cells, result.puzzle.variant.rules) == 1
 
 
-@pytest.mark.parametrize("level", ["easy", pytest.param("medium", marks=pytest.mark.slow), "extreme"])
+@pytest.mark.parametrize(
+    "level", ["easy", pytest.param("medium", marks=pytest.mark.slow), "hard", "unfair", "extreme"]
+)
 def test_9x9_sandwiches_at_the_level_asked(level: str) -> None:
     result = generate(rules="sandwich", level=level, seed=1, timeout=120)
     assert_sandwiches_sane(result)

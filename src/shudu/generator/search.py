@@ -326,11 +326,16 @@ class Search:
             # the calm point; elsewhere it covers singles only, and medium lies beyond it
             standard9 = geometry.size == 9 and geometry.box == (3, 3) and geometry.variant.is_standard
             return walk(at_calm + 1, LOW_WALK if standard9 else None)
-        if reach == "middle":
-            if self.rate_nodes is not None and at_calm and self._direction(rate_at(at_calm)) > 0:
-                # the fast core's no-guess pass follows these rules further than the rater's
-                # steps do (a sandwich's rule contradictions), so the window lies before it
+        if self.rate_nodes is not None and at_calm:
+            # the fast core's no-guess pass follows these rules further than the rater's steps
+            # do (a sandwich's rule contradictions): the no-guess point may be in the window
+            # already, or past it, and then the window lies before it
+            r = rate_at(at_calm)
+            if self._matches(r):
+                return hit(at_calm)
+            if self._direction(r) > 0:
                 return bisect(0, at_calm)
+        if reach == "middle":
             return walk(at_calm + 1)
         end = len(steps) - 1
         r = rate_at(end)
