@@ -24,6 +24,7 @@ import shudu
 
 from ..errors import OptionError, ShuduError
 from ..formats import parse_json, parse_puzzle, to_json
+from ..generator.request import RULE_SETS
 from ..geometry import Box
 from ..notation import LEVELS, RATING_FIELDS, STATUS_WORDS
 from ..store import BankEntry, Store
@@ -349,7 +350,12 @@ def entry_of_record(
     given = record.get("solution")
     if given not in (None, "") and given != solution:
         raise ShuduError("the solution given is not the puzzle's solution")
-    return BankEntry(to_json(puzzle), str(level), se=se, score=score, hardest=hardest, solution=solution)
+    # an exported bank names a puzzle with rules by its rule set ("killer"), which it keeps
+    named = record.get("variant")
+    rule_set = named if puzzle.geometry.variant.rules and named in RULE_SETS else None
+    return BankEntry(
+        to_json(puzzle), str(level), se=se, score=score, hardest=hardest, solution=solution, rule_set=rule_set
+    )
 
 
 def _number(value: Any, name: str, kind: type) -> Any:
