@@ -14,7 +14,7 @@ can (9x9 only; its puzzles are symmetric under a half turn unless told otherwise
 CPU budget per task; ``timeout`` counts its tries that gave up.
 
 A second table times puzzles with rules (``rules="killer"``, no givens, and the rule sets
-drawn on the grid: thermo, arrow, kropki, little-killer, mixed) one by one, each with its own
+drawn on the grid: thermo, arrow, kropki, little-killer, sandwich, mixed) one by one, each with its own
 seed and a timeout: the median and slowest wall-clock seconds per level (the target: 9x9
 killer hard in 10 s or less at the median), and the levels of those made with no level asked
 (``--only`` with rule set names runs this table alone, those rows only)::
@@ -151,6 +151,14 @@ RULE_TASKS = (
     ("kropki", 9, None, 6, 60.0),
     ("little-killer", 9, None, 6, 60.0),
     ("mixed", 9, None, 6, 60.0),
+    ("sandwich", 9, "easy", 6, 60.0),
+    ("sandwich", 9, "medium", 6, 60.0),
+    ("sandwich", 9, "hard", 6, 60.0),
+    ("sandwich", 9, "unfair", 6, 60.0),
+    ("sandwich", 9, "extreme", 6, 60.0),
+    ("sandwich", 9, None, 6, 60.0),
+    ("sandwich", 6, "hard", 6, 30.0),
+    ("sandwich", 4, "easy", 6, 30.0),
 )
 
 
@@ -209,7 +217,7 @@ def main() -> None:
         f"{platform.machine()}; {args.clock} time, best of {repeat}"
     )
     rule_tasks = args.only is not None and any(
-        name in args.only for name in ("killer", "thermo", "arrow", "kropki", "mixed")
+        name in args.only for name in ("killer", "thermo", "arrow", "kropki", "sandwich", "mixed")
     )
     if not rule_tasks:
         print("| task | puzzles | shudu puzzles/s | shudu ms each | target | check | hodoku-py |")

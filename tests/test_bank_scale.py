@@ -210,6 +210,10 @@ def bank(tmp_path: Path) -> Store:
                     solution=made.solution.to_string(),
                 )
             )
+    for seed in range(2):  # killers: no givens, their cages in the puzzle's JSON form
+        made = shudu.generate(4, rules="killer", level="easy", seed=seed)
+        solution = made.solution.to_string()
+        entries.append(BankEntry(to_json(made.puzzle), "easy", solution=solution, rule_set="killer"))
     store.add_to_bank(entries, source="generated")
     store.add_to_bank([(to_json(shudu.parse_puzzle(RATED[0])), "medium")], source="generated")
     assert store.take_from_bank(4, "standard") is not None
@@ -249,7 +253,9 @@ def test_an_export_has_every_field_and_every_puzzle_served_or_not(bank: Store, t
     assert sum(record["served"] for record in records) == 1
     for record in records:
         puzzle = shudu.parse_puzzle(record["puzzle"])
-        assert (puzzle.size, puzzle.variant.name, puzzle.to_string()) == (
+        # a puzzle with rules is of its rule set's kind (the fixture's: killer)
+        kind = "killer" if puzzle.variant.rules else puzzle.variant.name
+        assert (puzzle.size, kind, puzzle.to_string()) == (
             record["size"],
             record["variant"],
             record["givens"],
@@ -374,6 +380,10 @@ def test_a_bad_csv_row_is_reported_by_its_line(tmp_path: Path) -> None:
         (["show", "-o", "x.jsonl"], "-o is for bank export"),
         (["show", "x.jsonl"], "bank show takes no FILE"),
         (["show", "--jobs", "2"], "--jobs and --dask are for bank fill"),
+        (["show", "--rules", "killer"], "--rules and --cages are for bank fill"),
+        (["fill", "--rules", "renban"], "does not make 'renban' puzzles"),
+        (["fill", "--cages", "2-3", "--jobs", "2"], 'give rules="killer" too'),
+        (["fill", "--rules", "killer", "--variant", "x"], "standard grid only"),
     ],
 )
 def test_bad_bank_commands_fail_cleanly(tmp_path: Path, argv: list[str], message: str) -> None:
@@ -441,3 +451,81 @@ def test_fill_on_a_local_cluster_gives_the_same_bank_as_one_process(tmp_path: Pa
         status, _, err = run(*argv, "--seed", "11", "--dask", cluster.scheduler_address, "--db", db)
     assert status == Exit.OK and "added 0 new 6x6 x easy puzzles" in err, err
     check_banked(spread, "easy", 6, "x")
+
+
+# --- puzzles with rules ---------------------------------------------------------------------------
+
+
+def check_rule_puzzles(store: Store, rules: str, level: str, size: int) -> list[dict[str, Any]]:
+    """Every puzzle in the bank is of the rule set asked, its rules and givens read back as a
+    puzzle with one solution, the solution stored, rated at the level asked, as the bank says."""
+    rows = list(store.bank_rows())
+    assert rows
+    for row in rows:
+        assert (row["size"], row["variant"], row["level"]) == (size, rules, level)
+        puzzle = shudu.formats.parse_json(row["puzzle"])
+        assert puzzle.variant.rules
+        assert shudu.count(puzzle, 2) == 1
+        assert solution_of(puzzle) == row["solution"]
+        assert shudu.rate(puzzle, timeout=60).level == level
+    return rows
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_fill_with_rules_keeps_them(tmp_path: Path, jobs: str) -> None:
+    db = str(tmp_path / "bank.sqlite3")
+    argv = ["bank", "fill", "--size", "4", "--rules", "killer", "--level", "easy", "--count", "4"]
+    status, out, err = run(*argv, "--seed", "3", "--jobs", jobs, "--db", db)
+    assert status == Exit.OK, err
+    store = Store(db)
+    rows = check_rule_puzzles(store, "killer", "easy", 4)
+    # killers with no givens: every one has the same givens, and their cages tell them apart
+    assert {row["givens"] for row in rows} == {"." * 16}
+    assert f"added {len(rows)} new 4x4 killer easy puzzles" in err
+    assert out.split() == ["4x4", "killer", "easy", str(len(rows))]
+    # the same puzzles as the generator makes: the bank gives back the puzzle with its rules
+    seeds = range(3, 7) if jobs == "2" else None
+    if seeds is not None:
+        made = [shudu.generate(4, rules="killer", level="easy", seed=seed) for seed in seeds]
+        assert sorted(json.dumps(to_json(m.puzzle), sort_keys=True) for m in made) == sorted(
+            json.dumps(to_json(shudu.formats.parse_json(row["puzzle"])), sort_keys=True) for row in rows
+        )
+    # a classic puzzle of the same size is no killer: each kind is taken on its own
+    assert store.take_from_bank(4, "standard", "easy") is None
+    taken = store.take_from_bank(4, "killer", "easy")
+    assert taken is not None and taken.puzzle["rules"]
+    # run again: every puzzle is there already
+    status, _, err = run(*argv, "--seed", "3", "--jobs", jobs, "--db", db)
+    assert status == Exit.OK and "added 0 new" in err
+
+
+@pytest.mark.parametrize(("rules", "level"), [("sandwich", "hard"), ("thermo", "easy"), ("mixed", "easy")])
+def test_fill_with_each_kind_of_rules(tmp_path: Path, rules: str, level: str) -> None:
+    db = str(tmp_path / "bank.sqlite3")
+    argv = ["bank", "fill", "--size", "6", "--rules", rules, "--level", level, "--count", "2"]
+    status, _, err = run(*argv, "--seed", "1", "--db", db, "--timeout", "120")
+    assert status == Exit.OK, err
+    check_rule_puzzles(Store(db), rules, level, 6)
+    assert "4x4" not in err and f"6x6 {rules} {level}" in err
+
+
+def test_a_fill_with_rules_past_its_timeout_says_timeout(tmp_path: Path) -> None:
+    db = str(tmp_path / "bank.sqlite3")
+    argv = ["bank", "fill", "--rules", "sandwich", "--level", "unfair", "--count", "50", "--jobs", "2"]
+    status, _, err = run(*argv, "--timeout", "1", "--seed", "1", "--db", db)
+    assert status == Exit.INVALID and "Traceback" not in err
+    assert "--timeout 1 s ran out: made " in err and " of 50 9x9 sandwich unfair" in err
+
+
+def test_two_killers_with_the_same_givens_are_two_puzzles(tmp_path: Path) -> None:
+    store = Store(tmp_path / "bank.sqlite3")
+    made = [shudu.generate(4, rules="killer", seed=seed) for seed in (1, 2)]
+    entries = [BankEntry(to_json(m.puzzle), "easy", rule_set="killer") for m in made]
+    assert store.add_to_bank(entries, source="generated") == 2
+    assert store.add_to_bank(entries[:1], source="generated") == 0
+    # a puzzle with rules banked without its rule set's name counts as "rules"
+    assert store.add_to_bank([BankEntry(to_json(made[0].puzzle), "easy")], source="imported") == 1
+    assert {(row["variant"], row["givens"]) for row in store.bank_rows()} == {
+        ("killer", "." * 16),
+        ("rules", "." * 16),
+    }

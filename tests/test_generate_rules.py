@@ -1,5 +1,5 @@
 """The generator's puzzles with rules (killer, and the rule sets drawn on the grid: thermo,
-arrow, kropki, little killer, mixed): unique puzzles (checked by a brute force on 4x4 and 6x6,
+arrow, kropki, little killer, sandwich, mixed): unique puzzles (checked by a brute force on 4x4 and 6x6,
 and by the Python engine on 9x9), sane cages and lines, the givens, symmetry and level asked
 for, reproducible seeds, timeouts, clear errors, and results that travel through the formats."""
 
@@ -257,7 +257,7 @@ def test_check_request_words() -> None:
 @pytest.mark.parametrize(
     ("fields", "error", "words"),
     [
-        ({"rules": "sandwich"}, GeneratorError, "does not make 'sandwich' puzzles"),
+        ({"rules": "renban"}, GeneratorError, "does not make 'renban' puzzles"),
         ({"rules": "thermo", "cages": "2-4"}, GeneratorError, "not of a thermo puzzle"),
         ({"rules": "killer", "size": 5}, ShapeError, "no box shape"),
         ({"rules": "killer", "size": 16}, GeneratorError, "up to 9x9"),
@@ -335,9 +335,9 @@ def test_cli_generate_and_convert() -> None:
 
 
 def test_cli_refuses_bad_rules() -> None:
-    status, _, err = run_cli("generate", "--rules", "sandwich", "--seed", "1")
+    status, _, err = run_cli("generate", "--rules", "renban", "--seed", "1")
     assert status != 0
-    assert "does not make 'sandwich' puzzles" in err
+    assert "does not make 'renban' puzzles" in err
 
 
 # --- thermometers ---------------------------------------------------------------------------------
@@ -402,7 +402,7 @@ def test_thermo_round_trip_through_formats(fmt: str) -> None:
 
 # --- the rule sets drawn on the grid --------------------------------------------------------------
 
-DRAWN = ["arrow", "kropki", "little-killer", "mixed"]
+DRAWN = ["arrow", "kropki", "little-killer", "sandwich", "mixed"]
 
 
 @pytest.mark.parametrize("rules", DRAWN)
@@ -423,7 +423,7 @@ def test_drawn_rules_are_unique_by_brute_force(rules: str, size: int, seed: int)
     # little killer and the mix take minutes on the pure-Python core; every set is made unique on
     # both cores at 4x4 and 6x6 above
     [
-        rules if rules in ("arrow", "kropki") else pytest.param(rules, marks=pytest.mark.c_speed)
+        rules if rules in ("arrow", "kropki", "sandwich") else pytest.param(rules, marks=pytest.mark.c_speed)
         for rules in DRAWN
     ],
 )
@@ -442,3 +442,55 @@ def test_drawn_9x9_at_a_level_unique_on_both_engines_and_through_formats(rules: 
 def test_the_mix_holds_several_kinds() -> None:
     kinds = {rule.kind for rule in generate(rules="mixed", seed=3).puzzle.variant.rules}
     assert {"thermo", "arrow", "little-killer"} <= kinds
+
+
+# --- sandwiches -------------------------------------------------------------------------------------
+
+
+def assert_sandwiches_sane(result: shudu.generator.Generated) -> None:
+    """Sandwich clues on whole rows and columns, each the sum of the solution's digits between
+    the line's 1 and its largest digit; the givens are the solution's."""
+    size = result.puzzle.size
+    rules = result.puzzle.variant.rules
+    assert rules and all(rule.kind == "sandwich" for rule in rules)
+    rows = [tuple(r * size + c for c in range(size)) for r in range(size)]
+    cols = [tuple(r * size + c for r in range(size)) for c in range(size)]
+    for rule in rules:
+        assert rule.cells in rows or rule.cells in cols
+        digits = [result.solution.cells[c] for c in rule.cells]
+        low, high = sorted((digits.index(1), digits.index(size)))
+        assert rule.params == (sum(digits[low + 1 : high]),)
+    assert result.solution.is_solution_of(result.puzzle)
+
+
+@pytest.mark.parametrize(
+    ("size", "level", "seed"), [(4, "easy", 0), (6, "easy", 1), (6, "hard", 0), (6, "hard", 2)]
+)
+def test_small_sandwiches_at_a_level_are_unique_by_brute_force(size: int, level: str, seed: int) -> None:
+    result = generate(size, rules="sandwich", level=level, seed=seed, timeout=60)
+    assert_sandwiches_sane(result)
+    assert result.level == level == shudu.rate(result.puzzle, timeout=60).level
+    box = result.puzzle.geometry.box
+    assert box is not None
+    assert brute_force_count(size, box, result.puzzle.cells, result.puzzle.variant.rules) == 1
+
+
+@pytest.mark.parametrize(
+    "level", ["easy", pytest.param("medium", marks=pytest.mark.slow), "hard", "unfair", "extreme"]
+)
+def test_9x9_sandwiches_at_the_level_asked(level: str) -> None:
+    result = generate(rules="sandwich", level=level, seed=1, timeout=120)
+    assert_sandwiches_sane(result)
+    assert result.level == level == shudu.rate(result.puzzle, timeout=60).level
+    assert shudu.count(result.puzzle, 2) == 1
+    again = generate(rules="sandwich", level=level, seed=result.seed, timeout=120)
+    assert to_json(again.puzzle) == to_json(result.puzzle)
+
+
+@pytest.mark.slow
+def test_sandwich_rating_past_its_budget_leaves_the_puzzle_unrated() -> None:
+    # no level asked: the end of the dig, whose rating runs past the budget of work on 9x9
+    result = generate(rules="sandwich", seed=0, rate=True, timeout=120)
+    assert_sandwiches_sane(result)
+    assert shudu.count(result.puzzle, 2) == 1
+    assert result.level is None or result.level == shudu.rate(result.puzzle, timeout=60).level

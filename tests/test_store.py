@@ -384,3 +384,32 @@ def test_a_kill_during_writes_leaves_the_last_saved_game_intact(tmp_path: Path) 
     assert n >= saved[-1]  # every save reported done is there; a later one may be too
     assert game.entries == [(n + i) % 10 for i in range(81)]  # and it is whole, not half of two saves
     assert game.history["undo"][0]["n"] == n
+
+
+def test_bank_puzzles_with_rules_get_their_own_kind_when_the_schema_moves_to_5(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:4])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 4)
+    cage = {"rule": "cage", "cells": ["r1c1", "r1c2"], "total": 3}
+    killer = {"size": 4, "box": [2, 2], "rules": [cage], "givens": "." * 16}
+    with Store(path)._write() as conn:  # as schema 4 stored them: a killer counted as standard
+        for puzzle in (PUZZLE, killer):
+            conn.execute(
+                "INSERT INTO bank (size, variant, level, givens, puzzle, source, added)"
+                " VALUES (4, 'standard', 'easy', ?, ?, 'imported', 1.0)",
+                (puzzle["givens"], json.dumps(puzzle)),
+            )
+    monkeypatch.setattr(store_module, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", len(MIGRATIONS))
+    store = Store(path)
+    rows = {row["variant"]: row for row in store.bank_rows()}
+    assert set(rows) == {"standard", "rules"}
+    assert rows["rules"]["puzzle"] == killer and rows["standard"]["puzzle"] == PUZZLE
+    with sqlite3.connect(path) as conn:
+        kept = dict(conn.execute("SELECT variant, rules FROM bank").fetchall())
+    assert kept == {"standard": "", "rules": json.dumps([cage], separators=(",", ":"))}
+    # another killer with the same givens is a new puzzle
+    other = {**killer, "rules": [{**cage, "cells": ["r1c1", "r2c1"]}]}
+    assert store.add_to_bank([BankEntry(other, "easy", rule_set="killer")], source="generated") == 1

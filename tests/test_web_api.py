@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 import shudu
 from shudu.formats import to_json
 from shudu.notation import LEVELS
-from shudu.store import Store
+from shudu.store import BankEntry, Store
 from shudu.web import create_app
 from shudu.web.app import features
 from shudu.web.bodies import MAX_BODY
@@ -382,10 +382,25 @@ def test_a_new_puzzle_of_a_rule_set_is_made_with_its_rules(
     assert bank_counts(client) == []  # rule puzzles are made on demand, not banked
 
 
+def test_a_new_puzzle_of_a_rule_set_is_taken_from_the_bank_when_it_holds_one(
+    client: TestClient, db: Path
+) -> None:
+    made = shudu.generate(4, rules="killer", level="easy", seed=2)
+    entry = BankEntry(to_json(made.puzzle), "easy", rule_set="killer")
+    Store(db).add_to_bank([entry], source="generated")
+    assert bank_counts(client) == [{"size": 4, "variant": "killer", "level": "easy", "puzzles": 1}]
+    assert client.post("/api/new", json={"size": 4, "level": "easy"}).json()["source"] == "generated"
+    data = client.post("/api/new", json={"size": 4, "rules": "killer", "level": "easy"}).json()
+    assert data["source"] == "bank" and data["puzzle"]["rules"]
+    assert to_json(shudu.parse_puzzle(json.dumps(data["puzzle"]["json"]))) == to_json(made.puzzle)
+    data = client.post("/api/new", json={"size": 4, "rules": "killer", "level": "easy"}).json()
+    assert data["source"] == "generated"
+
+
 def test_a_rule_set_the_generator_does_not_make_is_a_clear_4xx(client: TestClient) -> None:
-    answer = client.post("/api/new", json={"size": 9, "rules": "sandwich"})
+    answer = client.post("/api/new", json={"size": 9, "rules": "renban"})
     assert answer.status_code == 422
-    assert "does not make 'sandwich' puzzles" in answer.json()["error"] and "killer" in answer.json()["error"]
+    assert "does not make 'renban' puzzles" in answer.json()["error"] and "killer" in answer.json()["error"]
     answer = client.post("/api/new", json={"size": 9, "rules": "killer", "variant": "x"})
     assert answer.status_code == 422, answer.text
 

@@ -24,6 +24,7 @@ import shudu
 
 from ..errors import OptionError, ShuduError
 from ..formats import parse_json, parse_puzzle, to_json
+from ..generator.request import RULE_SETS
 from ..geometry import Box
 from ..notation import LEVELS, RATING_FIELDS, STATUS_WORDS
 from ..store import BankEntry, Store
@@ -71,10 +72,11 @@ class Filled:
         return self.made - self.new
 
 
-def entry_of_generated(record: Record) -> BankEntry:
-    """The bank entry of a ``generate`` record (status ``unique``)."""
+def entry_of_generated(record: Record, rule_set: str | None = None) -> BankEntry:
+    """The bank entry of a ``generate`` record (status ``unique``); ``rule_set`` names the set
+    of constraint rules it was made with (the record then carries them)."""
     puzzle: dict[str, Any] = {"size": record["size"]}
-    for name in ("box", "variant", "layout", "regions"):
+    for name in ("box", "variant", "layout", "regions", "rules"):
         if record.get(name) is not None and not (name == "variant" and record[name] == "standard"):
             puzzle[name] = record[name]
     puzzle["givens"] = record["givens"]
@@ -85,6 +87,7 @@ def entry_of_generated(record: Record) -> BankEntry:
         score=record.get("score"),
         hardest=record.get("hardest"),
         solution=record.get("solution"),
+        rule_set=rule_set if puzzle.get("rules") else None,
     )
 
 
@@ -117,6 +120,7 @@ def fill(
     deadline = None if timeout is None else time.monotonic() + timeout
     filled = Filled() if filled is None else filled
     run = _Filling(store, open_pool("generate", jobs, dask), filled, deadline, progress, on_chunk)
+    run.rule_set = _rule_set(spec.options.get("rules"))
     work = ((index, base + index - 1) for index in range(1, count + 1))
     try:
         for number, piece in enumerate(_chunks(work, chunk)):
@@ -158,6 +162,8 @@ class _Filling:
         self.window = 2 * pool.width + 1
         self.made: list[BankEntry] = []  # finished, not stored yet
         self.stored = time.monotonic()
+        #: The rule set the puzzles are made with (None: none).
+        self.rule_set: str | None = None
 
     def keep(self) -> None:
         """Store what was made since the last time, in one transaction."""
@@ -170,7 +176,11 @@ class _Filling:
         number = self.pending.pop(handle)
         records = self.pool.result(handle)
         filled = self.filled
-        found = [entry_of_generated(r) for r in records if r.get("status") == "unique" and r.get("level")]
+        found = [
+            entry_of_generated(r, self.rule_set)
+            for r in records
+            if r.get("status") == "unique" and r.get("level")
+        ]
         self.made.extend(found)
         filled.made += len(found)
         # one transaction for what finished in the last STORE_EVERY seconds: a kill keeps every
@@ -202,6 +212,11 @@ class _Filling:
                     return
             for handle in self.pool.finished(set(pending)):
                 self.store_chunk(handle)
+
+
+def _rule_set(rules: Any) -> str | None:
+    """A ``rules`` option as the generator names the rule set (None: none)."""
+    return rules.strip().lower().replace(" ", "-") if isinstance(rules, str) else None
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -335,7 +350,12 @@ def entry_of_record(
     given = record.get("solution")
     if given not in (None, "") and given != solution:
         raise ShuduError("the solution given is not the puzzle's solution")
-    return BankEntry(to_json(puzzle), str(level), se=se, score=score, hardest=hardest, solution=solution)
+    # an exported bank names a puzzle with rules by its rule set ("killer"), which it keeps
+    named = record.get("variant")
+    rule_set = named if puzzle.geometry.variant.rules and named in RULE_SETS else None
+    return BankEntry(
+        to_json(puzzle), str(level), se=se, score=score, hardest=hardest, solution=solution, rule_set=rule_set
+    )
 
 
 def _number(value: Any, name: str, kind: type) -> Any:

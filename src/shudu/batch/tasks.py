@@ -290,6 +290,8 @@ def run_seeds(spec: Spec, seeds: Sequence[tuple[int, int]]) -> list[Record]:
                 symmetry=options.get("symmetry") or "none",
                 clues=options.get("clues"),
                 minimal=bool(options.get("minimal")),
+                rules=options.get("rules"),
+                cages=options.get("cages"),
                 seed=seed,
                 timeout=options.get("timeout"),
                 rate=True,
@@ -299,6 +301,8 @@ def run_seeds(spec: Spec, seeds: Sequence[tuple[int, int]]) -> list[Record]:
             record["status"] = "unique"
             for name in FIELDS["generate"][3:-1]:
                 record[name] = found.get(name)
+            if found.get("rules"):
+                record["rules"] = found["rules"]  # (a bank fill with rules: no output field)
             record["error"] = None
         except GeneratorTimeout:
             record.update({name: None for name in FIELDS["generate"][2:]})

@@ -212,6 +212,8 @@ def _check_bank_command(args: argparse.Namespace) -> None:
         raise ShuduError(f"-o is for bank export, not bank {action}")
     if action != "fill" and (args.jobs > 1 or args.dask):
         raise ShuduError(f"--jobs and --dask are for bank fill, not bank {action}")
+    if action != "fill" and (args.rules is not None or args.cages is not None):
+        raise ShuduError(f"--rules and --cages are for bank fill, not bank {action}")
     if action == "export":
         # the form, from the name, and a folder that is no place for parts: refused before any work
         check_output(args.output, form_of(args.output), forcible=False)
@@ -233,7 +235,19 @@ def _level(args: argparse.Namespace) -> str | None:
 
 
 def _kind(args: argparse.Namespace) -> str:
-    return f"{args.size}x{args.size} {args.variant or 'standard'} {_level(args) or 'rated'}"
+    return (
+        f"{args.size}x{args.size} {_rule_set(args) or args.variant or 'standard'} {_level(args) or 'rated'}"
+    )
+
+
+def _rule_set(args: argparse.Namespace) -> str | None:
+    """The rule set asked with --rules, as the generator names it (None: none)."""
+    return None if args.rules is None else args.rules.strip().lower().replace(" ", "-")
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """--rules and --cages, as ``shudu.generate`` takes them."""
+    return {"rules": args.rules, "cages": args.cages}
 
 
 def _fill(args: argparse.Namespace, out: Output, store: Any) -> None:
@@ -249,7 +263,7 @@ def _fill(args: argparse.Namespace, out: Output, store: Any) -> None:
 
     puzzles = generate_many(  # a request that can never be met fails here, before any search
         args.count,
-        **{**targets(args), "level": _level(args)},
+        **{**targets(args), **_rule_options(args), "level": _level(args)},
         seed=args.seed,
         timeout=args.timeout,
         rate=True,
@@ -274,6 +288,7 @@ def _fill(args: argparse.Namespace, out: Output, store: Any) -> None:
                     score=result.score,
                     hardest=result.hardest,
                     solution=result.solution.to_string(),
+                    rule_set=_rule_set(args),
                 )
             )
             counts["made"] += 1
@@ -301,6 +316,7 @@ def _fill_in_parallel(args: argparse.Namespace, out: Output, store: Any) -> None
 
     options: dict[str, Any] = {
         **targets(args),
+        **_rule_options(args),
         "level": _level(args),
         "timeout": args.timeout,
         "seed": args.seed if args.seed is not None else random.randrange(2**62),
@@ -396,18 +412,7 @@ def _add_generate(commands: Commands) -> None:
         variant="variant name (see 'shudu variants'; jigsaw draws random layouts) or a JSON file of regions",
     )
     add_targets(generate)
-    generate.add_argument(
-        "--rules",
-        metavar="NAME",
-        help="constraint rules to make, on the standard grid: killer (cages with their totals), thermo, "
-        "arrow, kropki, little-killer or mixed (see docs/generator.md)",
-    )
-    generate.add_argument(
-        "--cages",
-        type=span("--cages", "a number of cells", "2-5", int),
-        metavar="N|MIN-MAX",
-        help="killer: the sizes of the cages in cells (default: 2-5)",
-    )
+    _add_rules(generate, "")
     add_amount(
         generate,
         default=1,
@@ -478,6 +483,7 @@ def _add_bank(commands: Commands) -> None:
         "bank",
         "shudu bank fill --level hard --count 100\n  shudu bank fill --size 6 --variant x --level easy\n"
         "  shudu bank fill --level extreme --count 1000 --jobs 4\n"
+        "  shudu bank fill --rules killer --level hard --count 20\n"
         "  shudu bank export -o bank.parquet\n"
         "  shudu bank import ratings.jsonl\n"
         "  shudu bank show",
@@ -509,6 +515,7 @@ def _add_bank(commands: Commands) -> None:
     add_targets(
         bank, level_help="level of new puzzles (default: medium, unless --se or --technique is given)"
     )
+    _add_rules(bank, "new puzzles")
     add_amount(
         bank,
         default=10,
@@ -527,4 +534,21 @@ def _add_bank(commands: Commands) -> None:
         dask="fill on a Dask cluster: 'local' starts one of --jobs workers, or tcp://HOST:PORT",
         chunk="puzzles per unit of parallel work (default: 4; 1 with --timeout)",
         most_chunk=10_000,
+    )
+
+
+def _add_rules(parser: argparse.ArgumentParser, what: str) -> None:
+    """--rules and --cages (``generate``, ``bank fill``)."""
+    parser.add_argument(
+        "--rules",
+        metavar="NAME",
+        help=f"constraint rules {'of ' + what + ' ' if what else ''}to make, on the standard grid: killer"
+        " (cages with their totals), thermo, arrow, kropki, little-killer, sandwich or mixed"
+        " (see docs/generator.md)",
+    )
+    parser.add_argument(
+        "--cages",
+        type=span("--cages", "a number of cells", "2-5", int),
+        metavar="N|MIN-MAX",
+        help="killer: the sizes of the cages in cells (default: 2-5)",
     )

@@ -67,8 +67,9 @@ def generate(
     - ``rate`` rates the result even when no difficulty is asked;
     - ``rules="killer"`` makes a killer puzzle (cages with their totals; ``clues`` then counts the
       givens beside them, 0 by default), ``cages`` the sizes of its cages (``"2-5"``);
-      ``rules="thermo"``, ``"arrow"``, ``"kropki"``, ``"little-killer"`` or ``"mixed"`` a
-      puzzle with those rules drawn on its grid, and givens dug as for a classic one.
+      ``rules="thermo"``, ``"arrow"``, ``"kropki"``, ``"little-killer"``, ``"sandwich"`` or
+      ``"mixed"`` a puzzle with those rules drawn on its grid, and givens dug as for a classic
+      one.
 
     ``seed`` makes the result reproducible (the result's ``seed`` remakes it) and ``timeout``
     (seconds) bounds the search.

@@ -1,5 +1,5 @@
-"""Constraint rules drawn on a solution grid: thermometers, arrows, kropki dots, little killers
-(sandwiches too, not served yet), and a mix of them.
+"""Constraint rules drawn on a solution grid: thermometers, arrows, kropki dots, little killers,
+sandwiches, and a mix of them.
 
 Each drawer reads a complete grid and lays rules that the grid keeps: a thermometer is a walk
 from cell to touching cell along ever larger digits, an arrow a walk from its circle whose
@@ -73,8 +73,8 @@ def little_killers(
 def sandwiches(
     solution: Sequence[int], size: int, rng: random.Random, count: int | None = None
 ) -> tuple[Rule, ...]:
-    """Sandwich totals of about half the rows and columns. Not served by the generator yet: on
-    9x9 the constraint engine's proofs of the later removals run long (one grid dug in 60 s)."""
+    """Sandwich totals of about half the rows and columns (the search rates their candidates
+    within a budget of work: see :data:`shudu.generator.search.RULE_RATE_NODES`)."""
     lines = [tuple(r * size + c for c in range(size)) for r in range(size)]
     lines += [tuple(r * size + c for r in range(size)) for c in range(size)]
     picked = rng.sample(lines, min(len(lines), size if count is None else count))
@@ -105,6 +105,7 @@ DRAWERS: dict[str, Drawer] = {
     "arrow": arrows,
     "kropki": kropki,
     "little-killer": little_killers,
+    "sandwich": sandwiches,
     "mixed": mixed,
 }
 

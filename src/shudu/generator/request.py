@@ -56,7 +56,7 @@ class RequestFields(TypedDict, total=False):
 
 
 #: The constraint rules the generator makes puzzles of (``rules=``).
-RULE_SETS = ("killer", "thermo", "arrow", "kropki", "little-killer", "mixed")
+RULE_SETS = ("killer", "thermo", "arrow", "kropki", "little-killer", "sandwich", "mixed")
 #: The cage sizes of a killer puzzle when ``cages`` is not given: 2 to 5 cells.
 DEFAULT_CAGES = (2, 5)
 #: The largest killer grid the generator makes (each merge is proven unique by the constraint

@@ -57,6 +57,12 @@ PATIENCE_LARGE = 1
 #: (small grids per cell, large grids in all: a puzzle solved without a guess takes one node,
 #: and the few more let most second solutions show, so the budget is what a refusal costs).
 DIG_NODES, DIG_NODES_LARGE, CALM_NODES, CALM_NODES_LARGE = 400, 10, 8, 64
+#: Rule sets whose candidates are rated within a budget of work, by grid size, in
+#: :func:`shudu.rate`'s ``node_limit`` units (past it: too hard; the puzzle kept gets twice as
+#: much). A sandwich's few givens leave long rule forcing chains to the rater, which can take
+#: minutes, so its ratings are bounded as a killer's are (a budget of work, not of seconds, so
+#: that a seed makes the same puzzle on any machine).
+RULE_RATE_NODES: dict[str, dict[int, int]] = {"sandwich": {4: 5_000, 6: 10_000, 8: 10_000, 9: 10_000}}
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,9 @@ class Search:
         self._checkers: dict[Geometry, tuple[Checker, Checker, Checker]] = {}
         #: The deadline of the puzzle being made, which every check keeps to (None: none).
         self._deadline: float | None = None
+        #: The budget of work of a candidate's rating (None: none; see RULE_RATE_NODES).
+        budgets = RULE_RATE_NODES.get(request.rules or "")
+        self.rate_nodes = None if budgets is None else budgets.get(request.size, 10_000)
 
     def checkers(self, geometry: Geometry) -> tuple[Checker, Checker, Checker]:
         """(filler, digger, calm digger): node budgets cut the rare searches that run long; on
@@ -165,8 +174,8 @@ class Search:
             if isinstance(rating, Grade):
                 # only the level was worked out: the puzzle kept carries shudu.rate's full rating
                 rating = self._full(text, geometry, deadline)
-                if not self.request.target.matches(rating):
-                    continue  # pragma: no cover - both walk the same path
+                if rating is None or not self.request.target.matches(rating):
+                    continue  # (past the kept puzzle's budget of work: draw again)
             return self._result(text, solution, geometry, rating, seed)
 
     def _attempt(self, rng: random.Random, deadline: float | None) -> Any:
@@ -278,9 +287,9 @@ class Search:
             """Rate deeper and deeper points until one matches or one is too hard."""
             for i in range(first, len(steps) if most is None else min(len(steps), first + most)):
                 r = rate_at(i)
-                if target.matches(r):
+                if self._matches(r):
                     return hit(i)
-                if target.direction(r) > 0:
+                if self._direction(r) > 0:
                     return None
             return None
 
@@ -289,41 +298,50 @@ class Search:
             while high - low > 1:
                 mid = (low + high) // 2
                 r = rate_at(mid)
-                if target.matches(r):
+                if self._matches(r):
                     return hit(mid)
-                if target.direction(r) <= 0:
+                if self._direction(r) <= 0:
                     low = mid
                 else:
                     high = mid
-            return hit(low) if target.matches(rate_at(low)) else None
+            return hit(low) if self._matches(rate_at(low)) else None
 
         reach = target.reach
         if len(steps) == 1:
             r = rate_at(0)
-            if target.matches(r):
+            if self._matches(r):
                 return hit(0)
-            if target.direction(r) < 0 and reach == "high":
+            if self._direction(r) < 0 and reach == "high":
                 return self._climb(path.puzzle(steps[0]), path.solution, r, geometry, rng, deadline)
             return None
         if reach == "middle" and path.calm == len(path.removed):
             return None  # solved without a guess down to the end: too easy, draw again
         if reach == "low":
             r = rate_at(at_calm)
-            if target.matches(r):
+            if self._matches(r):
                 return hit(at_calm)
-            if target.direction(r) > 0:
+            if self._direction(r) > 0:
                 return bisect(0, at_calm) if at_calm else None
             # the 9x9 engine's no-guess pass already covers intersections, so medium sits at
             # the calm point; elsewhere it covers singles only, and medium lies beyond it
             standard9 = geometry.size == 9 and geometry.box == (3, 3) and geometry.variant.is_standard
             return walk(at_calm + 1, LOW_WALK if standard9 else None)
+        if self.rate_nodes is not None and at_calm:
+            # the fast core's no-guess pass follows these rules further than the rater's steps
+            # do (a sandwich's rule contradictions): the no-guess point may be in the window
+            # already, or past it, and then the window lies before it
+            r = rate_at(at_calm)
+            if self._matches(r):
+                return hit(at_calm)
+            if self._direction(r) > 0:
+                return bisect(0, at_calm)
         if reach == "middle":
             return walk(at_calm + 1)
         end = len(steps) - 1
         r = rate_at(end)
-        if target.matches(r):
+        if self._matches(r):
             return hit(end)
-        if target.direction(r) > 0:
+        if self._direction(r) > 0:
             return bisect(at_calm, end) if end > at_calm else None
         return self._climb(path.puzzle(steps[end]), path.solution, r, geometry, rng, deadline)
 
@@ -337,9 +355,8 @@ class Search:
         deadline: float | None,
     ) -> Any:
         """Local search from a too-easy minimal puzzle toward the window."""
-        target = self.request.target
         _, digger, _ = self.checkers(geometry)
-        gap = target.gap(rating)
+        gap = self._gap(rating)
         stale = 0
         low = self.request.clues[0] if self.request.clues else 0
         while stale < PATIENCE:
@@ -366,9 +383,9 @@ class Search:
                     continue
                 self._check_time(deadline)
                 r = self._rate(candidate, geometry, deadline)
-                if target.matches(r):
+                if self._matches(r):
                     return candidate, new_solution, geometry, r
-                g = target.gap(r)
+                g = self._gap(r)
                 if best is None or g < best[0]:
                     best = (g, candidate, new_solution, r)
             if best is not None and best[0] <= gap:
@@ -377,6 +394,18 @@ class Search:
             else:
                 stale += 1
         return None
+
+    def _matches(self, rating: Any) -> bool:
+        """Whether a candidate's rating lies in the window (None, past its budget: no)."""
+        return rating is not None and self.request.target.matches(rating)
+
+    def _direction(self, rating: Any) -> int:
+        """:meth:`Target.direction`, a rating past its budget counting as too hard."""
+        return 1 if rating is None else self.request.target.direction(rating)
+
+    def _gap(self, rating: Any) -> float:
+        """:meth:`Target.gap`, a rating past its budget counting as farthest."""
+        return float(len(LEVELS)) if rating is None else self.request.target.gap(rating)
 
     def _clues_ok(self, text: bytes | bytearray) -> bool:
         if self.request.clues is None:
@@ -413,29 +442,40 @@ class Search:
         target = self.request.target
         puzzle = Puzzle.trusted(text_cells(text), geometry)
         started = time.process_time()
+        nodes = self.rate_nodes
         try:
             if target.se is None and target.level != LEVELS[-1]:
                 # (nothing is too hard for the top level: its candidates are rated in full at once)
-                rating: Any = grade(puzzle, target.level, deadline)
+                rating: Any = grade(puzzle, target.level, deadline, nodes)
             else:
-                rating = full_rating(puzzle, keep_steps=target.technique is not None, deadline=deadline)
+                keep = target.technique is not None
+                rating = full_rating(puzzle, keep_steps=keep, deadline=deadline, nodes=nodes)
         except RatingOutOfTime:
-            raise OutOfTime from None
+            self._check_time(deadline)
+            if nodes is None:
+                raise OutOfTime from None  # pragma: no cover - only a deadline stops it
+            return None  # past its budget of work: too hard
         finally:
             self.progress.rating_seconds += time.process_time() - started
         self.progress.rated_one(rating, target.gap(rating))
         return rating
 
     def _full(self, text: bytes | bytearray, geometry: Geometry, deadline: float | None) -> Any:
+        """:func:`shudu.rate`'s rating, or None past twice a candidate's budget of work."""
         started = time.process_time()
+        nodes = None if self.rate_nodes is None else 2 * self.rate_nodes
         try:
             return full_rating(
                 Puzzle.trusted(text_cells(text), geometry),
                 keep_steps=self.request.target.technique is not None,
                 deadline=deadline,
+                nodes=nodes,
             )
         except RatingOutOfTime:
-            raise OutOfTime from None
+            self._check_time(deadline)
+            if nodes is None:
+                raise OutOfTime from None  # pragma: no cover - only a deadline stops it
+            return None
         finally:
             self.progress.rating_seconds += time.process_time() - started
 

@@ -220,13 +220,14 @@ class Store:
             for entry in entries:
                 puzzle = entry.puzzle
                 cursor = conn.execute(
-                    "INSERT OR IGNORE INTO bank (size, variant, level, givens, puzzle, source, added,"
-                    " se, score, hardest, solution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO bank (size, variant, level, givens, rules, puzzle, source,"
+                    " added, se, score, hardest, solution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         int(puzzle["size"]),
-                        str(puzzle.get("variant", "standard")),
+                        entry.kind,
                         entry.level,
                         str(puzzle["givens"]),
+                        entry.rules,
                         json.dumps(puzzle, separators=(",", ":")),
                         source,
                         now,

@@ -139,6 +139,26 @@ class BankEntry:
     score: int | None = None
     hardest: str | None = None
     solution: str | None = None
+    #: The name of the puzzle's set of constraint rules (``"killer"`` …), its kind in the bank
+    #: (None: ``"rules"`` when the puzzle has rules).
+    rule_set: str | None = None
+
+    @property
+    def rules(self) -> str:
+        """The puzzle's constraint rules as compact JSON text ('' for none): with the givens,
+        what makes a puzzle new to the bank."""
+        rules = self.puzzle.get("rules")
+        return json.dumps(rules, separators=(",", ":")) if rules else ""
+
+    @property
+    def kind(self) -> str:
+        """The bank's name of the puzzle's kind: its variant, or for a puzzle with rules the rule
+        set's name (``"killer"``; ``"x+killer"`` beside a variant)."""
+        variant = str(self.puzzle.get("variant", "standard"))
+        if not self.rules:
+            return variant
+        name = self.rule_set or "rules"
+        return name if variant == "standard" else f"{variant}+{name}"
 
     def check(self) -> None:
         """Raise :class:`StoreError` unless every field has the type and range the bank keeps."""
@@ -158,6 +178,11 @@ class BankEntry:
             isinstance(self.score, bool) or not isinstance(self.score, int) or self.score < 0
         ):
             raise StoreError(f"score must be a whole number from 0, not {self.score!r}")
+        rules = self.puzzle.get("rules")
+        if rules is not None and not isinstance(rules, list):
+            raise StoreError(f"a bank puzzle's rules are a list, not {rules!r}")
+        if self.rule_set is not None and (not isinstance(self.rule_set, str) or not self.rule_set):
+            raise StoreError(f"rule_set must be the name of a set of rules, not {self.rule_set!r}")
         if self.solution is not None and len(self.solution) != len(givens):
             raise StoreError(f"the solution has {len(self.solution)} cells; the givens have {len(givens)}")
 

@@ -85,6 +85,41 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE bank ADD COLUMN hardest TEXT;
     ALTER TABLE bank ADD COLUMN solution TEXT;
     """,
+    # 5: a bank puzzle with constraint rules (killer cages, thermometers …) keeps them in a column of
+    #    their own, part of what makes a puzzle new (two killers with no givens differ by their
+    #    cages), and its kind says so (the rule set's name in place of "standard"; "rules" for
+    #    puzzles with rules banked before, which were counted as their variant)
+    """
+    CREATE TABLE bank_v5 (
+        id INTEGER PRIMARY KEY,
+        size INTEGER NOT NULL,
+        variant TEXT NOT NULL,           -- the kind: the variant, or the rule set of a puzzle with rules
+        level TEXT NOT NULL,
+        givens TEXT NOT NULL,
+        rules TEXT NOT NULL DEFAULT '',  -- the puzzle's rules as JSON text; '' for none
+        puzzle TEXT NOT NULL,
+        source TEXT NOT NULL,
+        served INTEGER NOT NULL DEFAULT 0,
+        added REAL NOT NULL,
+        se REAL,
+        score INTEGER,
+        hardest TEXT,
+        solution TEXT,
+        UNIQUE (variant, givens, rules)
+    );
+    INSERT INTO bank_v5 (id, size, variant, level, givens, rules, puzzle, source, served, added, se, score,
+        hardest, solution)
+        SELECT id, size,
+        CASE WHEN json_extract(puzzle, '$.rules') IS NULL OR json_extract(puzzle, '$.rules') = '[]'
+            THEN variant WHEN variant = 'standard' THEN 'rules' ELSE variant || '+rules' END,
+        level, givens,
+        CASE WHEN json_extract(puzzle, '$.rules') IS NULL OR json_extract(puzzle, '$.rules') = '[]'
+            THEN '' ELSE json_extract(puzzle, '$.rules') END,
+        puzzle, source, served, added, se, score, hardest, solution FROM bank;
+    DROP TABLE bank;
+    ALTER TABLE bank_v5 RENAME TO bank;
+    CREATE INDEX bank_pick ON bank (size, variant, level, served);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -317,12 +317,14 @@ class Api:
     async def new(self, request: Request) -> Response:
         """A new puzzle: from the bank when it holds one of that kind, else generated on demand."""
         size, variant, level, rules = _kind(await read_body(request, models.KindRequest))
-        if rules is not None:
-            # made now, within the deadline: the bank and the background making keep classic kinds
-            return await self._generate(size, variant, level, rules)
+        # the bank names a puzzle with rules by its rule set (shudu bank fill --rules killer)
+        kind_name = variant if rules is None else rules.strip().lower().replace(" ", "-")
         banked = await anyio.to_thread.run_sync(
-            self.store.take_from_bank, size, variant, level, limiter=self.light
+            self.store.take_from_bank, size, kind_name, level, limiter=self.light
         )
+        if banked is None and rules is not None:
+            # made now, within the deadline: the background making keeps classic kinds
+            return await self._generate(size, variant, level, rules)
         if banked is not None:
             puzzle = shudu.parse_puzzle(json.dumps(banked.puzzle))
             return ok(models.NewPuzzle, {"puzzle": describe(puzzle), "level": banked.level, "source": "bank"})

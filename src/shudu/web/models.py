@@ -143,7 +143,8 @@ class KindRequest(Model):
     level: Level | None = None
     rules: Name | None = Field(
         None,
-        description="a set of constraint rules to make (killer, thermo, arrow, kropki, little-killer, mixed)",
+        description="a set of constraint rules to make (killer, thermo, arrow, kropki, little-killer,"
+        " sandwich, mixed)",
     )
 
     @model_validator(mode="after")
