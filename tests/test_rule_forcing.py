@@ -7,9 +7,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+import shudu
 from shudu.logic.engine.grid import CandidateGrid, bits
+from shudu.logic.solver import steps
 from shudu.logic.table import EVERY_FINDER
 from shudu.logic.techniques import rule_forcing, rule_steps
+from shudu.puzzle import Puzzle
+from shudu.rules import Rule
+from shudu.variants import Variant
 from test_rule_soundness import random_state, sources, wrong_steps
 
 #: The finders of the rule forcing chains, nets and verities.
@@ -23,6 +30,7 @@ def test_the_rule_forcing_finders_are_on_the_path() -> None:
         rule_forcing.SHORT_FORM,
         rule_forcing.NET_NAME,
         rule_forcing.CELL_FORM,
+        rule_forcing.NET_CELL_FORM,
     }
 
 
@@ -98,3 +106,61 @@ def test_a_remembered_propagation_is_a_fresh_one() -> None:
             rules.memo.clear()
             rules.memo.update(saved)
             assert remembered == fresh
+
+
+#: Puzzles whose solving path takes a step of a rule forcing net or verity finder, by the
+#: finder's name (found among random 4x4 and 6x6 rule puzzles, some with several solutions):
+#: (rules, givens).
+PATH_CASES: dict[str, tuple[tuple[Rule, ...], str]] = {
+    rule_forcing.NET_NAME: (
+        (Rule("arrow", (9, 4), (1,)), Rule("white-dot", (13, 12)), Rule("white-dot", (6, 7))),
+        "0000000000000300",
+    ),
+    rule_forcing.CELL_FORM: (
+        (
+            Rule("cage", (20,), (1,)),
+            Rule("white-dot", (12, 18)),
+            Rule("cage", (10,)),
+            Rule("quad", (22, 23, 28, 29), (3, 4)),
+            Rule("black-dot", (22, 16)),
+            Rule("black-dot", (25, 19)),
+        ),
+        "000000000000054000060000000100146000",
+    ),
+    rule_forcing.NET_CELL_FORM: (
+        (
+            Rule("black-dot", (14, 20)),
+            Rule("quad", (24, 25, 30, 31), (1, 2)),
+            Rule("whisper", (0, 6, 7, 13, 8), (1,)),
+            Rule("cage", (21, 20, 19, 18), (14,)),
+            Rule("modular", (4, 11, 10), (3,)),
+        ),
+        "000000030000000000300006503000060050",
+    ),
+}
+
+
+#: The forms of the steps of each finder.
+VERITY_FORMS = {
+    rule_forcing.NET_NAME: (rule_forcing.NET_NAME,),
+    rule_forcing.CELL_FORM: (rule_forcing.CELL_FORM, rule_forcing.HOUSE_FORM),
+    rule_forcing.NET_CELL_FORM: (rule_forcing.NET_CELL_FORM, rule_forcing.NET_HOUSE_FORM),
+}
+
+
+@pytest.mark.parametrize("form", sorted(PATH_CASES))
+def test_a_path_takes_the_rule_nets_and_verities_soundly(form: str) -> None:
+    rules, givens = PATH_CASES[form]
+    size = {16: 4, 36: 6}[len(givens)]
+    puzzle = Puzzle([int(ch) for ch in givens], variant=Variant().with_rules(rules, size))
+    solutions = [tuple(g.cells) for g in shudu.solutions(puzzle)]
+    assert solutions
+    grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
+    taken = []
+    for step in steps(grid):
+        assert all(sol[c] == d for c, d in step.placements for sol in solutions), step.explanation
+        assert all(sol[c] != d for c, d in step.eliminations for sol in solutions), step.explanation
+        if step.name in VERITY_FORMS[form]:
+            taken.append(step)
+    assert taken  # (a puzzle with several solutions stops where no digit is forced)
+    assert all(step.explanation.startswith(step.name + ": ") for step in taken)

@@ -542,7 +542,15 @@ CATALOG: tuple[Technique, ...] = (
             _f("Rule Forcing Chain (house)", se=8.7),
         ),
     ),
-    Technique("Rule Forcing Net", "", (), "extreme", 700, 9.0),
+    Technique(
+        "Rule Forcing Net",
+        "",
+        (),
+        "extreme",
+        700,
+        9.0,
+        forms=(_f("Rule Forcing Net (cell)", se=9.2), _f("Rule Forcing Net (house)", se=9.2)),
+    ),
 )
 
 

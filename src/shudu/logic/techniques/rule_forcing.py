@@ -30,11 +30,13 @@ from .rule_steps import chain_bounds, pair_eliminations, propagated, supports
 __all__ = [
     "find_rule_forcing_chain",
     "find_rule_forcing_net",
+    "find_rule_net_verity",
     "find_rule_verity",
     "find_short_rule_forcing_chain",
     "follow",
     "iter_rule_forcing_chain",
     "iter_rule_forcing_net",
+    "iter_rule_net_verity",
     "iter_rule_verity",
     "iter_short_rule_forcing_chain",
     "rule_eliminations",
@@ -340,10 +342,16 @@ def _forcing(grid: CandidateGrid, most: int, name: str, *, net: bool = False) ->
 
 CELL_FORM = "Rule Forcing Chain (cell)"
 HOUSE_FORM = "Rule Forcing Chain (house)"
+NET_CELL_FORM = "Rule Forcing Net (cell)"
+NET_HOUSE_FORM = "Rule Forcing Net (house)"
 
 
 def find_rule_verity(grid: CandidateGrid) -> Step | None:
     return next(iter_rule_verity(grid), None)
+
+
+def find_rule_net_verity(grid: CandidateGrid) -> Step | None:
+    return next(iter_rule_net_verity(grid), None)
 
 
 def iter_rule_verity(grid: CandidateGrid) -> Iterator[Step]:
@@ -351,6 +359,16 @@ def iter_rule_verity(grid: CandidateGrid) -> Iterator[Step]:
     of a digit in a house) followed through singles and the rules, as :func:`follow` does; what
     all the branches that do not break agree on holds, since one of them is true. Cells with
     fewer candidates first, then the houses in order."""
+    return _verities(grid, net=False)
+
+
+def iter_rule_net_verity(grid: CandidateGrid) -> Iterator[Step]:
+    """The verities of the rule forcing net: as :func:`iter_rule_verity`, each branch following
+    pointing, claiming and pairs too."""
+    return _verities(grid, net=True)
+
+
+def _verities(grid: CandidateGrid, *, net: bool) -> Iterator[Step]:
     rules = grid.t.rules
     if rules is None:
         return
@@ -358,7 +376,8 @@ def iter_rule_verity(grid: CandidateGrid) -> Iterator[Step]:
         quiet = grid if not rule_eliminations(grid) else None
     except Broken:
         return
-    trials = _kept_trials(grid, net=False)
+    trials = _kept_trials(grid, net=net)
+    cell_form, house_form = (NET_CELL_FORM, NET_HOUSE_FORM) if net else (CELL_FORM, HOUSE_FORM)
     house_bits = grid.t.house_bits
     houses = grid.geometry.houses
 
@@ -366,7 +385,7 @@ def iter_rule_verity(grid: CandidateGrid) -> Iterator[Step]:
         out = []
         for cell, d in options:
             checkpoint()
-            trial = _trial(grid, trials, quiet, cell, d, MAX_ROUNDS, net=False)
+            trial = _trial(grid, trials, quiet, cell, d, MAX_ROUNDS, net=net)
             if trial.broke is None:
                 out.append(trial)
         return out
@@ -375,7 +394,7 @@ def iter_rule_verity(grid: CandidateGrid) -> Iterator[Step]:
         if grid.cands[cell].bit_count() < 2:
             continue
         options = [(cell, d) for d in bits(grid.cands[cell])]
-        step = _verity(grid, branches(options), CELL_FORM, f"whichever digit {grid.name(cell)} holds")
+        step = _verity(grid, branches(options), cell_form, f"whichever digit {grid.name(cell)} holds", net)
         if step is not None:
             yield step
     for h, hbits in enumerate(house_bits):
@@ -385,12 +404,12 @@ def iter_rule_verity(grid: CandidateGrid) -> Iterator[Step]:
                 continue
             options = [(cell, d) for cell in bits(spots)]
             words = f"wherever {digit_char(d + 1)} goes in {houses[h].name}"
-            step = _verity(grid, branches(options), HOUSE_FORM, words)
+            step = _verity(grid, branches(options), house_form, words, net)
             if step is not None:
                 yield step
 
 
-def _verity(grid: CandidateGrid, live: list[Trial], name: str, words: str) -> Step | None:
+def _verity(grid: CandidateGrid, live: list[Trial], name: str, words: str, net: bool) -> Step | None:
     """The step of what every live branch agrees on (None: nothing new, or no branch left)."""
     if not live:
         return None  # every branch breaks: the grid is broken, which the chains say
@@ -410,7 +429,8 @@ def _verity(grid: CandidateGrid, live: list[Trial], name: str, words: str) -> St
     return make_step(
         grid,
         name,
-        f"{words}, singles and rule steps (at most {rounds} round{'s' if rounds > 1 else ''}) lead "
+        f"{words}, singles{', basic patterns' if net else ''} and rule steps (at most {rounds} "
+        f"round{'s' if rounds > 1 else ''}) lead "
         "to the same outcome",
         placements=placements,
         eliminations=eliminations,
