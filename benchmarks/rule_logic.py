@@ -5,9 +5,11 @@ Run from the repository root::
 
     python benchmarks/rule_logic.py                  # every core puzzle, 20 s each
     python benchmarks/rule_logic.py --timeout 5 --only Killer
+    PYTHONPATH=OLD/src python benchmarks/rule_logic.py    # another tree's shudu
 
 For each core puzzle of ``../shared/data/iss_constraint_puzzles.tsv`` that shudu reads it prints
-the status, level, SE rating and hardest technique of ``shudu.rate`` (with its path), the time,
+the status, level, SE rating and hardest technique of ``shudu.rate`` (with its path), the time
+(wall clock and the process's CPU time, which a busy machine does not stretch),
 whether the path ends in the published solution, and whether it needed the brute-force search
 (else: whether a forcing chain or net); then the counts and the median time.
 """
@@ -51,9 +53,10 @@ def main() -> None:
             puzzle = shudu.parse_puzzle(row["iss_input"])
         except ShuduError:
             continue
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         rating = shudu.rate(puzzle, steps=True, timeout=args.timeout)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         times.append(seconds)
         used = {step.technique.name for step in rating.steps}
         grid = CandidateGrid.from_values(puzzle.geometry, puzzle.cells)
@@ -72,7 +75,7 @@ def main() -> None:
         kind = "search" if searched else ("forcing" if used & FORCING else "patterns")
         print(
             f"{row['name'][:34]:34} {row['types'][:30]:30} {rating.status:8} {rating.level:8} "
-            f"{rating.se:4.1f} {rating.hardest[:26]:26} {seconds:6.1f}s {kind:8} "
+            f"{rating.se:4.1f} {rating.hardest[:26]:26} {seconds:6.1f}s {cpu:6.1f}s cpu {kind:8} "
             f"{'ok' if right else ('WRONG' if done else '-')}"
         )
     print(

@@ -64,9 +64,10 @@ def test_technique_known_answer(case: dict) -> None:
 
 
 def test_every_technique_but_the_rarest_has_a_known_answer() -> None:
+    from test_rule_forcing import PATH_CASES  # the rule verities, met on solving paths
     from test_rule_logic import CASES as RULE_CASES  # the rule techniques' known answers
 
-    covered = {case["technique"] for case in FIXTURES} | set(RULE_CASES)
+    covered = {case["technique"] for case in FIXTURES} | set(RULE_CASES) | set(PATH_CASES)
     missing = {t.name for t in TECHNIQUES} - covered
     assert missing <= {"Full house", "Naked single", "Hidden single", "Hidden quad", "Brute Force"}
 

@@ -536,7 +536,20 @@ CATALOG: tuple[Technique, ...] = (
         "extreme",
         500,
         8.5,
-        forms=(_f("Rule Forcing Chain (short)", level="unfair", score=300, se=7.5),),
+        forms=(
+            _f("Rule Forcing Chain (short)", level="unfair", score=300, se=7.5),
+            _f("Rule Forcing Chain (cell)", se=8.7),
+            _f("Rule Forcing Chain (house)", se=8.7),
+        ),
+    ),
+    Technique(
+        "Rule Forcing Net",
+        "",
+        (),
+        "extreme",
+        700,
+        9.0,
+        forms=(_f("Rule Forcing Net (cell)", se=9.2), _f("Rule Forcing Net (house)", se=9.2)),
     ),
 )
 

@@ -327,6 +327,26 @@ FINDERS: tuple[Finder, ...] = (
     ),
     _t("Forcing Chain", forcing.iter_forcing_chain, first=forcing.find_forcing_chain),
     _t("Forcing Net", forcing.iter_forcing_net, first=forcing.find_forcing_net),
+    _t(
+        "Rule Forcing Net",
+        rule_forcing.iter_rule_forcing_net,
+        first=rule_forcing.find_rule_forcing_net,
+        cost=_LISTS,
+    ),
+    _t(
+        "Rule Forcing Chain",
+        rule_forcing.iter_rule_verity,
+        first=rule_forcing.find_rule_verity,
+        cost=_LISTS,
+        form=rule_forcing.CELL_FORM,
+    ),
+    _t(
+        "Rule Forcing Net",
+        rule_forcing.iter_rule_net_verity,
+        first=rule_forcing.find_rule_net_verity,
+        cost=_LISTS,
+        form=rule_forcing.NET_CELL_FORM,
+    ),
     _t("Nested Forcing Net", first=forcing.find_nested_forcing_net),
     _t("Brute Force", first=forcing.find_brute_force),
     # The finders the listings have but the solving path leaves out: the path has HoDoKu's

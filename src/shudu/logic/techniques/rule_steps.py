@@ -21,9 +21,13 @@ from collections.abc import Iterator
 
 from ...rules import LineCondition, OrderedChain, Relation, lookup
 from ...solvers._conditions_py import make
+from ...solvers._propagators_py import Prop
 from ..engine.grid import CandidateGrid, bits, digits_of
 from ..engine.step import Step, digit_list, make_step
 from .rule_fit import rule_fit
+
+#: How many answers a geometry's rules remember before their memory is emptied.
+_MEMO_MOST = 1 << 14
 
 __all__ = [
     "find_pair_rule",
@@ -34,6 +38,8 @@ __all__ = [
     "iter_restricted_digits",
     "iter_rule_contradiction",
     "iter_thermometer",
+    "propagated",
+    "supports",
 ]
 
 
@@ -102,6 +108,32 @@ def _partners(allowed: tuple[int, ...], dom_a: int, dom_b: int) -> tuple[int, in
         if len(_PAIR_MEMO) >= _PAIR_MEMO_MOST:
             _PAIR_MEMO.clear()
         found = _PAIR_MEMO[key] = (keep_a, keep_b)
+    return found
+
+
+#: A relation table's support tables, by table: for each set of digits one cell may hold, the
+#: digits the other cell may hold beside one of them (forward: a to b; back: b to a).
+_SUPPORTS: dict[tuple[int, ...], tuple[list[int], list[int]]] = {}
+#: The largest size whose support tables are built (2^size entries each).
+_SUPPORTS_MOST_SIZE = 12
+
+
+def supports(allowed: tuple[int, ...]) -> tuple[list[int], list[int]] | None:
+    """The support tables of a relation table (see :data:`_SUPPORTS`); None for a table of more
+    than :data:`_SUPPORTS_MOST_SIZE` digits."""
+    found = _SUPPORTS.get(allowed)
+    if found is None:
+        size = len(allowed)
+        if size > _SUPPORTS_MOST_SIZE:
+            return None
+        back_of = [sum(1 << d for d in range(size) if allowed[d] >> e & 1) for e in range(size)]
+        fwd, back = [0] * (1 << size), [0] * (1 << size)
+        for mask in range(1, 1 << size):
+            low = (mask & -mask).bit_length() - 1
+            rest = mask & (mask - 1)
+            fwd[mask] = fwd[rest] | allowed[low]
+            back[mask] = back[rest] | back_of[low]
+        found = _SUPPORTS[allowed] = (fwd, back)
     return found
 
 
@@ -205,26 +237,52 @@ def find_thermometer(grid: CandidateGrid) -> Step | None:
     return next(iter_thermometer(grid), None)
 
 
+#: The conditions whose propagators read (and clear) cells off their line: their answers hang on
+#: the whole grid.
+_READS_NEAR = frozenset({"renban", "cover"})
+
+
 def propagated(grid: CandidateGrid, index: int) -> list[tuple[int, int]] | None:
     """The eliminations of a rule's own propagators (the constraint engine's), run once each on
-    the grid's domains; None when one finds the rule broken."""
+    the grid's domains; None when one finds the rule broken. Remembered per rule and state of the
+    cells its propagators read (a path asks the same rules again after every step elsewhere)."""
     rules = grid.t.rules
     assert rules is not None
-    item = rules.items[index]
-    dom = [_domain(grid, c) for c in range(len(grid.values))]
+    memo = rules.memo
+    props = memo.get(("props", index))
+    if props is None:
+        item = rules.items[index]
+        houses = grid.geometry.house_cells
+        kinds = [k for k in item.kinds if not (isinstance(k, LineCondition) and k.name == "rule")]
+        cells: tuple[int, ...] = tuple(
+            dict.fromkeys(cell for kind in kinds for cell in getattr(kind, "cells", ()))
+        )
+        near = any(isinstance(k, LineCondition) and k.name in _READS_NEAR for k in kinds)
+        whole = near or not all(getattr(k, "cells", ()) for k in kinds)
+        reads: tuple[int, ...] | None = None if whole else cells
+        props = memo[("props", index)] = ([make(k, rules.shape, houses) for k in kinds], cells, reads)
+    runs: list[Prop]
+    runs, cells, reads = props  # type: ignore[misc]
+    values, cands = grid.values, grid.cands
+    if reads is None:
+        state: tuple[int, ...] = (*values, *cands)
+    else:
+        state = tuple(-values[c] if values[c] else cands[c] for c in reads)
+    key = ("propagated", index, state)
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    dom = [_domain(grid, c) for c in range(len(values))]
     before = dom[:]
-    houses = grid.geometry.house_cells
-    for kind in item.kinds:
-        if isinstance(kind, LineCondition) and kind.name == "rule":
-            continue
-        if make(kind, rules.shape, houses).run(dom) is None:
-            return None
-    return [
-        (c, d + 1)
-        for c in dict.fromkeys(cell for kind in item.kinds for cell in getattr(kind, "cells", ()))
-        if not grid.values[c]
-        for d in bits(before[c] & ~dom[c])
-    ]
+    found: list[tuple[int, int]] | None = None
+    for prop in runs:
+        if prop.run(dom) is None:
+            break
+    else:
+        found = [(c, d + 1) for c in cells if not values[c] for d in bits(before[c] & ~dom[c])]
+    if len(memo) >= _MEMO_MOST:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def iter_rule_contradiction(grid: CandidateGrid) -> Iterator[Step]:
