@@ -381,3 +381,22 @@ def test_the_command_line_solves_and_counts_them() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert main(["rate", skyscrapers], stdout=out, stderr=err) != 0
     assert "square grids" in err.getvalue() and "Traceback" not in err.getvalue()
+
+
+def test_the_web_app_solves_them_and_refuses_the_player_board_by_name(db: Path) -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from shudu.web.app import create_app
+
+    skyscrapers = (
+        ".Shape~4x6.Skyscraper~C1~1~4.Skyscraper~C2~2~3.Skyscraper~C3~3~.Skyscraper~C4~3~2"
+        ".Skyscraper~C5~2~.Skyscraper~C6~1~.Skyscraper~R4~4~"
+    )
+    client = TestClient(create_app(db))
+    solved = client.post("/api/solve", json={"puzzle": skyscrapers})
+    assert solved.status_code == 200 and solved.json()["status"] == "unique"
+    assert client.post("/api/parse", json={"puzzle": skyscrapers}).json()["puzzle"]["json"]["shape"] == "4x6"
+    for route in ("/api/candidates", "/api/hint", "/api/games", "/api/rate"):
+        answer = client.post(route, json={"puzzle": skyscrapers})
+        assert answer.status_code == 422 and answer.json()["kind"] == "ShapeError", route
