@@ -28,6 +28,7 @@ __all__ = [
     "House",
     "check_variant",
     "default_box",
+    "grid_box",
     "parse_box",
     "resolve_box",
     "resolve_rules",
@@ -58,6 +59,22 @@ def default_box(size: int) -> Box:
     if not rows:
         raise ShapeError(f"a {size}x{size} grid has no box shape (size is prime); give a jigsaw layout")
     return rows, size // rows
+
+
+def grid_box(rows: int, cols: int) -> Box | None:
+    """The boxes of a grid of ``rows`` x ``cols`` cells, as ISS gives them: of max(rows, cols)
+    cells, as near square as tiles the grid (5x10: boxes of 5 rows and 2 columns; 4x6: 2x3),
+    or None when no such box tiles it (9x8, 5x5)."""
+    cells = max(rows, cols)
+    for small in range(math.isqrt(cells), 1, -1):
+        if cells % small:
+            continue
+        large = cells // small
+        if rows % small == 0 and cols % large == 0:
+            return small, large
+        if rows % large == 0 and cols % small == 0:
+            return large, small
+    return None
 
 
 def parse_box(text: str) -> Box:
@@ -151,8 +168,14 @@ class Geometry:
     size: int
     box: Box | None
     variant: Variant
+    #: Rows and columns: both ``size`` but on a grid that is not square (:attr:`is_rect`).
+    rows: int
+    cols: int
     ncells: int
     houses: tuple[House, ...]
+    #: Rows, columns and boxes of fewer than ``size`` cells, on a grid that is not square: they
+    #: only hold different digits (their cells are peers).
+    groups: tuple[House, ...]
     house_cells: tuple[tuple[Cell, ...], ...]
     cell_houses: tuple[tuple[int, ...], ...]
     links: tuple[tuple[Cell, ...], ...]
@@ -163,26 +186,53 @@ class Geometry:
         size = check_size(size)
         shape = resolve_box(box)
         rules = resolve_rules(variant, size)
-        if rules.layout is not None:
+        if rules.grid is not None:
+            own = None if rules.no_boxes else grid_box(*rules.grid)
+            if shape is not None and shape != own:
+                raise ShapeError(f"a {rules.grid[0]}x{rules.grid[1]} grid has boxes of {own}, not {shape}")
+            shape = own
+        elif rules.layout is not None:
             shape = None
         elif shape is None:
             shape = default_box(size)
         return _build(size, shape, rules)
 
+    @property
+    def is_rect(self) -> bool:
+        """Whether the grid is not square with as many digits as rows (5x10, or 5x5 of 1-9)."""
+        return self.variant.grid is not None
+
+    @property
+    def dims(self) -> str:
+        """The grid in words: ``9x9``; ``5x10``; ``5x5 of digits 1-9``."""
+        text = f"{self.rows}x{self.cols}"
+        if self.is_rect and max(self.rows, self.cols) != self.size:
+            base = self.variant.digit_base
+            text += f" of digits {base}-{base + self.size - 1}"
+        return text
+
+    def refuse_rect(self, what: str) -> None:
+        """Raise :class:`ShapeError` when the grid is not square (:attr:`is_rect`), which
+        ``what`` does not read."""
+        self.variant.refuse_grid(what)
+
     def cell_name(self, cell: Cell) -> str:
-        return cell_name(cell, self.size)
+        return cell_name(cell, self.cols)
 
     def row(self, cell: Cell) -> int:
-        return cell // self.size
+        return cell // self.cols
 
     def col(self, cell: Cell) -> int:
-        return cell % self.size
+        return cell % self.cols
 
     def relation(self, a: Cell, b: Cell) -> str:
         """The name of a house holding both cells, or the variant rule that links them."""
         shared = set(self.cell_houses[a]) & set(self.cell_houses[b])
         if shared:
             return self.houses[min(shared)].name
+        for group in self.groups:
+            if a in group.cells and b in group.cells:
+                return group.name
         if b in self.links[a]:
             dr, dc = abs(self.row(a) - self.row(b)), abs(self.col(a) - self.col(b))
             return "a knight's move (anti-knight)" if {dr, dc} == {1, 2} else "a king's move (anti-king)"
@@ -193,8 +243,8 @@ class Geometry:
         return self.size, self.box, self.variant
 
     def __repr__(self) -> str:
-        box = f"{self.box[0]}x{self.box[1]}" if self.box else "jigsaw"
-        return f"<Geometry {self.size}x{self.size} box={box} variant={self.variant.name}>"
+        box = f"{self.box[0]}x{self.box[1]}" if self.box else ("none" if self.is_rect else "jigsaw")
+        return f"<Geometry {self.dims} box={box} variant={self.variant.name}>"
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Geometry) and self.key == other.key)
@@ -210,6 +260,8 @@ class Geometry:
 def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
     check_size(size)
     variant.check(size)
+    if variant.grid is not None:
+        return _build_rect(size, box, variant)
     n = size
     houses: list[House] = []
     houses += [House("row", r, f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
@@ -246,12 +298,61 @@ def _build(size: int, box: Box | None, variant: Variant) -> Geometry:
 
     geo = object.__new__(Geometry)
     geo.size, geo.box, geo.variant, geo.ncells = n, box, variant, n * n
+    geo.rows = geo.cols = n
+    geo.groups = ()
     geo._hash = hash(geo.key)
     geo.houses = tuple(houses)
     geo.house_cells = tuple(h.cells for h in houses)
     geo.cell_houses = tuple(tuple(hs) for hs in cell_houses)
     geo.links = tuple(tuple(sorted(s)) for s in links)
     geo.peers = tuple(tuple(sorted((house_peers[c] | links[c]) - {c})) for c in range(n * n))
+    return geo
+
+
+def _build_rect(size: int, box: Box | None, variant: Variant) -> Geometry:
+    """A grid that is not square (docs/constraints.md, "Grids that are not square"): its rows,
+    columns and boxes (``box``, or none) are houses when they have ``size`` cells, and groups
+    of different digits when they have fewer; the variant's extra regions are houses."""
+    assert variant.grid is not None
+    rows, cols = variant.grid
+    if box is not None and (rows % box[0] or cols % box[1] or box[0] * box[1] > size):
+        raise ShapeError(f"boxes of {box[0]}x{box[1]} do not tile a {rows}x{cols} grid of {size} digits")
+    parts = [House("row", r, f"row {r + 1}", tuple(r * cols + c for c in range(cols))) for r in range(rows)]
+    parts += [
+        House("column", c, f"column {c + 1}", tuple(r * cols + c for r in range(rows))) for c in range(cols)
+    ]
+    if box is not None:
+        high, wide = box
+        across = cols // wide
+        for b in range(rows * cols // (high * wide)):
+            top, left = (b // across) * high, (b % across) * wide
+            cells = tuple((top + r) * cols + left + c for r in range(high) for c in range(wide))
+            parts.append(House("box", b, f"box {b + 1}", cells))
+    houses = [h for h in parts if len(h.cells) == size]
+    houses += [
+        House("extra", i, name, tuple(cells))
+        for i, (name, cells) in enumerate(zip(variant.region_names, variant.regions, strict=True))
+    ]
+    groups = tuple(h for h in parts if 1 < len(h.cells) < size)
+    ncells = rows * cols
+    cell_houses: list[list[int]] = [[] for _ in range(ncells)]
+    peers: list[set[Cell]] = [set() for _ in range(ncells)]
+    for h, house in enumerate(houses):
+        for cell in house.cells:
+            cell_houses[cell].append(h)
+    for house in (*houses, *groups):
+        for cell in house.cells:
+            peers[cell].update(house.cells)
+    geo = object.__new__(Geometry)
+    geo.size, geo.box, geo.variant, geo.ncells = size, box, variant, ncells
+    geo.rows, geo.cols = rows, cols
+    geo.groups = groups
+    geo._hash = hash(geo.key)
+    geo.houses = tuple(houses)
+    geo.house_cells = tuple(h.cells for h in houses)
+    geo.cell_houses = tuple(tuple(hs) for hs in cell_houses)
+    geo.links = tuple(() for _ in range(ncells))
+    geo.peers = tuple(tuple(sorted(p - {c})) for c, p in enumerate(peers))
     return geo
 
 

@@ -78,10 +78,12 @@ class _Board:
             values = tuple(cells)
         except TypeError:
             raise ParseError(f"the cells must be a sequence of ints, not {type(cells).__name__}") from None
+        if geometry is None and isinstance(variant, Variant) and variant.grid is not None:
+            geometry = Geometry(variant.size or max(variant.grid), box, variant)
         if geometry is None:
             geometry = _resolve(size_from_cells(len(values)), box, variant)
         elif len(values) != geometry.ncells:
-            raise ParseError(f"{len(values)} cells given for a {geometry.size}x{geometry.size} grid")
+            raise ParseError(f"{len(values)} cells given for a {geometry.dims} grid")
         size = geometry.size
         if _plain_digits(values, size):
             self.geometry = geometry
@@ -91,7 +93,7 @@ class _Board:
         for i, v in enumerate(values):
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= size:
                 raise ParseError(
-                    f"{geometry.cell_name(i)} holds {v!r}; a {size}x{size} grid takes 0 (empty) to {size}",
+                    f"{geometry.cell_name(i)} holds {v!r}; a {geometry.dims} grid takes 0 (empty) to {size}",
                     column=i + 1,
                 )
         self.geometry = geometry
@@ -134,7 +136,7 @@ class _Board:
     def __getitem__(self, cell: Cell | tuple[int, int]) -> int:
         if isinstance(cell, tuple):
             row, col = cell
-            return self.cells[row * self.size + col]
+            return self.cells[row * self.geometry.cols + col]
         return self.cells[cell]
 
     def __len__(self) -> int:
@@ -156,6 +158,9 @@ class _Board:
         # the call of shudu.formats that reads the board back
         args = [repr(self.to_string())]
         geo = self.geometry
+        if geo.is_rect:  # the JSON form: it says the shape
+            fields = {"size": geo.size, **geo.variant.to_json(), "givens": self.to_string()}
+            return f"parse_json({fields!r}{', kind=Grid' if isinstance(self, Grid) else ''})"
         if geo.box is not None and geo.box != default_box(geo.size):
             args.append(f"box={geo.box!r}")
         if not geo.variant.is_standard:
@@ -265,6 +270,6 @@ def _houses_distinct(cells: tuple[int, ...], geometry: Geometry) -> bool:
 def _house_slots(geometry: Geometry) -> tuple[tuple[int, ...], ...] | None:
     """Per cell, its houses as slots of 32 (a digit placed there fills its house's slot + digit);
     None where cells have peers beyond their houses."""
-    if any(geometry.links):
+    if any(geometry.links) or geometry.groups:
         return None
     return tuple(tuple(32 * h for h in houses) for houses in geometry.cell_houses)

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import VariantError
+from .errors import ShapeError, VariantError
 from .notation import Cell, cell_name, digit_char, parse_cell_name
-from .rules import Rule, digit_base, digits_from_json, rule_from_json
+from .rules import Rule, digit_base, digits_from_json, rule_from_json, validate_grid_rules
 from .rules import validate as validate_rules
 
 __all__ = [
@@ -71,6 +71,13 @@ class Variant:
     description: str = field(default="", compare=False)
     #: Constraint rules (killer cages, thermometers, dots, lines …): see :mod:`shudu.rules`.
     rules: tuple[Rule, ...] = ()
+    #: A grid that is not ``size`` x ``size``: (rows, columns), each at most ``size`` (the
+    #: number of digits); None for the square grid. Cells are ``row * columns + col``; a row,
+    #: column or box of fewer than ``size`` cells only holds different digits
+    #: (:mod:`shudu.geometry`, "Grids that are not square").
+    grid: tuple[int, int] | None = None
+    #: A grid that is not square, without its default boxes (ISS's ``NoBoxes``).
+    no_boxes: bool = False
 
     def __post_init__(self) -> None:
         if len(self.region_names) != len(self.regions):
@@ -79,7 +86,13 @@ class Variant:
 
     @property
     def is_standard(self) -> bool:
-        return not (self.regions or self.layout or self.anti_knight or self.anti_king or self.rules)
+        return not (
+            self.regions or self.layout or self.anti_knight or self.anti_king or self.rules or self.grid
+        )
+
+    def dims(self, size: int) -> tuple[int, int]:
+        """(rows, columns) of the grid this variant is on, with ``size`` digits."""
+        return self.grid if self.grid is not None else (size, size)
 
     @property
     def digit_base(self) -> int:
@@ -94,6 +107,8 @@ class Variant:
     def refuse_rules(self, what: str) -> None:
         """Raise :class:`VariantError` when the variant has constraint rules, which ``what``
         does not read yet (it would answer for the grid without them)."""
+        if self.grid is not None:
+            self.refuse_grid(what)
         if self.rules:
             kinds = ", ".join(dict.fromkeys(rule.kind for rule in self.rules))
             raise VariantError(
@@ -101,10 +116,23 @@ class Variant:
                 "solve, count and convert do"
             )
 
+    def refuse_grid(self, what: str) -> None:
+        """Raise :class:`ShapeError` when the grid is not square with as many digits as rows,
+        which ``what`` does not read."""
+        if self.grid is not None:
+            rows, cols = self.grid
+            raise ShapeError(
+                f"{what} reads square grids of n digits only, not this {rows}x{cols} grid of "
+                f"{self.size} digits; solve, count and convert do"
+            )
+
     def check(self, size: int) -> None:
         """Raise :class:`VariantError` unless every region fits a grid of ``size``."""
         if self.size is not None and self.size != size and not self.is_standard:
             raise VariantError(f"variant {self.name!r} is for {self.size}x{self.size}, not {size}x{size}")
+        if self.grid is not None:
+            _check_grid(self, size)
+            return
         for name, region in zip(self.region_names, self.regions, strict=True):
             _check_region(region, size, name)
         if self.layout is not None:
@@ -131,6 +159,8 @@ class Variant:
             anti_king=self.anti_king or other.anti_king,
             description="; ".join(d for d in (self.description, other.description) if d),
             rules=self.rules + other.rules,
+            grid=self.grid if self.grid is not None else other.grid,
+            no_boxes=self.no_boxes or other.no_boxes,
         )
 
     def with_rules(self, rules: Iterable[Rule], size: int) -> Variant:
@@ -140,6 +170,17 @@ class Variant:
         return Variant(
             self.name, size, self.regions, self.region_names, self.layout,
             self.anti_knight, self.anti_king, self.description, self.rules + tuple(rules),
+            self.grid, self.no_boxes,
+        )  # fmt: skip
+
+    def on_grid(self, rows: int, cols: int, size: int, *, no_boxes: bool = False) -> Variant:
+        """The same variant on a grid of ``rows`` x ``cols`` cells and ``size`` digits (the
+        square grid when all three are equal and it keeps its boxes)."""
+        square = rows == cols == size and not no_boxes
+        return Variant(
+            self.name, size, self.regions, self.region_names, self.layout,
+            self.anti_knight, self.anti_king, self.description, self.rules,
+            None if square else (rows, cols), no_boxes and not square,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -153,22 +194,54 @@ class Variant:
             named = "+".join(p for p in parts if p not in ("custom", "jigsaw")) or "standard"
             skip = len(get(named, self.size or 9).regions)
             out["regions"] = [list(r) for r in self.regions[skip:]]
+        if self.grid is not None:
+            out["shape"] = f"{self.grid[0]}x{self.grid[1]}"
+            if self.no_boxes:
+                out["boxes"] = False
         if self.rules:
-            out["rules"] = [rule.to_json(self.size or 9) for rule in self.rules]
+            cols = self.grid[1] if self.grid is not None else None
+            out["rules"] = [rule.to_json(self.size or 9, cols) for rule in self.rules]
         return out
 
 
-def _check_region(region: Sequence[int], size: int, name: str) -> None:
+#: The grid-wide rules that read every pair of neighbours or squares of the grid: read on
+#: square grids only.
+_SQUARE_ONLY_RULES = frozenset({"anti-consecutive", "strict-kropki", "strict-xv", "global-entropy"})
+
+
+def _check_grid(variant: Variant, size: int) -> None:
+    """The checks of a variant on a grid that is not square (:attr:`Variant.grid`)."""
+    assert variant.grid is not None
+    rows, cols = variant.grid
+    where = f"a {rows}x{cols} grid of {size} digits"
+    if not (1 <= rows <= size and 1 <= cols <= size):
+        raise ShapeError(
+            f"{where}: rows and columns must be from 1 to the number of digits ({size}), "
+            "which must be at least the longer side"
+        )
+    if variant.layout is not None or variant.anti_knight or variant.anti_king:
+        raise VariantError(f"{where} takes no jigsaw layout, anti-knight or anti-king rule")
+    for name, region in zip(variant.region_names, variant.regions, strict=True):
+        _check_region(region, size, name, rows * cols, cols)
+    for rule in variant.rules:
+        if rule.kind in _SQUARE_ONLY_RULES:
+            raise VariantError(f"{where}: the {rule.kind} rule is read on square grids only")
+    validate_grid_rules(variant.rules, size, rows, cols)
+
+
+def _check_region(
+    region: Sequence[int], size: int, name: str, ncells: int | None = None, cols: int | None = None
+) -> None:
     if len(region) != size:
         raise VariantError(
             f"{name} has {len(region)} cells; every region of a {size}x{size} grid needs {size}"
         )
     for cell in region:
-        if not 0 <= cell < size * size:
-            raise VariantError(f"{name}: cell {cell} lies outside the {size}x{size} grid")
+        if not 0 <= cell < (size * size if ncells is None else ncells):
+            raise VariantError(f"{name}: cell {cell} lies outside the grid")
     if len(set(region)) != size:
         dup = next(c for c in region if region.count(c) > 1)
-        raise VariantError(f"{name} lists {cell_name(dup, size)} twice")
+        raise VariantError(f"{name} lists {cell_name(dup, cols or size)} twice")
 
 
 def _check_layout(layout: Sequence[int], size: int) -> None:
@@ -363,8 +436,12 @@ def get(
     return result
 
 
-def from_json(data: Mapping[str, Any], size: int) -> Variant:
-    """The variant described by the JSON fields ``variant``, ``regions`` and ``layout``."""
+def from_json(data: Mapping[str, Any], size: int, grid: tuple[int, int] | None = None) -> Variant:
+    """The variant described by the JSON fields ``variant``, ``regions``, ``layout`` and
+    ``rules``; on a grid of ``grid`` = (rows, columns) that is not square, its ``boxes``
+    (false: none) too."""
+    if (grid is not None and grid != (size, size)) or data.get("boxes") is False:
+        return _grid_from_json(data, size, grid or (size, size))
     name = data.get("variant", "standard")
     if not isinstance(name, str):
         raise VariantError(f'"variant" must be a name, not {name!r}')
@@ -387,6 +464,42 @@ def from_json(data: Mapping[str, Any], size: int) -> Variant:
     variant = variant.with_rules(found, size)
     variant.check(size)
     return variant
+
+
+def _grid_from_json(data: Mapping[str, Any], size: int, grid: tuple[int, int]) -> Variant:
+    rows, cols = grid
+    name = data.get("variant", "standard")
+    if name not in ("standard", "custom") or data.get("layout") is not None:
+        raise VariantError(
+            f"a {rows}x{cols} grid takes extra regions and rules, not the variant {name!r} or a layout"
+        )
+    boxes = data.get("boxes", True)
+    if not isinstance(boxes, bool):
+        raise VariantError(f'"boxes" must be true or false, not {boxes!r}')
+    regions = data.get("regions") or []
+    if not isinstance(regions, list) or not all(isinstance(r, list) for r in regions):
+        raise VariantError('"regions" must be a list of lists of cells')
+    cells = tuple(tuple(_grid_cell(c, rows, cols) for c in region) for region in regions)
+    rules_json = data.get("rules") or []
+    if not isinstance(rules_json, list):
+        raise VariantError('"rules" must be a list of rules')
+    base = digits_from_json(rules_json)
+    rules = tuple(
+        rule_from_json(r, size, f"rule {i}", base, grid=grid) for i, r in enumerate(rules_json, start=1)
+    )
+    variant = Variant("custom" if cells else "standard", size, cells, rules=rules)
+    variant = variant.on_grid(rows, cols, size, no_boxes=not boxes)
+    variant.check(size)
+    return variant
+
+
+def _grid_cell(ref: object, rows: int, cols: int) -> Cell:
+    named = parse_cell_name(ref) if isinstance(ref, str) else None
+    if named is not None and 1 <= named[0] <= rows and 1 <= named[1] <= cols:
+        return (named[0] - 1) * cols + named[1] - 1
+    if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < rows * cols:
+        return ref
+    raise VariantError(f"cell {ref!r} is not a cell of the {rows}x{cols} grid")
 
 
 #: A variant as callers may give it: resolved, a name (``"x+anti-king"``), JSON fields, or None

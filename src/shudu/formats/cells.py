@@ -41,12 +41,14 @@ def run_cells(text: str, *, line: int | None, offset: int = 0) -> tuple[int, ...
     return tuple(cells)
 
 
-def value_cells(text: str, base: int, *, line: int | None = None) -> tuple[int, ...]:
+def value_cells(text: str, base: int, *, line: int | None = None, size: int = 0) -> tuple[int, ...]:
     """The digits of a run of cell characters that write the digits' values (``0``-``8`` when
     the digits run from 0, :data:`~shudu.notation.VALUE_CHARS`), ``.`` for empty; whitespace and
-    ``|`` between them are ignored."""
+    ``|`` between them are ignored. ``size``: the number of digits, when the cells are not a
+    square grid's."""
     chars = [(i, c) for i, c in enumerate(text) if not c.isspace() and c != "|"]
-    size = size_from_cells_at(len(chars), line)
+    square = not size
+    size = size or size_from_cells_at(len(chars), line)
     table = {EMPTY_CHAR: 0}
     for index, char in enumerate(VALUE_CHARS[base : base + size], start=1):
         table[char] = table[char.lower()] = index
@@ -54,9 +56,10 @@ def value_cells(text: str, base: int, *, line: int | None = None) -> tuple[int, 
     for k, (i, char) in enumerate(chars):
         digit = table.get(char)
         if digit is None:
+            where = cell_name(k, size) if square else f"cell {k + 1}"
             raise ParseError(
-                f"character {char!r} at position {i + 1} ({cell_name(k, size)}) is not a digit of a "
-                f"{size}x{size} puzzle whose digits run from {base} (use {VALUE_CHARS[base]}-"
+                f"character {char!r} at position {i + 1} ({where}) "
+                f"is not a digit of a puzzle of {size} digits that run from {base} (use {VALUE_CHARS[base]}-"
                 f"{VALUE_CHARS[base + size - 1]}, or . for empty)",
                 line=line,
                 column=i + 1,

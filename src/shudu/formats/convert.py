@@ -92,6 +92,9 @@ def write_document(doc: Document, fmt: str) -> str:
         raise ParseError(
             f"format {fmt!r} cannot hold the puzzle's rules ({kinds}); use iss, fpuzzles, sudokupad or json"
         )
+    geo = doc.puzzle.geometry
+    if geo.is_rect and fmt not in ("json", "iss", "grid"):
+        raise ParseError(f"format {fmt!r} cannot say a {geo.dims} grid; use iss or json")
     if fmt == "iss":
         return format_iss(doc.puzzle)
     if fmt == "line":

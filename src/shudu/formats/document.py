@@ -38,6 +38,13 @@ def require_nine(fmt: str, board: _Board) -> None:
         raise ShapeError(f"{fmt} holds standard 9x9 puzzles only; use json or fpuzzles for this one")
 
 
+def require_square(fmt: str, board: _Board) -> None:
+    """A ShapeError naming the grid when it is not square with as many digits as rows."""
+    geo = board.geometry
+    if geo.is_rect:
+        raise ShapeError(f"{fmt} cannot say a {geo.dims} grid; use iss or json")
+
+
 def mask_digits(mask: int) -> str:
     return "".join(digit_char(d + 1) for d in range(mask.bit_length()) if mask >> d & 1)
 

@@ -11,7 +11,7 @@ from ..notation import MAX_SIZE, MIN_SIZE, cell_name
 from ..puzzle import Puzzle
 from ..rules import Rule
 from ..variants import parse_cell, resolve_variant
-from .document import Document
+from .document import Document, require_square
 from .fpuzzles_rules import COSMETIC_KEYS, RULE_KEYS, extra_group, flag, read_rules, write_rules
 from .limits import load_json
 from .lzstring import lz_compress_base64, lz_decompress_base64
@@ -202,6 +202,7 @@ def _named_regions(regions: list[list[Any]], n: int) -> dict[str, Any]:
 def format_fpuzzles(doc: Document, *, link: bool = True) -> str:
     """An f-puzzles link (``link=False``: the JSON). Lines of pencil marks go as centre marks; the
     puzzle's rules as f-puzzles constraints (a rule f-puzzles cannot say is a ParseError)."""
+    require_square("f-puzzles", doc.puzzle)
     geo = doc.puzzle.geometry
     n = geo.size
     variant = geo.variant

@@ -40,10 +40,13 @@ def is_iss(text: str) -> bool:
 class _Reader:
     """The state of one string being read: its size, givens, variant parts and rules."""
 
-    def __init__(self, size: int, base: int = 1) -> None:
+    def __init__(self, size: int, base: int = 1, rows: int = 0, cols: int = 0) -> None:
         self.size = size
         self.base = base
-        self.givens = [0] * (size * size)
+        #: The grid's rows and columns (``size`` each on a square grid).
+        self.rows, self.cols = rows or size, cols or size
+        self.rect = (self.rows, self.cols) != (size, size)
+        self.givens = [0] * (self.rows * self.cols)
         self.names: list[str] = []
         self.regions: list[tuple[int, ...]] = []
         self.region_names: list[str] = []
@@ -53,13 +56,12 @@ class _Reader:
 
     def cell(self, ref: str) -> int:
         m = _CELL.match(ref)
-        n = self.size
         if m is None:
             raise ParseError(f"{ref!r} is not a cell (R1C2)")
         row, col = _COORD[m[1].lower()], _COORD[m[2].lower()]
-        if not (1 <= row <= n and 1 <= col <= n):
-            raise ParseError(f"cell {ref} lies outside the {n}x{n} grid")
-        return (row - 1) * n + col - 1
+        if not (1 <= row <= self.rows and 1 <= col <= self.cols):
+            raise ParseError(f"cell {ref} lies outside the {self.rows}x{self.cols} grid")
+        return (row - 1) * self.cols + col - 1
 
     def cells(self, refs: list[str]) -> tuple[int, ...]:
         if not refs:
@@ -73,29 +75,37 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
-def _shape_size(args: list[str]) -> tuple[int, int]:
-    """The size of a ``Shape`` item and its first digit (1, or 0 for ``9x9~0-8``)."""
+def _shape_size(args: list[str]) -> tuple[int, int, int, int]:
+    """The number of digits of a ``Shape`` item, its first digit (1, or 0 for ``9x9~0-8``), and
+    its rows and columns: ``RxC``, then the digits (``~9``: 1-9; ``~0-8``; by default 1 to the
+    longer side), then the grid type (``Sudoku`` only)."""
     dims = args[0].lower().split("x") if args else []
     if len(dims) != 2 or not all(re.fullmatch(r"[0-9]{1,3}", d) for d in dims):
         raise ParseError(f"Shape {args[0] if args else ''!r} is not of the form 9x9")
     rows, cols = int(dims[0]), int(dims[1])
-    if rows != cols:
-        raise ParseError(f"Shape {rows}x{cols}: shudu reads square grids only")
-    if not MIN_SIZE <= rows <= MAX_SIZE:
-        raise ParseError(
-            f"Shape {rows}x{cols}: shudu reads grids of {MIN_SIZE}x{MIN_SIZE} to {MAX_SIZE}x{MAX_SIZE}"
-        )
-    values = args[1] if len(args) > 1 else ""
+    if not (1 <= rows <= 16 and 1 <= cols <= 16):
+        raise ParseError(f"Shape {rows}x{cols}: rows and columns run from 1 to 16")
     if len(args) > 2 and args[2] not in ("", "Sudoku"):
         raise ParseError(f"Shape {args[0]}: grid type {args[2]!r} is not read")
-    if values in ("", str(rows), f"1-{rows}"):
-        return rows, 1
-    if values == f"0-{rows - 1}":
-        return rows, 0
-    raise ParseError(
-        f"Shape {args[0]} with digits {values}: shudu's grids hold as many digits as rows, "
-        f"from 1 (1-{rows}) or from 0 (0-{rows - 1})"
-    )
+    values = args[1] if len(args) > 1 else ""
+    longer = max(rows, cols)
+    m = re.fullmatch(r"([0-9]{1,2})(?:-([0-9]{1,2}))?", values)
+    if not values:
+        size, base = longer, 1
+    elif m is None:
+        raise ParseError(f"Shape {args[0]}: digits {values!r} are not a count (9) or a range (0-8)")
+    elif m[2] is None:
+        size, base = int(m[1]), 1
+    else:
+        base, size = int(m[1]), int(m[2]) - int(m[1]) + 1
+        if base not in (0, 1):
+            raise ParseError(f"Shape {args[0]}: digits {values} start from 0 or 1, not {base}")
+    if not (longer <= size and MIN_SIZE <= size <= MAX_SIZE):
+        raise ParseError(
+            f"Shape {args[0]} with digits {values or size}: the digits must be {MIN_SIZE} to "
+            f"{MAX_SIZE} and at least as many as the longer side ({longer})"
+        )
+    return size, base, rows, cols
 
 
 # --- items --------------------------------------------------------------------------------------
@@ -108,7 +118,7 @@ def _givens(r: _Reader, args: list[str]) -> None:
         digits = [_number(v, f"the digit of {ref}") for v in values]
         low, high = r.base, r.base + r.size - 1
         if not digits or any(not low <= d <= high for d in digits):
-            raise ParseError(f"{arg!r}: digits of this {r.size}x{r.size} grid run from {low} to {high}")
+            raise ParseError(f"{arg!r}: digits of this {r.rows}x{r.cols} grid run from {low} to {high}")
         if len(digits) == 1:
             r.givens[cell] = digits[0] - r.base + 1
         else:
@@ -116,19 +126,34 @@ def _givens(r: _Reader, args: list[str]) -> None:
 
 
 def _diagonal(r: _Reader, args: list[str]) -> None:
-    n = r.size
+    n = r.rows
     direction = args[0] if args else ""
+    if r.rows != r.cols:
+        raise ParseError(f"a diagonal needs a square grid, not {r.rows}x{r.cols}")
     if direction == "1":
-        r.regions.append(tuple(i * n + n - 1 - i for i in range(n)))
-        r.region_names.append("diagonal ╱")
+        cells = tuple(i * n + n - 1 - i for i in range(n))
+        name = "diagonal ╱"
     elif direction == "-1":
-        r.regions.append(tuple(i * n + i for i in range(n)))
-        r.region_names.append("diagonal ╲")
+        cells = tuple(i * n + i for i in range(n))
+        name = "diagonal ╲"
     else:
         raise ParseError(f"Diagonal takes 1 (╱) or -1 (╲), not {direction!r}")
+    if r.rect:  # fewer cells than digits: they only differ
+        r.rules.append(Rule("all-different", cells))
+    else:
+        r.regions.append(cells)
+        r.region_names.append(name)
+
+
+def _square_only(r: _Reader, what: str) -> None:
+    if r.rect:
+        raise ParseError(
+            f"{what} is read on square grids of n digits only, not {r.rows}x{r.cols} of {r.size}"
+        )
 
 
 def _disjoint(r: _Reader, args: list[str]) -> None:
+    _square_only(r, "DisjointSets")
     n = r.size
     rows, cols = default_box(n)
     for pos in range(n):
@@ -141,34 +166,37 @@ def _disjoint(r: _Reader, args: list[str]) -> None:
 
 
 def _jigsaw(r: _Reader, args: list[str]) -> None:
+    _square_only(r, "Jigsaw")
     if not args:
         raise ParseError("Jigsaw needs its layout")
     r.layout = args[-1]
 
 
-def _little_killer_lines(n: int) -> dict[int, tuple[int, ...]]:
-    """The diagonal each little-killer clue reads, keyed by the first cell (as the format has it)."""
+def _little_killer_lines(n: int, cols: int = 0) -> dict[int, tuple[int, ...]]:
+    """The diagonal each little-killer clue reads, keyed by the first cell (as the format has it),
+    on a grid of ``n`` rows and ``cols`` columns (``n`` by default)."""
     lines: dict[int, tuple[int, ...]] = {}
     seen: set[frozenset[int]] = set()
+    rows, cols = n, cols or n
 
     def add(row: int, col: int, dr: int, dc: int) -> None:
         cells = []
-        while 0 <= row < n and 0 <= col < n:
-            cells.append(row * n + col)
+        while 0 <= row < rows and 0 <= col < cols:
+            cells.append(row * cols + col)
             row, col = row + dr, col + dc
         key = frozenset(cells)
         if len(cells) > 1 and key not in seen:
             seen.add(key)
             lines[cells[0]] = tuple(cells)
 
-    for row in range(n - 1):
+    for row in range(rows - 1):
         add(row, 0, 1, 1)
-    for row in range(1, n - 1):
-        add(row, n - 1, -1, -1)
-    for col in range(1, n):
+    for row in range(1, rows - 1):
+        add(row, cols - 1, -1, -1)
+    for col in range(1, cols):
         add(0, col, 1, -1)
-    for col in range(1, n - 1):
-        add(n - 1, col, -1, 1)
+    for col in range(1, cols - 1):
+        add(rows - 1, col, -1, 1)
     return lines
 
 
@@ -176,21 +204,21 @@ def _little_killer(r: _Reader, args: list[str]) -> None:
     if len(args) != 2:
         raise ParseError("LittleKiller takes a total and a cell")
     start = r.cell(args[1])
-    line = _little_killer_lines(r.size).get(start)
+    line = _little_killer_lines(r.rows, r.cols).get(start)
     if line is None:
         raise ParseError(f"no little-killer diagonal starts at {args[1]}")
     r.rules.append(Rule("little-killer", line, (_number(args[0], "a little-killer total"),)))
 
 
 def _line_of(r: _Reader, ref: str) -> tuple[int, ...]:
-    n = r.size
+    rows, cols = r.rows, r.cols
     m = re.fullmatch(r"([RC])([0-9]+)", ref, re.IGNORECASE)
-    if m is None or not 1 <= int(m[2]) <= n:
-        raise ParseError(f"{ref!r} is not a row (R1) or column (C1) of the {n}x{n} grid")
+    if m is None or not 1 <= int(m[2]) <= (rows if m[1].upper() == "R" else cols):
+        raise ParseError(f"{ref!r} is not a row (R1) or column (C1) of the {rows}x{cols} grid")
     k = int(m[2]) - 1
     if m[1].upper() == "R":
-        return tuple(k * n + c for c in range(n))
-    return tuple(row * n + k for row in range(n))
+        return tuple(k * cols + c for c in range(cols))
+    return tuple(row * cols + k for row in range(rows))
 
 
 def _sandwich(r: _Reader, args: list[str]) -> None:
@@ -249,8 +277,8 @@ def _quad(r: _Reader, args: list[str]) -> None:
     if len(args) < 2:
         raise ParseError("Quad takes a top-left cell and digits")
     top = r.cell(args[0])
-    n = r.size
-    if top % n == n - 1 or top // n == n - 1:
+    n = r.cols
+    if top % n == n - 1 or top // n == r.rows - 1:
         raise ParseError(f"Quad at {args[0]}: its 2x2 square leaves the grid")
     digits = tuple(_number(v, "a quad digit") for v in args[1:])
     r.rules.append(Rule("quad", (top, top + 1, top + n, top + n + 1), digits))
@@ -284,6 +312,14 @@ def _flag(name: str) -> Callable[[_Reader, list[str]], None]:
     return lambda r, args: r.names.append(name)
 
 
+def _flag_square(name: str) -> Callable[[_Reader, list[str]], None]:
+    def read(r: _Reader, args: list[str]) -> None:
+        _square_only(r, name)
+        r.names.append(name.lower())
+
+    return read
+
+
 def _no_boxes(r: _Reader, args: list[str]) -> None:
     r.no_boxes = True
 
@@ -293,9 +329,9 @@ _ITEMS: dict[str, Callable[[_Reader, list[str]], None]] = {
     "Shape": lambda r, args: None,  # read first, by parse_iss
     "NoBoxes": _no_boxes,
     "Jigsaw": _jigsaw,
-    "Windoku": _flag("windoku"),
-    "AntiKnight": _flag("anti-knight"),
-    "AntiKing": _flag("anti-king"),
+    "Windoku": _flag_square("Windoku"),
+    "AntiKnight": _flag_square("Anti-knight"),
+    "AntiKing": _flag_square("Anti-king"),
     "Diagonal": _diagonal,
     "DisjointSets": _disjoint,
     "AllDifferent": _cells_rule("all-different"),
@@ -350,8 +386,8 @@ def parse_iss(text: str) -> Puzzle:
         return parse_iss_form(text)
     items = _items(text)
     shapes = [args for kind, args in items if kind == "Shape"]
-    size, base = _shape_size(shapes[-1]) if shapes else (9, 1)
-    reader = _Reader(size, base)
+    size, base, rows, cols = _shape_size(shapes[-1]) if shapes else (9, 1, 9, 9)
+    reader = _Reader(size, base, rows, cols)
     if base != 1:
         reader.rules.append(Rule(DIGITS_RULE, (), (base,)))
     for number, (kind, args) in enumerate(items, start=1):
@@ -369,8 +405,8 @@ def parse_iss(text: str) -> Puzzle:
 
 def _puzzle(r: _Reader) -> Puzzle:
     n = r.size
-    if r.no_boxes and r.layout is None:
-        raise ParseError("NoBoxes without a jigsaw layout (a Latin square) is not read yet")
+    if r.rect or (r.no_boxes and r.layout is None):
+        return _rect_puzzle(r)
     layout = r.layout
     if layout is not None and not r.no_boxes and _has_boxes(n):
         # the pieces are extra regions: the boxes stay unless NoBoxes takes them away
@@ -385,6 +421,16 @@ def _puzzle(r: _Reader) -> Puzzle:
         if r.rules:
             variant = variant.with_rules(r.rules, n)
         variant.check(n)
+    except ShuduError as exc:
+        raise ParseError(str(exc)) from None
+    return Puzzle(r.givens, variant=variant)
+
+
+def _rect_puzzle(r: _Reader) -> Puzzle:
+    """A puzzle on a grid that is not square (its rows, columns and boxes as ISS has them)."""
+    try:
+        variant = Variant().with_rules(r.rules, r.size).on_grid(r.rows, r.cols, r.size, no_boxes=r.no_boxes)
+        variant.check(r.size)
     except ShuduError as exc:
         raise ParseError(str(exc)) from None
     return Puzzle(r.givens, variant=variant)
@@ -420,7 +466,9 @@ def _line_ref(cells: tuple[int, ...], n: int) -> tuple[str, bool]:
     return f"C{cells[0] % n + 1}", not forward
 
 
-def _format_rule(rule: Rule, n: int) -> str:
+def _format_rule(rule: Rule, n: int, rows: int = 0) -> str:
+    """One rule as an item; ``n`` is the number of columns, ``rows`` that of rows (``n`` by
+    default)."""
     cells, params = rule.cells, rule.params
     simple = {
         "all-different": "AllDifferent", "arrow": "Arrow", "double-arrow": "DoubleArrow",
@@ -453,7 +501,7 @@ def _format_rule(rule: Rule, n: int) -> str:
     if kind == "sum-line":
         loop = "~LOOP" if len(params) > 1 and params[1] else ""
         return f".SumLine~{params[0]}~{_refs(cells, n)}{loop}"
-    if kind == "little-killer" and _little_killer_lines(n).get(cells[0]) == cells:
+    if kind == "little-killer" and _little_killer_lines(rows or n, n).get(cells[0]) == cells:
         return f".LittleKiller~{params[0]}~{_ref(cells[0], n)}"
     if kind == "sandwich":
         return f".Sandwich~{params[0]}~{_line_ref(cells, n)[0]}"
@@ -473,6 +521,8 @@ def format_iss(puzzle: Puzzle) -> str:
     geo = puzzle.geometry
     n, variant = geo.size, geo.variant
     base = variant.digit_base
+    if geo.is_rect:
+        return _format_rect(puzzle)
     out = (
         [] if n == 9 and base == 1 else [f".Shape~{n}x{n}" + ("" if base == 1 else f"~{base}-{base + n - 1}")]
     )
@@ -500,3 +550,25 @@ def format_iss(puzzle: Puzzle) -> str:
         out.append(".AntiKing")
     out.extend(_format_rule(rule, n) for rule in variant.rules)
     return "".join(out) or ".~"
+
+
+def _format_rect(puzzle: Puzzle) -> str:
+    """A puzzle on a grid that is not square: its ``Shape`` (rows, columns, digits), givens and
+    rules."""
+    geo = puzzle.geometry
+    variant, rows, cols, n = geo.variant, geo.rows, geo.cols, geo.size
+    base = variant.digit_base
+    shape = f".Shape~{rows}x{cols}"
+    if base != 1:
+        shape += f"~{base}-{base + n - 1}"
+    elif n != max(rows, cols):
+        shape += f"~{n}"
+    out = [shape]
+    if variant.no_boxes:
+        out.append(".NoBoxes")
+    given = [f"{_ref(c, cols)}_{d + base - 1}" for c, d in enumerate(puzzle.cells) if d]
+    if given:
+        out.append(".~" + "~".join(given))
+    out.extend(f".AllDifferent~{_refs(region, cols)}" for region in variant.regions)
+    out.extend(_format_rule(rule, cols, rows) for rule in variant.rules)
+    return "".join(out)

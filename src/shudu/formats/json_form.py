@@ -3,8 +3,10 @@ constraint rules (``"rules": [{"rule": "cage", "cells": ["r1c1", "r1c2"], "total
 
 from __future__ import annotations
 
+import re
 from typing import Any, overload
 
+from .. import variants
 from ..errors import ParseError, ShapeError, ShuduError, check_size, shown
 from ..geometry import BoxLike, resolve_box, resolve_rules
 from ..notation import RATING_FIELDS
@@ -15,7 +17,7 @@ from .cells import B, block_cells, checked_options, text_cells, value_cells
 from .limits import check_text, load_json
 
 #: Fields the JSON form reads; the others listed may appear (in shudu's own output) and are ignored.
-_JSON_FIELDS = {"size", "box", "variant", "givens", "puzzle", "regions", "layout", "rules"}
+_JSON_FIELDS = {"size", "shape", "boxes", "box", "variant", "givens", "puzzle", "regions", "layout", "rules"}
 _JSON_IGNORED = {
     "line",
     "solution",
@@ -88,6 +90,8 @@ def _parse_json(
     givens = data.get("givens", data.get("puzzle"))
     if givens is None:
         raise ParseError('JSON puzzle has no "givens"')
+    if "shape" in data or "boxes" in data:
+        return _rect(data, givens, variant, kind)
     rules = data.get("rules")
     base = digits_from_json(rules) if isinstance(rules, list) else 1
     if base != 1:
@@ -123,11 +127,41 @@ def _parse_json(
     return kind(cells, box=box, variant=variant)
 
 
+def _rect(data: dict[str, Any], givens: object, variant: VariantLike, kind: type[B]) -> B:
+    """A board on a grid that is not square: ``"shape": "5x10"`` (rows x columns), ``"size"``
+    the number of digits (by default the longer side), ``"boxes": false`` for none; the givens
+    a string of the digits' values (``.`` for empty) or a list of digits (0 for empty)."""
+    if isinstance(givens, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in givens):
+        cells = tuple(givens)
+        count = len(cells)
+    elif isinstance(givens, str):
+        count = sum(1 for c in givens if not c.isspace() and c != "|")
+    else:
+        raise ParseError('"givens" of a grid with a "shape" must be a string of cells or a list of digits')
+    side = size_from_cells(count) if "shape" not in data else 0
+    raw = data.get("shape", f"{side}x{side}")
+    match = re.fullmatch(r"\s*([0-9]{1,2})\s*x\s*([0-9]{1,2})\s*", raw) if isinstance(raw, str) else None
+    if match is None:
+        raise ShapeError(f'"shape" must be "RxC" text (rows x columns, e.g. "5x10"), not {shown(raw)}')
+    rows, cols = int(match[1]), int(match[2])
+    size = check_size(data.get("size", max(rows, cols)), '"size"')
+    if count != rows * cols:
+        raise ParseError(f"the givens have {count} cells; a {rows}x{cols} grid has {rows * cols}")
+    if isinstance(givens, str):
+        rules = data.get("rules")
+        cells = value_cells(givens, digits_from_json(rules) if isinstance(rules, list) else 1, size=size)
+    if "box" in data:
+        raise ShapeError(f'a {rows}x{cols} grid has its own boxes (or "boxes": false), not "box"')
+    if variant is not None and not (isinstance(variant, str) and variant == "standard"):
+        raise ShapeError(f"a {rows}x{cols} grid takes its rules in the JSON form, not as a variant argument")
+    return kind(cells, variant=variants.from_json(data, size, (rows, cols)))
+
+
 def to_json(board: _Board) -> dict[str, Any]:
     """The JSON form: enough to rebuild the board with :func:`parse_json`."""
     geo = board.geometry
     out: dict[str, Any] = {"size": geo.size}
-    if geo.box is not None:
+    if geo.box is not None and not geo.is_rect:
         out["box"] = list(geo.box)
     if not geo.variant.is_standard:
         out.update(geo.variant.to_json())

@@ -45,17 +45,17 @@ def parse_pm(text: str, *, line: int | None = None) -> Document:
 def format_pm(doc: Document) -> str:
     """The candidate grid with box borders; placed cells show their digit."""
     geo = doc.puzzle.geometry
-    n = geo.size
     values = [g or e for g, e in zip(doc.puzzle.cells, doc.entries, strict=True)]
     masks = doc.candidates or open_candidates(geo, values)
     texts = [digit_char(v) if v else mask_digits(m) for v, m in zip(values, masks, strict=True)]
-    box_rows, box_cols = geo.box or (n, n)
-    widths = [max(len(texts[r * n + c]) for r in range(n)) for c in range(n)]
-    groups = [range(s, s + box_cols) for s in range(0, n, box_cols)]
+    rows, cols = geo.rows, geo.cols
+    box_rows, box_cols = geo.box or (rows, cols)
+    widths = [max(len(texts[r * cols + c]) for r in range(rows)) for c in range(cols)]
+    groups = [range(s, s + box_cols) for s in range(0, cols, box_cols)]
     rule = "+" + "+".join("-" * (sum(widths[c] + 1 for c in g) + 1) for g in groups) + "+"
     out = [rule]
-    for r in range(n):
-        parts = [" " + " ".join(texts[r * n + c].ljust(widths[c]) for c in g) + " " for g in groups]
+    for r in range(rows):
+        parts = [" " + " ".join(texts[r * cols + c].ljust(widths[c]) for c in g) + " " for g in groups]
         out.append("|" + "|".join(parts) + "|")
         if (r + 1) % box_rows == 0:
             out.append(rule)

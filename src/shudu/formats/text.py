@@ -124,16 +124,16 @@ def format_line(board: _Board) -> str:
 def format_grid(board: _Board) -> str:
     """A drawn grid with box lines; extra regions and jigsaw regions as ``#`` map lines below."""
     geo = board.geometry
-    n = geo.size
-    box_rows, box_cols = geo.box or (n, n)
+    rows, cols = geo.rows, geo.cols
+    box_rows, box_cols = geo.box or (rows, cols)
     base = geo.variant.digit_base
     lines = []
-    for r in range(n):
+    for r in range(rows):
         if r and r % box_rows == 0:
-            lines.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(n // box_cols)))
+            lines.append("-+-".join("-" * (2 * box_cols - 1) for _ in range(cols // box_cols)))
         groups = [
-            " ".join(digit_char(board.cells[r * n + c], base) for c in range(start, start + box_cols))
-            for start in range(0, n, box_cols)
+            " ".join(digit_char(board.cells[r * cols + c], base) for c in range(start, start + box_cols))
+            for start in range(0, cols, box_cols)
         ]
         lines.append(" | ".join(groups))
     maps = region_map(board)
@@ -154,14 +154,14 @@ def region_map(board: _Board) -> list[str]:
     extras = [h for h in geo.houses if h.kind == "extra"]
     if extras:
         letters = "abcdefghijklmnopqrstuvwxyz"
-        marks = ["."] * (n * n)
+        marks = ["."] * geo.ncells
         for i, house in enumerate(extras):
             for cell in house.cells:
                 marks[cell] = letters[i % 26] if marks[cell] == "." else "*"
         legend = ", ".join(f"{letters[i % 26]} = {h.name}" for i, h in enumerate(extras))
         out.append(f"# extra regions: {legend}")
-        for r in range(n):
-            out.append("# " + " ".join(marks[r * n : (r + 1) * n]))
+        for r in range(geo.rows):
+            out.append("# " + " ".join(marks[r * geo.cols : (r + 1) * geo.cols]))
     if geo.variant.anti_knight or geo.variant.anti_king:
         rules = [
             name

@@ -139,6 +139,8 @@ def draw(
     grid widen the picture, and grid-wide rules are noted under it.
     """
     geo, givens, entries, marks = board_parts(board)
+    if geo.is_rect:
+        raise RenderError(f"pictures are drawn of square grids of n digits only, not of this {geo.dims} grid")
     n = geo.size
     base = geo.variant.digit_base
     values = tuple(g or e for g, e in zip(givens, entries, strict=True))

@@ -63,12 +63,13 @@ class Rule:
     cells: tuple[Cell, ...] = ()
     params: tuple[int, ...] = ()
 
-    def to_json(self, size: int) -> dict[str, Any]:
-        """The rule as JSON: ``{"rule": "cage", "cells": ["r1c1", …], "total": 15}``."""
+    def to_json(self, size: int, cols: int | None = None) -> dict[str, Any]:
+        """The rule as JSON: ``{"rule": "cage", "cells": ["r1c1", …], "total": 15}`` (``cols``:
+        the width of a grid that is not square)."""
         rtype = lookup(self.kind)
         out: dict[str, Any] = {"rule": self.kind}
         if self.cells:
-            out["cells"] = [cell_name(c, size) for c in self.cells]
+            out["cells"] = [cell_name(c, cols or size) for c in self.cells]
         out.update(rtype.params_json(self.params))
         return out
 
@@ -97,6 +98,10 @@ class Shape:
     size: int
     region_of: tuple[int, ...]
     rules: tuple[Rule, ...] = ()
+    #: The width of a grid that is not square (0: the grid is ``size`` x ``size``). The rules
+    #: are compiled and checked on such a grid as if it were the top left corner of a square
+    #: one (:func:`shudu.rules.compile_rules`), so that each rule type reads one shape of grid.
+    cols: int = 0
 
     @cached_property
     def base(self) -> int:

@@ -83,8 +83,9 @@ def get(name: str = "auto") -> Solver:
 
 def for_geometry(name: str, geometry: Geometry) -> Solver:
     """The solver ``name`` for puzzles of ``geometry``: ``auto`` is the constraint engine when the
-    puzzle has constraint rules; a SolverError says why a named solver cannot take them."""
-    if name == "auto" and geometry.variant.rules:
+    puzzle has constraint rules or its grid is not square; a SolverError says why a named solver
+    cannot take them."""
+    if name == "auto" and (geometry.variant.rules or geometry.is_rect):
         name = "constraints"
     solver = get(name)
     reason = solver.unsupported(geometry)

@@ -85,6 +85,8 @@ class Solver:
         """Why this solver cannot handle puzzles of ``geometry``, or None when it can."""
         if geometry.variant.rules and not self.reads_rules:
             return "it does not read constraint rules; algorithm 'constraints' does"
+        if geometry.is_rect and not self.reads_rules:
+            return f"it solves square grids only, not {geometry.dims}; algorithm 'constraints' does"
         return None
 
     def solutions(

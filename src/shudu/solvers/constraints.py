@@ -72,7 +72,8 @@ def shape_of(geometry: Geometry) -> Shape:
         if house.kind in ("box", "region"):
             for cell in house.cells:
                 region_of[cell] = house.index
-    return Shape(geometry.size, tuple(region_of), geometry.variant.rules)
+    cols = geometry.cols if geometry.is_rect else 0
+    return Shape(geometry.size, tuple(region_of), geometry.variant.rules, cols)
 
 
 @dataclass
@@ -275,8 +276,10 @@ Source = Kind | Intersection
 
 def rule_kinds(geometry: Geometry, shape: Shape) -> list[Kind]:
     """The kinds the rules of ``shape`` compile to, then the sums they imply over the houses
-    (:mod:`shudu.solvers.implied`)."""
-    kinds = compile_rules(shape)
+    (:mod:`shudu.solvers.implied`); on a grid that is not square, its rows, columns and boxes
+    of fewer than n cells first, each an all-different group."""
+    kinds: list[Kind] = [AllDifferent(group.cells) for group in geometry.groups]
+    kinds.extend(compile_rules(shape))
     kinds.extend(implied_sums(geometry.size, geometry.house_cells, [h.kind for h in geometry.houses], kinds))
     return kinds
 

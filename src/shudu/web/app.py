@@ -406,6 +406,7 @@ class Api:
     async def create_game(self, request: Request) -> Response:
         body = await read_body(request, models.NewGameRequest)
         puzzle = read_puzzle(body)
+        puzzle.geometry.refuse_rect("a played game")
         level = field(body, "level", str)
         found = await self.run(shudu.count, puzzle, 2, timeout=self.deadline)
         if found != 1:

@@ -96,7 +96,10 @@ def read_puzzle(body: Mapping[str, Any]) -> shudu.Puzzle:
 
 
 def read_entries(body: Mapping[str, Any], puzzle: shudu.Puzzle) -> list[int]:
-    """The player's digits (``entries``: n·n ints, 0 empty); all zeros when absent."""
+    """The player's digits (``entries``: n·n ints, 0 empty); all zeros when absent. A grid that
+    is not square is a ShapeError: the player's board, its candidates and hints read square
+    grids (solve, count and the setter's checks read it)."""
+    puzzle.geometry.refuse_rect("the player's board (candidates, hints, saved games)")
     n = puzzle.size
     entries: list[int] = field(body, "entries", list, [0] * (n * n))
     if len(entries) != n * n:

@@ -11,7 +11,7 @@ from typing import Any
 from ...errors import ParseError
 from ...geometry import default_box
 from ...rules import Rule
-from ..document import Document
+from ..document import Document, require_square
 from ..lzstring import lz_compress_base64
 from ._tables import ARROW, DIAGONAL, GREY, OUTSIDE_WORDS, RULE_COLOURS
 
@@ -283,6 +283,7 @@ def _little_killer_start(cells: Sequence[int], n: int) -> tuple[tuple[int, int],
 def format_sudokupad(doc: Document, *, link: bool = True) -> str:
     """A SudokuPad link (``https://sudokupad.app/ctc…``; ``link=False``: the JSON). A rule the
     format cannot draw so that it reads back is a ParseError that names it."""
+    require_square("SudokuPad", doc.puzzle)
     data = _Writer(doc).build()
     text = json.dumps(data, separators=(",", ":"))
     return f"https://sudokupad.app/ctc{lz_compress_base64(text)}" if link else text

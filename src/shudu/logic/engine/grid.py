@@ -96,7 +96,9 @@ def tables(geometry: Geometry) -> Tables:
     """The house and peer bitmasks of a geometry, built once and kept in a bounded cache.
 
     With constraint rules, two cells a rule keeps from holding the same digit are peers too
-    (:mod:`~shudu.logic.engine.rule_tables`), as anti-knight cells are."""
+    (:mod:`~shudu.logic.engine.rule_tables`), as anti-knight cells are. A grid that is not
+    square is a ShapeError: the techniques read square grids."""
+    geometry.refuse_rect("the logic engine (rate, explain, hint, steps)")
     house_bits = tuple(sum(1 << c for c in cells) for cells in geometry.house_cells)
     peers = [sum(1 << p for p in cell_peers) for cell_peers in geometry.peers]
     rules = rule_tables(geometry)
