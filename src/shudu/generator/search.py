@@ -242,7 +242,9 @@ class Search:
 
     def _allowed(self, path: Path) -> list[int]:
         """The points of the path whose clue count the request allows."""
-        counts = [path.clues(k) for k in range(len(path.removed) + 1)]
+        counts = [len(path.solution)]
+        for orbit in path.removed:
+            counts.append(counts[-1] - len(orbit))
         low, high = self.request.clues or (0, len(path.solution))
         return [k for k, c in enumerate(counts) if low <= c <= high]
 
