@@ -96,10 +96,8 @@ class Checker:
     def check(self, text: bytes | bytearray) -> Check:
         self.calls += 1
         codes, solved, counts, guesses = self._solve(bytes(text), 2)
-        found = _COUNTER.unpack_from(counts)[0]
-        return Check(
-            STATUSES[codes[0]], bytes(solved[: self.ncells]) if found else None, _COUNTER.unpack_from(guesses)[0]
-        )
+        solution = bytes(solved[: self.ncells]) if _COUNTER.unpack_from(counts)[0] else None
+        return Check(STATUSES[codes[0]], solution, _COUNTER.unpack_from(guesses)[0])
 
     def verdict(self, text: bytes | bytearray) -> tuple[int, int]:
         """:meth:`check` without the solution: the status's code (:class:`BatchCode`) and the
