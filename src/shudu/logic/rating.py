@@ -139,6 +139,16 @@ def analyse(
     return Rating(puzzle, level, score, se, hardest, unique, kept, status)
 
 
+def hodoku_only(puzzle: Puzzle, *, timeout: float | None = None) -> tuple[str, int]:
+    """HoDoKu's (level, score) of a puzzle proven to have one solution, as :func:`rate` works
+    them out (uniqueness techniques allowed), without counting its solutions or walking Sudoku
+    Explainer's path: for a caller that needs the level alone (the generator, for its top
+    level). LogicTimeout past ``timeout`` seconds."""
+    with limits(check_seconds(timeout, "timeout"), None), memo_scope():
+        grid = propagate.start_grid(puzzle.geometry, puzzle.cells)
+        return tallied_level(tallies(grid, techniques(uniqueness=True)), puzzle.size)
+
+
 def _partial(puzzle: Puzzle, status: Status, unique: bool, path: list[Step], keep: bool) -> Rating:
     level, score = hodoku_level(path, puzzle.size) if path else ("", 0)
     return Rating(puzzle, level, score, 0.0, "", unique, tuple(path) if keep else (), status, complete=False)
