@@ -31,8 +31,8 @@ from ..solvers.fast import STATUSES, engine_shape, solve_many
 EMPTY = ord(EMPTY_CHAR)
 #: Byte of each digit's character, by digit value (index 0 is the empty cell).
 DIGIT_BYTES = (EMPTY_CHAR + DIGITS).encode("ascii")
-#: Digit value of each byte of a puzzle text (the inverse of DIGIT_BYTES).
-_BYTE_DIGITS = {byte: digit for digit, byte in enumerate(DIGIT_BYTES)}
+#: Digit value of each byte of a puzzle text (the inverse of DIGIT_BYTES), as a bytes.translate table.
+_BYTE_DIGITS = bytes.maketrans(DIGIT_BYTES, bytes(range(len(DIGIT_BYTES))))
 
 
 class OutOfTime(Exception):
@@ -95,7 +95,10 @@ class Checker:
 
     def check(self, text: bytes | bytearray) -> Check:
         self.calls += 1
-        codes, solved, counts, guesses = self._solve(bytes(text), 2)
+        if self.deadline is None and self._shape is not None:  # the common case, inline
+            codes, solved, counts, _, guesses, _ = self._shape.solve_many(text, 2, 1, self.node_limit, -1.0)
+        else:
+            codes, solved, counts, guesses = self._solve(bytes(text), 2)
         solution = bytes(solved[: self.ncells]) if _COUNTER.unpack_from(counts)[0] else None
         return Check(STATUSES[codes[0]], solution, _COUNTER.unpack_from(guesses)[0])
 
@@ -103,6 +106,9 @@ class Checker:
         """:meth:`check` without the solution: the status's code (:class:`BatchCode`) and the
         guesses (the dig's question, a hundred times a 9x9 puzzle)."""
         self.calls += 1
+        if self.deadline is None and self._shape is not None:  # the common case, inline
+            raw = self._shape.solve_many(text, 2, 1, self.node_limit, -1.0)
+            return raw[0][0], _COUNTER.unpack_from(raw[4])[0]
         codes, _, _, guesses = self._solve(bytes(text), 2)
         return codes[0], _COUNTER.unpack_from(guesses)[0]
 
@@ -141,4 +147,4 @@ def clue_count(text: bytes | bytearray) -> int:
 
 def text_cells(text: bytes | bytearray) -> tuple[int, ...]:
     """The digits of a puzzle text made here (``.`` and DIGIT_BYTES only), as ints."""
-    return tuple(_BYTE_DIGITS[byte] for byte in text)
+    return tuple(bytes(text).translate(_BYTE_DIGITS))
