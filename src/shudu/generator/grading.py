@@ -78,18 +78,19 @@ def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None, nodes: in
     return Grade(level, tuple(path), complete=True)
 
 
-def top_grade(puzzle: Puzzle, deadline: float | None) -> Grade:
-    """The HoDoKu level of a puzzle proven unique, worked out as :func:`shudu.rate` does, for a
-    window at the top level: nothing is too hard there, so the whole path is walked, but
-    Sudoku Explainer's path (about half of a rating) waits for the puzzle that is kept."""
+def top_grade(puzzle: Puzzle, deadline: float | None) -> Any:
+    """For a window at the top level, where nothing is too hard: the HoDoKu level of a puzzle
+    proven unique, worked out as :func:`shudu.rate` does (its whole path), as a :class:`Grade`;
+    or, for a puzzle at the top level, :func:`shudu.rate`'s full rating. Sudoku Explainer's path
+    (about half of a rating) is walked only for a puzzle the search keeps."""
     from ..logic import LogicTimeout
-    from ..logic.rating import hodoku_only
+    from ..logic.rating import rate_at_level
 
     try:
-        level, _ = hodoku_only(puzzle, timeout=remaining(deadline))
+        rating = rate_at_level(puzzle, LEVELS[-1], timeout=remaining(deadline))
     except LogicTimeout:
         raise RatingOutOfTime from None
-    return Grade(level, (), complete=True)
+    return Grade(rating, (), complete=True) if isinstance(rating, str) else rating
 
 
 def full_rating(puzzle: Puzzle, *, keep_steps: bool, deadline: float | None, nodes: int | None = None) -> Any:
