@@ -527,8 +527,9 @@ def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row(digs: int) 
     from shudu.generator.dig import dig
     from shudu.generator.grids import random_grid
     from shudu.generator.symmetry import orbits
-    from shudu.generator.uniqueness import Check, Checker
+    from shudu.generator.uniqueness import Checker
     from shudu.geometry import Geometry
+    from shudu.notation import BatchCode
 
     class Counting(Checker):
         """The real checker, remembering whether each check let its removal go."""
@@ -537,9 +538,9 @@ def test_a_dig_with_patience_stops_after_that_many_refusals_in_a_row(digs: int) 
             super().__init__(geometry, 400 * geometry.ncells)
             self.kept: list[bool] = []
 
-        def check(self, text: bytes | bytearray) -> Check:
-            found = super().check(text)
-            self.kept.append(found.status == "unique")
+        def verdict(self, text: bytes | bytearray) -> tuple[int, int]:
+            found = super().verdict(text)
+            self.kept.append(found[0] == BatchCode.UNIQUE)
             return found
 
     geometry = Geometry(9, (3, 3))

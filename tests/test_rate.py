@@ -254,3 +254,48 @@ def test_a_hidden_pair_in_a_row_and_a_box_is_direct_in_either() -> None:
     # is listed once; the direct form must still look in every house where it is hidden.
     rating = shudu.rate("................12..3.45.........3.....6....1..7..........784...1...4...96.2.....")
     assert (rating.se, rating.hardest) == (2.0, "Direct hidden pair")
+
+
+def test_rule_finders_are_left_out_on_a_grid_without_rules_and_find_nothing_there() -> None:
+    from shudu.formats import as_puzzle
+    from shudu.logic.engine import propagate
+    from shudu.logic.rating import se_order
+    from shudu.logic.solver import for_grid, steps
+    from shudu.logic.table import TECHNIQUES, techniques
+
+    puzzle = as_puzzle(HARD)
+    grid = propagate.start_grid(puzzle.geometry, puzzle.cells)
+    for order in (techniques(uniqueness=True), se_order(uniqueness=True)):
+        plain = for_grid(order, grid)
+        assert list(plain) == [f for f in order if not f.needs_rules]
+        assert for_grid(order, grid) is plain
+    ruled = [f for f in TECHNIQUES if f.needs_rules]
+    assert {f.technique.name for f in ruled} >= {
+        "Restricted digits",
+        "Sum combinations",
+        "Rule Forcing Chain",
+    }
+    walked = grid.copy()
+    for _ in steps(walked, techniques(uniqueness=True)):
+        for finder in ruled:
+            assert finder.first(walked) is None and not list(finder.iter_steps(walked))
+
+
+def test_rate_at_level_gives_rate_s_rating_at_that_level_and_the_level_elsewhere() -> None:
+    from shudu.formats import as_puzzle
+    from shudu.logic.rating import rate_at_level
+
+    for text in (EASY, HARD):
+        puzzle = as_puzzle(text)
+        full = shudu.rate(puzzle)
+        got = rate_at_level(puzzle, full.level)
+        assert not isinstance(got, str)
+        assert (got.level, got.score, got.se, got.hardest, got.status, got.complete) == (
+            full.level,
+            full.score,
+            full.se,
+            full.hardest,
+            full.status,
+            full.complete,
+        )
+        assert rate_at_level(puzzle, "medium") == full.level

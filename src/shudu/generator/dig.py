@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..notation import BatchCode
 from .uniqueness import EMPTY, Checker
 
 
@@ -87,19 +88,19 @@ def dig(
             saved = [text[c] for c in orbit]
             for cell in orbit:
                 text[cell] = EMPTY
-            found = (calm_checker if stage == "calm" and calm_checker else checker).check(text)
-            if found.status == "unique" and (stage == "plain" or found.guesses == 0):
+            code, guesses = (calm_checker if stage == "calm" and calm_checker else checker).verdict(text)
+            if code == BatchCode.UNIQUE and (stage == "plain" or guesses == 0):
                 removed.append(orbit)
                 clues -= len(orbit)
                 left -= 1
                 refused = 0
                 continue
             refused += 1
-            if found.status == "timeout" and stage == "plain":
+            if code == BatchCode.TIMEOUT and stage == "plain":
                 proven = False
             for cell, value in zip(orbit, saved, strict=True):
                 text[cell] = value
-            if found.status != "multiple":
+            if code != BatchCode.MULTIPLE:
                 kept.append(orbit)  # a removal refused for breaking uniqueness stays refused
         order = kept
         if stage == "calm":

@@ -7,7 +7,9 @@ range), a candidate's level is all it needs, and two facts make that cheap:
   the cost of :func:`shudu.rate`) can wait for the one puzzle that is kept;
 - along the path the level never falls (the hardest technique so far and the score only grow), so
   once the path so far is past the window the candidate is too hard, and the rest of its path,
-  usually the dearest part, is never walked.
+  usually the dearest part, is never walked. At the top level nothing is too hard: there the
+  whole path is walked as :func:`shudu.rate` walks it, without building its steps
+  (:func:`top_grade`).
 
 The puzzle that matches is then rated in full by :func:`shudu.rate`, and kept only if that rating
 says the same: the level a generated puzzle carries is always :func:`shudu.rate`'s.
@@ -74,6 +76,21 @@ def grade(puzzle: Puzzle, ceiling: str | None, deadline: float | None, nodes: in
     except LogicTimeout:
         raise RatingOutOfTime from None
     return Grade(level, tuple(path), complete=True)
+
+
+def top_grade(puzzle: Puzzle, deadline: float | None) -> Any:
+    """For a window at the top level, where nothing is too hard: the HoDoKu level of a puzzle
+    proven unique, worked out as :func:`shudu.rate` does (its whole path), as a :class:`Grade`;
+    or, for a puzzle at the top level, :func:`shudu.rate`'s full rating. Sudoku Explainer's path
+    (about half of a rating) is walked only for a puzzle the search keeps."""
+    from ..logic import LogicTimeout
+    from ..logic.rating import rate_at_level
+
+    try:
+        rating = rate_at_level(puzzle, LEVELS[-1], timeout=remaining(deadline))
+    except LogicTimeout:
+        raise RatingOutOfTime from None
+    return Grade(rating, (), complete=True) if isinstance(rating, str) else rating
 
 
 def full_rating(puzzle: Puzzle, *, keep_steps: bool, deadline: float | None, nodes: int | None = None) -> Any:

@@ -81,7 +81,7 @@ def _try_fill(geometry: Geometry, rng: random.Random, checker: Checker) -> bytes
     for placed, cell in enumerate(order):
         mask = allowed[cell]
         while mask:
-            digits = [d for d in range(1, n + 1) if mask >> (d - 1) & 1]
+            digits = _DIGITS_OF.get(mask) or _digits_of(mask)
             digit = rng.choice(digits)
             text[cell] = DIGIT_BYTES[digit]
             if placed + 1 < first_check:
@@ -103,6 +103,18 @@ def _try_fill(geometry: Geometry, rng: random.Random, checker: Checker) -> bytes
         for peer in peers[cell]:
             allowed[peer] &= bit
     return None
+
+
+#: The digits of a candidate mask, as the filler draws from them (bounded: masks of the larger
+#: sizes are too many to keep them all).
+_DIGITS_OF: dict[int, tuple[int, ...]] = {}
+
+
+def _digits_of(mask: int) -> tuple[int, ...]:
+    if len(_DIGITS_OF) >= 1 << 12:
+        _DIGITS_OF.clear()
+    digits = _DIGITS_OF[mask] = tuple(d for d in range(1, mask.bit_length() + 1) if mask >> (d - 1) & 1)
+    return digits
 
 
 def _try_seeded(geometry: Geometry, rng: random.Random, checker: Checker) -> bytes | None:

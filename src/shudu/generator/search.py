@@ -31,7 +31,7 @@ from ..puzzle import Grid, Puzzle
 from ..variants import get as get_variant
 from .dig import Path, dig, removable
 from .drawn import DRAWERS
-from .grading import Grade, RatingOutOfTime, full_rating, grade
+from .grading import Grade, RatingOutOfTime, full_rating, grade, top_grade
 from .grids import SEEDED_SIZE, GridFailed, grow_around, grow_layout, random_grid, start_layout
 from .request import Plan
 from .symmetry import orbits
@@ -251,7 +251,9 @@ class Search:
 
     def _allowed(self, path: Path) -> list[int]:
         """The points of the path whose clue count the request allows."""
-        counts = [path.clues(k) for k in range(len(path.removed) + 1)]
+        counts = [len(path.solution)]
+        for orbit in path.removed:
+            counts.append(counts[-1] - len(orbit))
         low, high = self.request.clues or (0, len(path.solution))
         return [k for k, c in enumerate(counts) if low <= c <= high]
 
@@ -438,15 +440,17 @@ class Search:
 
     def _rate(self, text: bytes | bytearray, geometry: Geometry, deadline: float | None) -> Any:
         """A candidate's rating: a :class:`Grade` (its level, worked out only as far as the
-        window needs) when the window is a level below the top one, else the full rating."""
+        window needs) when the window is a level alone, else the full rating."""
         target = self.request.target
         puzzle = Puzzle.trusted(text_cells(text), geometry)
         started = time.process_time()
         nodes = self.rate_nodes
         try:
             if target.se is None and target.level != LEVELS[-1]:
-                # (nothing is too hard for the top level: its candidates are rated in full at once)
                 rating: Any = grade(puzzle, target.level, deadline, nodes)
+            elif target.se is None and target.technique is None and nodes is None:
+                # nothing is too hard for the top level: its candidates' whole HoDoKu path
+                rating = top_grade(puzzle, deadline)
             else:
                 keep = target.technique is not None
                 rating = full_rating(puzzle, keep_steps=keep, deadline=deadline, nodes=nodes)

@@ -139,6 +139,21 @@ def analyse(
     return Rating(puzzle, level, score, se, hardest, unique, kept, status)
 
 
+def rate_at_level(puzzle: Puzzle, level: str, *, timeout: float | None = None) -> Rating | str:
+    """For a puzzle proven to have one solution: :func:`rate`'s rating (uniqueness techniques
+    allowed) when HoDoKu's level is ``level``, else only that level, without counting its
+    solutions and, for a puzzle not at ``level``, without walking Sudoku Explainer's path: for a
+    caller that keeps only puzzles of one level (the generator, at its top level).
+    LogicTimeout past ``timeout`` seconds."""
+    with limits(check_seconds(timeout, "timeout"), None), memo_scope():
+        start = propagate.start_grid(puzzle.geometry, puzzle.cells)
+        found, score = tallied_level(tallies(start.copy(), techniques(uniqueness=True)), puzzle.size)
+        if found != level:
+            return found
+        se, hardest = se_path_rating(puzzle, uniqueness=True, start=start)
+    return Rating(puzzle, found, score, se, hardest, True)
+
+
 def _partial(puzzle: Puzzle, status: Status, unique: bool, path: list[Step], keep: bool) -> Rating:
     level, score = hodoku_level(path, puzzle.size) if path else ("", 0)
     return Rating(puzzle, level, score, 0.0, "", unique, tuple(path) if keep else (), status, complete=False)

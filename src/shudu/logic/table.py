@@ -145,6 +145,10 @@ class Finder:
     path_steps: Listing | None = None
     se_first: Find | None = None
     role: Role = Role.PATH
+    #: Whether the finder looks only at the grid's constraint rules (killer cages,
+    #: thermometers …): on a grid without rules it finds nothing, and the path leaves it out
+    #: (:func:`~shudu.logic.solver.for_grid`).
+    needs_rules: bool = False
 
     @property
     def chooses_from(self) -> Listing:
@@ -194,6 +198,7 @@ def _t(
     path_steps: Listing | None = None,
     se_first: Find | None = None,
     role: Role = Role.PATH,
+    needs_rules: bool = False,
 ) -> Finder:
     """A row of the table for the catalog's technique ``name``: ``first`` is the first step of
     what the path chooses from unless given, ``iter_steps`` the one step of ``first`` unless
@@ -204,7 +209,12 @@ def _t(
     if first is None:
         first = first_of(iter_steps if path_steps is None else path_steps)
     technique = CATALOG_BY_NAME[name]
-    return Finder(technique, iter_steps, first, cost, form, path_steps, se_first, role)
+    return Finder(technique, iter_steps, first, cost, form, path_steps, se_first, role, needs_rules)
+
+
+def _rule(name: str, iter_steps: Listing, *, first: Find, cost: Cost = Cost.SEARCH, form: str = "") -> Finder:
+    """A row of a rule technique: its listing yields nothing where ``grid.t.rules`` is None."""
+    return _t(name, iter_steps, first=first, cost=cost, form=form, needs_rules=True)
 
 
 def _complex_fish(form: str, size: int, *, finned: bool, role: Role = Role.PATH) -> Finder:
@@ -237,11 +247,11 @@ FINDERS: tuple[Finder, ...] = (
     _t("Naked single", singles.iter_naked_single, first=singles.find_naked_single, cost=_SINGLES),
     _t("Hidden single", singles.iter_hidden_single, first=singles.find_hidden_single, cost=_SINGLES),
     # the rule techniques find nothing on a grid without constraint rules
-    _t("Restricted digits", rule_steps.iter_restricted_digits, first=rule_steps.find_restricted_digits),
-    _t("Pair rule", rule_steps.iter_pair_rule, first=rule_steps.find_pair_rule),
-    _t("Thermometer", rule_steps.iter_thermometer, first=rule_steps.find_thermometer),
-    _t("Sum combinations", sum_steps.iter_sum_combinations, first=sum_steps.find_sum_combinations),
-    _t("Cage forced digit", sum_steps.iter_cage_forced_digit, first=sum_steps.find_cage_forced_digit),
+    _rule("Restricted digits", rule_steps.iter_restricted_digits, first=rule_steps.find_restricted_digits),
+    _rule("Pair rule", rule_steps.iter_pair_rule, first=rule_steps.find_pair_rule),
+    _rule("Thermometer", rule_steps.iter_thermometer, first=rule_steps.find_thermometer),
+    _rule("Sum combinations", sum_steps.iter_sum_combinations, first=sum_steps.find_sum_combinations),
+    _rule("Cage forced digit", sum_steps.iter_cage_forced_digit, first=sum_steps.find_cage_forced_digit),
     _t("Locked pair", subsets.iter_locked_pair, first=subsets.find_locked_pair, cost=_LISTS),
     _t("Locked triple", subsets.iter_locked_triple, first=subsets.find_locked_triple, cost=_LISTS),
     _t(
@@ -256,7 +266,7 @@ FINDERS: tuple[Finder, ...] = (
         first=intersections.find_claiming,
         cost=_LISTS,
     ),
-    _t("45 rule", sum_steps.iter_forty_five, first=sum_steps.find_forty_five),
+    _rule("45 rule", sum_steps.iter_forty_five, first=sum_steps.find_forty_five),
     _t("Naked pair", subsets.iter_naked_pair, first=subsets.find_naked_pair, cost=_LISTS),
     _t("Naked triple", subsets.iter_naked_triple, first=subsets.find_naked_triple, cost=_LISTS),
     _t("Hidden pair", subsets.iter_hidden_pair, first=subsets.find_hidden_pair, cost=_LISTS),
@@ -266,7 +276,7 @@ FINDERS: tuple[Finder, ...] = (
     _t("X-Wing", fish.iter_x_wing, first=fish.find_x_wing),
     _t("Swordfish", fish.iter_swordfish, first=fish.find_swordfish),
     _t("Jellyfish", fish.iter_jellyfish, first=fish.find_jellyfish),
-    _t("Rule contradiction", rule_steps.iter_rule_contradiction, first=rule_steps.find_rule_contradiction),
+    _rule("Rule contradiction", rule_steps.iter_rule_contradiction, first=rule_steps.find_rule_contradiction),
     _t("Remote Pair", aic.iter_remote_pair, first=aic.find_remote_pair),
     _t("Bivalue Universal Grave + 1", uniqueness.iter_bug_plus_one, first=uniqueness.find_bug_plus_one),
     _t("Skyscraper", patterns.iter_skyscraper, first=patterns.find_skyscraper),
@@ -312,14 +322,14 @@ FINDERS: tuple[Finder, ...] = (
     _t("ALS-XY-Wing", als_listings.iter_als_xy_wing, first=als_first.find_als_xy_wing),
     *(_complex_fish("Franken", size, finned=finned) for finned in (False, True) for size in (2, 3)),
     # on a grid with rules, the forcing chains that follow the rules come first, short ones first
-    _t(
+    _rule(
         "Rule Forcing Chain",
         rule_forcing.iter_short_rule_forcing_chain,
         first=rule_forcing.find_short_rule_forcing_chain,
         cost=_LISTS,
         form=rule_forcing.SHORT_FORM,
     ),
-    _t(
+    _rule(
         "Rule Forcing Chain",
         rule_forcing.iter_rule_forcing_chain,
         first=rule_forcing.find_rule_forcing_chain,

@@ -109,6 +109,13 @@ def _shape(geometry: Geometry, engine: ModuleType = _engine) -> Any:
     return engine.Shape(geometry.size, shape_houses(geometry), links)
 
 
+def engine_shape(geometry: Geometry) -> Any:
+    """The engine's tables for a geometry without rules (kept per geometry, as the searches'):
+    its ``solve_many`` is the batch call that :func:`solve_many` makes after checking its
+    arguments, for callers whose lines are well formed and free of equal givens in a house."""
+    return _shape(geometry, _engine)
+
+
 def _limits(budget: Budget) -> tuple[int | None, float]:
     """The budget as the engine takes it: a node limit and seconds from now (-1: none)."""
     if budget.deadline is None:
