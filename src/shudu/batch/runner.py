@@ -209,9 +209,16 @@ class _Dask(_Pool):
                 # their end (a terminal's Ctrl-C reaches the whole process group; only this
                 # process, which stops the cluster, should answer it), and a Ctrl-C that comes
                 # while the cluster starts is answered here as soon as it is up
+                # silence_logs: the workers' own logs stop short of CRITICAL (a worker whose
+                # scheduler closed first logs a failed heartbeat, with a traceback, as the
+                # cluster stops); a chunk's failure comes back through its future
                 with _held_interrupts():
                     self._cluster = distributed.LocalCluster(
-                        n_workers=max(jobs, 1), threads_per_worker=1, processes=True, dashboard_address=":0"
+                        n_workers=max(jobs, 1),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",
+                        silence_logs=logging.CRITICAL,
                     )
                 self._client = distributed.Client(self._cluster)
             else:
