@@ -337,20 +337,20 @@ FINDERS: tuple[Finder, ...] = (
     ),
     _t("Forcing Chain", forcing.iter_forcing_chain, first=forcing.find_forcing_chain),
     _t("Forcing Net", forcing.iter_forcing_net, first=forcing.find_forcing_net),
-    _t(
+    _rule(
         "Rule Forcing Net",
         rule_forcing.iter_rule_forcing_net,
         first=rule_forcing.find_rule_forcing_net,
         cost=_LISTS,
     ),
-    _t(
+    _rule(
         "Rule Forcing Chain",
         rule_forcing.iter_rule_verity,
         first=rule_forcing.find_rule_verity,
         cost=_LISTS,
         form=rule_forcing.CELL_FORM,
     ),
-    _t(
+    _rule(
         "Rule Forcing Net",
         rule_forcing.iter_rule_net_verity,
         first=rule_forcing.find_rule_net_verity,
