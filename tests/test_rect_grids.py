@@ -216,7 +216,8 @@ def _random_rule(rng: random.Random, rows: int, cols: int, grid: Sequence[int]) 
 
 #: (rows, columns, digits, boxes): ISS's boxes where max(rows, columns) cells tile the grid.
 SHAPES = [(2, 3, 4, True), (3, 4, 4, True), (2, 4, 4, True), (3, 4, 5, True), (4, 6, 6, True),
-          (4, 4, 5, True), (4, 4, 4, False), (3, 5, 5, True), (2, 6, 6, True), (5, 4, 5, True)]  # fmt: skip
+          (4, 4, 5, True), (4, 4, 4, False), (3, 5, 5, True), (2, 6, 6, True), (5, 4, 5, True),
+          (4, 3, 4, True), (6, 4, 6, True)]  # fmt: skip
 
 
 def _instance(
@@ -273,6 +274,43 @@ def test_random_instances_list_the_brute_force_solutions(
         assert python == got, format_iss(puzzle)  # the same order on both engines
         assert shudu.count(puzzle) == len(want)
     assert tried >= 5
+
+
+#: Open tall grids (columns of D cells are the houses, rows shorter all-different groups), bare
+#: and with a rule or two: the search numbers their cells column by column, so it finds two grids
+#: in a few dozen nodes (row by row it ran past a million without one).
+OPEN_TALL = [
+    ".Shape~9x8",
+    ".Shape~7x6",
+    ".Shape~8x7",
+    ".Shape~9x7",
+    ".Shape~9x8.Cage~24~R1C1~R2C1~R3C1",
+    ".Shape~7x6.Cage~3~R1C1~R1C2.Cage~13~R7C5~R7C6",
+    ".Shape~8x7.Skyscraper~C1~8~.Cage~15~R4C4~R5C4",
+    ".Shape~9x7.Thermo~R9C7~R8C7~R7C7~R7C6",
+]
+
+
+@pytest.mark.parametrize("text", OPEN_TALL)
+def test_an_open_tall_grid_is_multiple_within_a_few_nodes_on_both_engines(text: str) -> None:
+    puzzle = parse_iss(text)
+    geometry = puzzle.geometry
+    assert geometry.is_rect and geometry.rows > geometry.cols
+    result = shudu.solve(puzzle, node_limit=200)
+    assert result.status == "multiple", text
+    found, py_nodes = _python_solutions(puzzle, 2, nodes=200)
+    assert len(found) == 2 and py_nodes <= 200, text
+    groups = _groups(geometry.rows, geometry.cols, geometry.size, geometry.box is not None)
+    for grid in found:  # each a grid of the puzzle, judged by the reference's own reading
+        assert all(len({grid[c] for c in group}) == len(group) for group in groups), text
+        assert all(_holds(rule, grid) for rule in geometry.variant.rules), text
+    if constraints._core is not None:  # the C engine: the same grids, node for node
+        search = constraints._c_search(puzzle)
+        assert search is not None
+        stats = Stats()
+        c_found = list(itertools.islice(constraints._c_solutions(*search, Budget(200), stats), 2))
+        assert c_found == found and stats.nodes == py_nodes, text
+        assert result.stats.nodes == py_nodes, text
 
 
 def test_iss_boxes_of_a_grid_that_is_not_square() -> None:

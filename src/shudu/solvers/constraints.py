@@ -22,6 +22,7 @@ type compiles to it now) cannot run in C: such a puzzle is searched by the Pytho
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from array import array
@@ -86,15 +87,77 @@ class _Network:
     weight: list[int]
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """The cells as the engines number them. A tall grid (more rows than columns, so its columns
+    are the houses and its rows shorter groups) is searched column by column: its cell
+    ``r * cols + c`` is the engines' ``c * rows + r``, in every house, link and rule (each cell
+    list renamed in its own order), its domains and its solutions. The search breaks its ties in
+    the order of the cells, so it fills the grid house by house, as it does a wide grid's rows;
+    row by row, it would spread each digit's places over the short rows and meet a dead end only
+    many rows later. Any other grid keeps its own numbering (``order`` None)."""
+
+    #: The engines' number of each cell of the grid, or None.
+    order: tuple[int, ...] | None
+    houses: tuple[tuple[int, ...], ...]
+    links: tuple[tuple[int, ...], ...]
+    kinds: tuple[Kind, ...]
+
+    def to_engine(self, values: Sequence[int]) -> list[int]:
+        """Per-cell values (digits, domains) of the grid, in the engines' order."""
+        out = list(values)
+        if self.order is not None:
+            for cell, new in enumerate(self.order):
+                out[new] = values[cell]
+        return out
+
+    def to_grid(self, values: Sequence[int]) -> tuple[int, ...]:
+        """Per-cell values in the engines' order, back in the grid's."""
+        if self.order is None:
+            return tuple(values)
+        return tuple(values[new] for new in self.order)
+
+
+def _renamed(kind: Kind, order: Sequence[int]) -> Kind:
+    """A kind on renamed cells (its parameters are digits and counts, never cells)."""
+    if isinstance(kind, Relation):
+        return dataclasses.replace(kind, a=order[kind.a], b=order[kind.b])
+    return dataclasses.replace(kind, cells=tuple(order[c] for c in kind.cells))
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(geometry: Geometry) -> _Layout:
+    """The engines' numbering of a geometry's cells, its network's houses, links and kinds."""
+    shape = shape_of(geometry)
+    kinds = tuple(rule_kinds(geometry, shape))
+    houses, links = geometry.house_cells, geometry.links
+    rows, cols = geometry.rows, geometry.cols
+    # the generic condition checks a rule on the grid's own cells: such a network keeps them
+    generic = any(isinstance(kind, LineCondition) and kind.rule is not None for kind in kinds)
+    if not geometry.is_rect or rows <= cols or generic:
+        return _Layout(None, houses, links, kinds)
+    order = tuple(c * rows + r for r in range(rows) for c in range(cols))
+    new_links: list[tuple[int, ...]] = [()] * geometry.ncells
+    for a, linked in enumerate(links):
+        new_links[order[a]] = tuple(order[b] for b in linked)
+    return _Layout(
+        order,
+        tuple(tuple(order[c] for c in cells) for cells in houses),
+        tuple(new_links),
+        tuple(_renamed(kind, order) for kind in kinds),
+    )
+
+
 def _network(geometry: Geometry) -> _Network:
     n = geometry.size
     shape = shape_of(geometry)
-    props: list[Prop] = [AllDifferentProp(cells, n) for cells in geometry.house_cells]
-    houses = geometry.house_cells
+    layout = _layout(geometry)
+    houses, links = layout.houses, layout.links
+    props: list[Prop] = [AllDifferentProp(cells, n) for cells in houses]
     props.extend(IntersectionProp(houses[i], houses[j]) for i, j in _house_pairs(houses))
-    for a, linked in enumerate(geometry.links):
+    for a, linked in enumerate(links):
         props.extend(AllDifferentProp((a, b), n) for b in linked if a < b)
-    props.extend(make(kind, shape, houses, geometry.links) for kind in rule_kinds(geometry, shape))
+    props.extend(make(kind, shape, houses, links) for kind in layout.kinds)
     watch: list[list[int]] = [[] for _ in range(geometry.ncells)]
     # a cell starts weighing one, and one more for each rule on it: each propagator but a house
     # (an all-different group of n cells), a pair of linked cells and an intersection
@@ -137,6 +200,7 @@ class _Search:
     def __init__(self, puzzle: Puzzle, budget: Budget, stats: Stats) -> None:
         self.puzzle, self.budget, self.stats = puzzle, budget, stats
         self.net = _network(puzzle.geometry)
+        self.layout = _layout(puzzle.geometry)
         self.nodes = 0
         #: The cells of the houses (all-different groups of n cells), in the network's order.
         self.houses = [p.cells for p in self.net.props if isinstance(p, AllDifferentProp) and p.house]
@@ -173,12 +237,12 @@ class _Search:
         """The solutions, from the givens' domains or from ``start`` (a domain per cell)."""
         n = self.puzzle.geometry.size
         full = (1 << n) - 1
-        dom = [1 << (v - 1) if v else full for v in self.puzzle.cells] if start is None else list(start)
+        layout = self.layout
+        cells = layout.to_engine(self.puzzle.cells)
+        dom = [1 << (v - 1) if v else full for v in cells] if start is None else layout.to_engine(start)
         if not self._propagate(dom, None):
             return
-        self.stats.settled += sum(
-            1 for v, d in zip(self.puzzle.cells, dom, strict=True) if not v and not d & (d - 1)
-        )
+        self.stats.settled += sum(1 for v, d in zip(cells, dom, strict=True) if not v and not d & (d - 1))
         # A frame tries a digit in its cell, then (when that branch is done) takes the digit out
         # of the cell and chooses afresh: a binary search tree, where a failure on the way
         # moves the next choice to where the puzzle is tight.
@@ -196,7 +260,7 @@ class _Search:
                     continue
             pick = self._pick(dom, self.net.weight)
             if pick < 0:
-                grid = tuple(d.bit_length() for d in dom)
+                grid = layout.to_grid([d.bit_length() for d in dom])
                 if check_grid(grid, self.net.shape) is None:
                     yield grid
                 continue
@@ -287,7 +351,8 @@ def rule_kinds(geometry: Geometry, shape: Shape) -> list[Kind]:
 def network_sources(geometry: Geometry) -> tuple[Shape, list[Source]]:
     """What the network of a geometry is built from, in the order of :func:`_network`: an
     all-different group per house, the intersections, the links, the compiled rules and the
-    sums they imply."""
+    sums they imply; on the grid's own cell numbers (the engines search a tall grid's cells
+    renumbered, :class:`_Layout`)."""
     shape = shape_of(geometry)
     houses = geometry.house_cells
     sources: list[Source] = [*_geometry_sources(houses, geometry.links)]
@@ -332,7 +397,8 @@ def _rule_records(geometry: Geometry) -> tuple[Shape, bytes | None]:
     :func:`rule_kinds`), built once: every puzzle of one rule set, and every search of one
     puzzle, shares them (None when they cannot run in C)."""
     shape = shape_of(geometry)
-    rules = encode_network(rule_kinds(geometry, shape), geometry.size, geometry.house_cells, geometry.links)
+    layout = _layout(geometry)
+    rules = encode_network(layout.kinds, geometry.size, layout.houses, layout.links)
     return shape, None if rules is None else rules.tobytes()
 
 
@@ -411,29 +477,31 @@ def encode_network(
     return out
 
 
-def _c_search(puzzle: Puzzle, start: Sequence[int] | None = None) -> tuple[Any, Shape] | None:
+def _c_search(puzzle: Puzzle, start: Sequence[int] | None = None) -> tuple[Any, Shape, _Layout] | None:
     """A C search over the puzzle's network (from ``start``'s domains if given), or None when
-    the network cannot run in C."""
+    the network cannot run in C; with the layout of its cells (:class:`_Layout`)."""
     geometry = puzzle.geometry
     shape, rules = _rule_records(geometry)
-    houses = geometry.house_cells
     if _core is None or rules is None:
         return None
-    # the same records as encode_network(network_sources(geometry)[1]), the geometry's cached
-    records = array("i", _geometry_records(geometry.size, houses, geometry.links))
+    layout = _layout(geometry)
+    # the same records as encode_network of the layout's sources, the geometry's cached
+    records = array("i", _geometry_records(geometry.size, layout.houses, layout.links))
     records.frombytes(rules)
     full = (1 << geometry.size) - 1
     if start is None:
-        domains = array("I", [1 << (v - 1) if v else full for v in puzzle.cells])
+        domains = array("I", [1 << (v - 1) if v else full for v in layout.to_engine(puzzle.cells)])
     else:
-        domains = array("I", start)
+        domains = array("I", layout.to_engine(start))
     try:
-        return _core.ConstraintSearch(geometry.size, records, domains), shape
+        return _core.ConstraintSearch(geometry.size, records, domains), shape, layout
     except ValueError:  # beyond the C engine's limits (a sum of thousands of cells …)
         return None
 
 
-def _c_solutions(search: Any, shape: Shape, budget: Budget, stats: Stats) -> Iterator[tuple[int, ...]]:
+def _c_solutions(
+    search: Any, shape: Shape, layout: _Layout, budget: Budget, stats: Stats
+) -> Iterator[tuple[int, ...]]:
     """The C engine's full grids that keep every rule, lazily: asked for one at a time, so that
     the statistics are those of the Python engine at the same point (a call costs a few
     microseconds, less than the check of the grid)."""
@@ -450,7 +518,7 @@ def _c_solutions(search: Any, shape: Shape, budget: Budget, stats: Stats) -> Ite
             started = True
             stats.settled += search.settled
         for raw in grids:
-            grid = tuple(raw)
+            grid = layout.to_grid(raw)
             if check_grid(grid, shape) is None:
                 yield grid
         if code == core.EXHAUSTED:
