@@ -4,6 +4,7 @@ rules and outside clues on the right sides, and the square grid's picture as bef
 from __future__ import annotations
 
 import csv
+import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -177,3 +178,21 @@ def test_a_rectangle_fits_a_book_page() -> None:
 
     puzzle = parse_puzzle(BUILT)
     assert book_pdf([BookEntry(1, "4x6", puzzle)], per_page=1, solutions=False)[:5] == b"%PDF-"
+
+
+def test_shudu_render_draws_a_rectangle_with_its_solution(tmp_path: Path) -> None:
+    from shudu.cli import main
+
+    skyscrapers = (
+        ".Shape~4x6.Skyscraper~C1~1~4.Skyscraper~C2~2~3.Skyscraper~C3~3~.Skyscraper~C4~3~2"
+        ".Skyscraper~C5~2~.Skyscraper~C6~1~.Skyscraper~R4~4~"
+    )
+    target = tmp_path / "sky.svg"
+    err = io.StringIO()
+    assert (
+        main(["render", "--solution", "-o", str(target), skyscrapers], stdout=io.StringIO(), stderr=err) == 0
+    )
+    svg = target.read_text(encoding="utf-8")
+    check_grid(svg, 4, 6)
+    assert len(elements(svg, "solution")) == 24 and len(elements(svg, "rule-skyscraper")) == 10
+    assert "Traceback" not in err.getvalue()
