@@ -2,7 +2,7 @@
 margins that clues outside the grid need; and the colours of SudokuPad's visual language.
 
 Each rule's drawing function (the table in :mod:`.rules`) receives the rule and a
-:class:`Canvas`, and adds shapes to it in cell units (the grid spans (0, 0) to (n, n)).
+:class:`Canvas`, and adds shapes to it in cell units (the grid spans (0, 0) to (cols, rows)).
 """
 
 from __future__ import annotations
@@ -45,9 +45,11 @@ DIGIT_WIDTH = 0.6  # a digit's width, in ems (for white backings and brackets)
 
 @dataclass
 class Canvas:
-    """The drawings of a puzzle's rules, in cell units, as the table's functions add them."""
+    """The drawings of a puzzle's rules on a grid of ``rows`` x ``cols`` cells (cell
+    ``row * cols + col``), in cell units, as the table's functions add them."""
 
-    size: int
+    rows: int
+    cols: int
     rules: Sequence[Rule] = ()
     #: Drawn under the grid lines (lines, thermometers, shaded cells) and over them (cages, dots, texts).
     under: list[Shape] = field(default_factory=list)
@@ -59,10 +61,10 @@ class Canvas:
     margins: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
 
     def centre(self, cell: int) -> Point:
-        return (cell % self.size + 0.5, cell // self.size + 0.5)
+        return (cell % self.cols + 0.5, cell // self.cols + 0.5)
 
     def row_col(self, cell: int) -> tuple[int, int]:
-        return divmod(cell, self.size)
+        return divmod(cell, self.cols)
 
     def path(self, cells: Iterable[int]) -> tuple[Point, ...]:
         return tuple(self.centre(c) for c in cells)
@@ -73,8 +75,7 @@ class Canvas:
 
     def outside(self, x: float, y: float, reach: float = 0.5) -> None:
         """Mark that something is drawn around (x, y), up to ``reach`` from it, so the margins grow."""
-        n = self.size
-        for side, beyond in enumerate((reach - x, reach - y, x + reach - n, y + reach - n)):
+        for side, beyond in enumerate((reach - x, reach - y, x + reach - self.cols, y + reach - self.rows)):
             if beyond > 0:
                 self.margins[side] = max(self.margins[side], math.ceil(beyond * 2) / 2)
 
@@ -121,13 +122,14 @@ def arrowhead(tip: Point, direction: Point, length: float = 0.28, spread: float 
     return ((tip[0] + left[0], tip[1] + left[1]), tip, (tip[0] + right[0], tip[1] + right[1]))
 
 
-def edge_pairs(cells: Sequence[int], size: int) -> list[tuple[int, int]]:
-    """Every two of the cells that share an edge, as (earlier, later) in the rule's order."""
+def edge_pairs(cells: Sequence[int], cols: int) -> list[tuple[int, int]]:
+    """Every two of the cells (of a grid ``cols`` wide) that share an edge, as (earlier, later)
+    in the rule's order."""
     out = []
     for i, a in enumerate(cells):
         for b in cells[i + 1 :]:
-            ra, ca = divmod(a, size)
-            rb, cb = divmod(b, size)
+            ra, ca = divmod(a, cols)
+            rb, cb = divmod(b, cols)
             if abs(ra - rb) + abs(ca - cb) == 1:
                 out.append((a, b))
     return out

@@ -23,15 +23,15 @@ def _sign(v: int) -> int:
 
 def _step(rule: Rule, canvas: Canvas) -> tuple[int, int]:
     """(d_col, d_row): the direction the clue reads in, from its first cell to the next."""
-    n = canvas.size
+    rows, cols = canvas.rows, canvas.cols
     r, c = canvas.row_col(rule.cells[0])
     if len(rule.cells) > 1:
         r1, c1 = canvas.row_col(rule.cells[1])
         return (_sign(c1 - c), _sign(r1 - r))
     # one cell: in from the nearest edge (a little killer: diagonally, from the nearest corner)
     if rule.kind == "little-killer":
-        return (1 if c <= n - 1 - c else -1, 1 if r <= n - 1 - r else -1)
-    edges = ((c, (1, 0)), (n - 1 - c, (-1, 0)), (r, (0, 1)), (n - 1 - r, (0, -1)))
+        return (1 if c <= cols - 1 - c else -1, 1 if r <= rows - 1 - r else -1)
+    edges = ((c, (1, 0)), (cols - 1 - c, (-1, 0)), (r, (0, 1)), (rows - 1 - r, (0, -1)))
     return min(edges, key=lambda e: e[0])[1]
 
 
@@ -44,14 +44,15 @@ def clue_spot(rule: Rule, canvas: Canvas) -> tuple[Point, tuple[int, int]]:
 
 def full_line(rule: Rule, canvas: Canvas) -> bool:
     """Whether the rule reads a whole row or column, in order (so that its clue goes outside)."""
-    n = canvas.size
     cells = rule.cells
-    if len(cells) != n or n < 2:
+    if len(cells) < 2:
         return False
     step = cells[1] - cells[0]
     straight = all(b - a == step for a, b in itertools.pairwise(cells))
     rows = {canvas.row_col(c)[0] for c in cells}
-    return straight and (abs(step) == n or (abs(step) == 1 and len(rows) == 1))
+    column = abs(step) == canvas.cols and len(cells) == canvas.rows
+    row = abs(step) == 1 and len(rows) == 1 and len(cells) == canvas.cols
+    return straight and (column or row)
 
 
 def draw_outside(rule: Rule, canvas: Canvas) -> None:

@@ -21,10 +21,10 @@ def _point(key: _Key) -> Point:
 
 
 def _edges(cells: set[int], n: int) -> dict[_Key, _Key]:
-    """The outline's segments, clockwise, inset into the cells: start → end."""
+    """The outline's segments, clockwise, inset into the cells (of a grid ``n`` wide): start → end."""
 
     def inside(r: int, c: int) -> bool:
-        return 0 <= r < n and 0 <= c < n and r * n + c in cells
+        return r >= 0 and 0 <= c < n and r * n + c in cells
 
     segments: dict[_Key, _Key] = {}
     # (outward normal, clockwise tangent) as (d_row, d_col), for the top, right, bottom, left sides
@@ -53,7 +53,8 @@ def _edges(cells: set[int], n: int) -> dict[_Key, _Key]:
 
 
 def cage_outlines(cells: Iterable[int], n: int) -> list[tuple[Point, ...]]:
-    """The closed outlines (one per piece, and one per hole) of a cage, inset into its cells."""
+    """The closed outlines (one per piece, and one per hole) of a cage, inset into its cells (of
+    a grid ``n`` wide)."""
     segments = _edges(set(cells), n)
     loops = []
     while segments:
@@ -87,7 +88,7 @@ def _outline(
     dash: tuple[float, float],
     width: float = 0.025,
 ) -> None:
-    for loop in cage_outlines(cells, canvas.size):
+    for loop in cage_outlines(cells, canvas.cols):
         canvas.over.append(Path(loop, width, colour, kind, closed=True, dash=dash))
 
 
@@ -122,7 +123,7 @@ def draw_all_different(rule: Rule, canvas: Canvas) -> None:
     """A note (the cells of an ISS cage with a repeated cell are drawn by their sum)."""
     if _caged(canvas, rule.cells, ("sum", "cage")):
         return
-    names = " ".join(cell_name(c, canvas.size) for c in rule.cells)
+    names = " ".join(cell_name(c, canvas.cols) for c in rule.cells)
     if len(rule.cells) <= 5:
         canvas.note(f"no digit repeats in {names}")
     else:
@@ -168,7 +169,7 @@ def draw_quad(rule: Rule, canvas: Canvas) -> None:
 def _edge_marks(rule: Rule, canvas: Canvas) -> list[tuple[Point, Point]]:
     """(the middle of the edge, the unit vector from the earlier cell to the later) of each pair."""
     out = []
-    for a, b in edge_pairs(rule.cells, canvas.size):
+    for a, b in edge_pairs(rule.cells, canvas.cols):
         pa, pb = canvas.centre(a), canvas.centre(b)
         out.append((((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2), unit(pa, pb)))
     return out

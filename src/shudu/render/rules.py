@@ -98,11 +98,12 @@ DRAWERS: dict[str, Drawer] = {
 }
 
 
-def draw_rules(rules: Sequence[Rule], size: int) -> Canvas:
-    """The drawings of ``rules`` on a ``size`` x ``size`` grid: cages and outlines, lines, marks,
-    clues outside (the canvas's margins) and notes. A rule type missing from :data:`DRAWERS`
-    is named in a note rather than left out silently."""
-    canvas = Canvas(size, tuple(rules))
+def draw_rules(rules: Sequence[Rule], rows: int, cols: int | None = None) -> Canvas:
+    """The drawings of ``rules`` on a grid of ``rows`` x ``cols`` cells (``cols``: as many as
+    ``rows`` when not given): cages and outlines, lines, marks, clues outside (the canvas's
+    margins) and notes. A rule type missing from :data:`DRAWERS` is named in a note rather
+    than left out silently."""
+    canvas = Canvas(rows, rows if cols is None else cols, tuple(rules))
     # thermometers first, so that the see-through lines crossing them show over them
     order = sorted(rules, key=lambda r: r.kind not in ("thermo", "slow-thermo"))
     for rule in order:

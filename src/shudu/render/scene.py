@@ -92,13 +92,13 @@ def simple_candidates(geo: Geometry, values: Sequence[int]) -> tuple[int, ...]:
 
 def region_ids(geo: Geometry) -> tuple[int, ...] | None:
     """The box or jigsaw region of every cell (None when the grid has neither)."""
-    n = geo.size
     if geo.variant.layout is not None:
         return tuple(geo.variant.layout)
     if geo.box is None:
         return None
-    rows, cols = geo.box
-    return tuple((c // n) // rows * (n // cols) + (c % n) // cols for c in range(n * n))
+    high, wide = geo.box
+    cols = geo.cols
+    return tuple((c // cols) // high * (cols // wide) + (c % cols) // wide for c in range(geo.ncells))
 
 
 def _is_diagonal(region: Sequence[int], n: int) -> bool:
@@ -106,16 +106,22 @@ def _is_diagonal(region: Sequence[int], n: int) -> bool:
     return cells == {i * n + i for i in range(n)} or cells == {i * n + n - 1 - i for i in range(n)}
 
 
-def candidate_spot(cell: Cell, digit: int, n: int) -> tuple[float, float]:
-    """Centre of ``digit``'s pencil mark inside ``cell``."""
+def candidate_spot(cell: Cell, digit: int, n: int, cols: int | None = None) -> tuple[float, float]:
+    """Centre of ``digit``'s pencil mark inside ``cell``, of ``n`` digits on a grid ``cols``
+    wide (``n`` when not given)."""
+    width = n if cols is None else cols
     k = math.isqrt(n - 1) + 1 if n > 1 else 1
     row, col = divmod(digit - 1, k)
-    return (cell % n + (col + 0.5) / k, cell // n + (row + 0.5) / k)
+    return (cell % width + (col + 0.5) / k, cell // width + (row + 0.5) / k)
 
 
-def _centre(cells: Iterable[Cell], digit: int | None, n: int, with_marks: bool) -> tuple[float, float]:
+def _centre(
+    cells: Iterable[Cell], digit: int | None, n: int, cols: int, with_marks: bool
+) -> tuple[float, float]:
     points = [
-        candidate_spot(c, digit, n) if digit is not None and with_marks else (c % n + 0.5, c // n + 0.5)
+        candidate_spot(c, digit, n, cols)
+        if digit is not None and with_marks
+        else (c % cols + 0.5, c // cols + 0.5)
         for c in cells
     ]
     return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
@@ -139,14 +145,12 @@ def draw(
     grid widen the picture, and grid-wide rules are noted under it.
     """
     geo, givens, entries, marks = board_parts(board)
-    if geo.is_rect:
-        raise RenderError(f"pictures are drawn of square grids of n digits only, not of this {geo.dims} grid")
-    n = geo.size
+    n, rows, cols, ncells = geo.size, geo.rows, geo.cols, geo.ncells
     base = geo.variant.digit_base
     values = tuple(g or e for g, e in zip(givens, entries, strict=True))
-    drawn = draw_rules(geo.variant.rules, n)
-    notes, note_size = _wrap(_rule_notes(geo) + drawn.notes, n + drawn.margins[0] + drawn.margins[2])
-    scene = _frame(n, drawn, len(notes), note_size)
+    drawn = draw_rules(geo.variant.rules, rows, cols)
+    notes, note_size = _wrap(_rule_notes(geo) + drawn.notes, cols + drawn.margins[0] + drawn.margins[2])
+    scene = _frame(rows, cols, drawn, len(notes), note_size)
     shapes = scene.shapes
 
     _shading(scene, geo, step)
@@ -157,10 +161,10 @@ def draw(
     fill: tuple[int, ...] = ()
     if solution is not None:
         fill = tuple(solution.cells if hasattr(solution, "cells") else solution)
-        if len(fill) != n * n:
-            raise RenderError(f"the solution has {len(fill)} cells; the board has {n * n}")
-    for cell in range(n * n):
-        x, y = cell % n + 0.5, cell // n + 0.5
+        if len(fill) != ncells:
+            raise RenderError(f"the solution has {len(fill)} cells; the board has {ncells}")
+    for cell in range(ncells):
+        x, y = cell % cols + 0.5, cell // cols + 0.5
         if givens[cell]:
             shapes.append(Text(x, y, 0.62, digit_char(givens[cell], base), INK, "given", bold=True))
         elif entries[cell]:
@@ -174,15 +178,15 @@ def draw(
             masks = tuple(marks) if marks is not None else simple_candidates(geo, values)
         else:
             masks = tuple(candidates)
-            if len(masks) != n * n:
-                raise RenderError(f"{len(masks)} candidate sets given; the board has {n * n} cells")
-    open_cells = [c for c in range(n * n) if not values[c] and not (fill and fill[c])]
-    _marks(scene, n, masks, open_cells, step, base)
+            if len(masks) != ncells:
+                raise RenderError(f"{len(masks)} candidate sets given; the board has {ncells} cells")
+    open_cells = [c for c in range(ncells) if not values[c] and not (fill and fill[c])]
+    _marks(scene, n, cols, masks, open_cells, step, base)
 
     structure = getattr(step, "structure", None) if step is not None else None
     if structure is not None:
-        _links(scene, structure, n, bool(masks))
-    top = n + drawn.margins[3]
+        _links(scene, structure, n, cols, bool(masks))
+    top = rows + drawn.margins[3]
     for i, note in enumerate(notes):
         y = top + 0.3 + note_size * 1.4 * i
         shapes.append(Text(scene.x0 + scene.width / 2, y, note_size, note, INK, "rule"))
@@ -215,19 +219,20 @@ def _wrap(notes: Sequence[str], width: float) -> tuple[list[str], float]:
     return lines, size
 
 
-def _frame(n: int, drawn: Canvas, notes: int, note_size: float) -> Scene:
+def _frame(rows: int, cols: int, drawn: Canvas, notes: int, note_size: float) -> Scene:
     """The scene's extent: the grid, the margins its outside clues need, and its notes."""
     left, up, right, down = drawn.margins
-    height = n + up + down + (note_size * 1.4 * notes + 0.15 if notes else 0)
-    return Scene(n + left + right, height, x0=-left, y0=-up)
+    height = rows + up + down + (note_size * 1.4 * notes + 0.15 if notes else 0)
+    return Scene(cols + left + right, height, x0=-left, y0=-up)
 
 
 def _shading(scene: Scene, geo: Geometry, step: Any) -> None:
     """Extra regions, a step's houses and pattern cells, lowest first, and the X diagonals."""
-    n = geo.size
+    n = geo.cols  # the diagonals: of a square grid only
+    square = geo.rows == geo.cols
     shapes = scene.shapes
     for i, region in enumerate(geo.variant.regions):
-        if _is_diagonal(region, n):
+        if square and _is_diagonal(region, n):
             continue
         colour = REGION_FILLS[i % len(REGION_FILLS)]
         shapes.extend(Rect(c % n, c // n, 1, 1, colour, "region") for c in region)
@@ -239,23 +244,29 @@ def _shading(scene: Scene, geo: Geometry, step: Any) -> None:
                 shapes.extend(Rect(c % n, c // n, 1, 1, HOUSE, "house") for c in house.cells)
         shapes.extend(Rect(c % n, c // n, 1, 1, PATTERN, "pattern") for c in getattr(step, "cells", ()))
     for region in geo.variant.regions:
-        if _is_diagonal(region, n):
+        if square and _is_diagonal(region, n):
             main = 0 in region
             shapes.append(Line(0, 0 if main else n, n, n if main else 0, 0.03, GRID_LINE, "diagonal", True))
 
 
 def _marks(
-    scene: Scene, n: int, masks: Sequence[int], open_cells: Sequence[int], step: Any, base: int = 1
+    scene: Scene,
+    n: int,
+    cols: int,
+    masks: Sequence[int],
+    open_cells: Sequence[int],
+    step: Any,
+    base: int = 1,
 ) -> None:
-    """The pencil marks of the open cells, a step's eliminations struck and placements ringed
-    (``base``: the value of digit 1)."""
+    """The pencil marks of the open cells (``n`` digits, a grid ``cols`` wide), a step's
+    eliminations struck and placements ringed (``base``: the value of digit 1)."""
     shapes = scene.shapes
     struck = {(c, d) for c, d in getattr(step, "eliminations", ())} if step is not None else set()
     placed = {(c, d) for c, d in getattr(step, "placements", ())} if step is not None else set()
     if not masks:
         for cell, d in placed:
             char = digit_char(d, base)
-            shapes.append(Text(cell % n + 0.5, cell // n + 0.5, 0.62, char, PLACED, "placement"))
+            shapes.append(Text(cell % cols + 0.5, cell // cols + 0.5, 0.62, char, PLACED, "placement"))
         return
     k = math.isqrt(n - 1) + 1
     for cell in open_cells:
@@ -266,7 +277,7 @@ def _marks(
         for d in range(1, n + 1):
             if not mask >> (d - 1) & 1:
                 continue
-            x, y = candidate_spot(cell, d, n)
+            x, y = candidate_spot(cell, d, n, cols)
             if (cell, d) in placed:
                 shapes.append(Circle(x, y, 0.45 / k, PLACED, "placement"))
                 shapes.append(Text(x, y, 0.7 / k, digit_char(d, base), PLACED, "candidate", bold=True))
@@ -295,34 +306,37 @@ def _rule_notes(geo: Geometry) -> list[str]:
 
 
 def _grid_lines(scene: Scene, geo: Geometry) -> None:
-    """Thin lines between all cells, thick ones between boxes or jigsaw regions, and the frame."""
-    n = geo.size
+    """Thin lines between all cells, thick ones between boxes or jigsaw regions (none on a grid
+    without either), and the frame."""
+    rows, cols = geo.rows, geo.cols
     ids = region_ids(geo)
     thin, thick = 0.02, 0.07
-    for i in range(1, n):
-        scene.shapes.append(Line(i, 0, i, n, thin, GRID_LINE, "cell-line"))
-        scene.shapes.append(Line(0, i, n, i, thin, GRID_LINE, "cell-line"))
+    for i in range(1, max(rows, cols)):
+        if i < cols:
+            scene.shapes.append(Line(i, 0, i, rows, thin, GRID_LINE, "cell-line"))
+        if i < rows:
+            scene.shapes.append(Line(0, i, cols, i, thin, GRID_LINE, "cell-line"))
     if ids is not None:
-        for r in range(n):
-            for c in range(n):
-                cell = r * n + c
-                if c + 1 < n and ids[cell] != ids[cell + 1]:
+        for r in range(rows):
+            for c in range(cols):
+                cell = r * cols + c
+                if c + 1 < cols and ids[cell] != ids[cell + 1]:
                     scene.shapes.append(Line(c + 1, r, c + 1, r + 1, thick, INK, "border"))
-                if r + 1 < n and ids[cell] != ids[cell + n]:
+                if r + 1 < rows and ids[cell] != ids[cell + cols]:
                     scene.shapes.append(Line(c, r + 1, c + 1, r + 1, thick, INK, "border"))
-    for x1, y1, x2, y2 in ((0, 0, n, 0), (n, 0, n, n), (n, n, 0, n), (0, n, 0, 0)):
+    for x1, y1, x2, y2 in ((0, 0, cols, 0), (cols, 0, cols, rows), (cols, rows, 0, rows), (0, rows, 0, 0)):
         scene.shapes.append(Line(x1, y1, x2, y2, thick, INK, "frame"))
 
 
-def _links(scene: Scene, structure: Any, n: int, with_marks: bool) -> None:
+def _links(scene: Scene, structure: Any, n: int, cols: int, with_marks: bool) -> None:
     """A chain's links (strong solid, weak dashed) or a net's implications, as lines."""
     if hasattr(structure, "links"):
         for link in structure.links:
             a, b = link.start, link.end
             da = a.digits[0] if len(a.digits) == 1 else None
             db = b.digits[0] if len(b.digits) == 1 else None
-            x1, y1 = _centre(a.cells, da, n, with_marks)
-            x2, y2 = _centre(b.cells, db, n, with_marks)
+            x1, y1 = _centre(a.cells, da, n, cols, with_marks)
+            x2, y2 = _centre(b.cells, db, n, cols, with_marks)
             strong = link.kind == "strong"
             scene.shapes.append(Line(x1, y1, x2, y2, 0.035, LINK, f"link-{link.kind}", dashed=not strong))
     elif hasattr(structure, "branches"):
@@ -332,7 +346,7 @@ def _links(scene: Scene, structure: Any, n: int, with_marks: bool) -> None:
                 for before in line.because or ((i - 1,) if i else ()):
                     if 0 <= before < len(lines):
                         start = lines[before]
-                        x1, y1 = _centre((start.cell,), start.digit, n, with_marks)
-                        x2, y2 = _centre((line.cell,), line.digit, n, with_marks)
+                        x1, y1 = _centre((start.cell,), start.digit, n, cols, with_marks)
+                        x2, y2 = _centre((line.cell,), line.digit, n, cols, with_marks)
                         kind = "link-strong" if line.on else "link-weak"
                         scene.shapes.append(Line(x1, y1, x2, y2, 0.03, LINK, kind, dashed=not line.on))
