@@ -54,7 +54,10 @@ def main() -> None:
         except ShuduError:
             continue
         start, cpu_start = time.perf_counter(), time.process_time()
-        rating = shudu.rate(puzzle, steps=True, timeout=args.timeout)
+        try:
+            rating = shudu.rate(puzzle, steps=True, timeout=args.timeout)
+        except ShuduError:  # a grid the logic engine does not read (one that is not square)
+            continue
         seconds = time.perf_counter() - start
         cpu = time.process_time() - cpu_start
         times.append(seconds)

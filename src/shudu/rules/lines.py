@@ -4,7 +4,6 @@ cells, odd and even cells, quadruples, extra all-different groups, and global en
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Sequence
 
 from ..errors import VariantError
@@ -196,8 +195,9 @@ _parity("even", "even cells", 0)
 
 
 def _quad_check(rule: Rule, grid: Sequence[int], shape: Shape) -> bool:
-    have = Counter(grid[c] for c in rule.cells)
-    return all(have[d] >= k for d, k in Counter(rule.params).items())
+    values = [grid[c] for c in rule.cells]
+    params = rule.params
+    return all(values.count(d) >= params.count(d) for d in params)
 
 
 def _quad_validate(rule: Rule, size: int, base: int) -> None:

@@ -247,33 +247,45 @@ def _xsum(kind: LineCondition, shape: Shape) -> ConditionRun:
 def _skyscraper(kind: LineCondition, shape: Shape) -> ConditionRun:
     """States (tallest so far, buildings seen) forward from the clue and back from the end. The
     tallest starts at ``params[1]`` (default 0): on digits from 0, at 1, the index of the 0,
-    which is no building."""
+    which is no building. The states of one tallest are held as a mask of the counts seen (bit
+    ``s`` for ``s`` buildings), so a digit moves a whole mask at once."""
     cells, count = kind.cells, kind.params[0]
     floor = kind.params[1] if len(kind.params) > 1 else 0
+    top = max(shape.size, floor) + 1
+    within = (1 << (count + 1)) - 1  # the counts that can still end at ``count``
 
     def run(dom: list[int]) -> Changed:
         doms = [dom[c] for c in cells]
-        forward: list[set[tuple[int, int]]] = [{(floor, 0)}]
+        start = [0] * top
+        start[floor] = 1
+        forward = [start]
         for d in doms:
-            nxt = set()
-            for tallest, seen in forward[-1]:
-                for low in bits(d):
-                    v = low.bit_length()
-                    state = (v, seen + 1) if v > tallest else (tallest, seen)
-                    if state[1] <= count:
-                        nxt.add(state)
+            here, nxt = forward[-1], [0] * top
+            values = [low.bit_length() for low in bits(d)]
+            for tallest in range(top):
+                seen = here[tallest]
+                if not seen:
+                    continue
+                for v in values:
+                    if v > tallest:
+                        nxt[v] |= (seen << 1) & within
+                    else:
+                        nxt[tallest] |= seen
             forward.append(nxt)
-        goal = {s for s in forward[-1] if s[1] == count}
+        goal = [(seen >> count & 1) << count for seen in forward[-1]]
         new = [0] * len(doms)
         for i in range(len(doms) - 1, -1, -1):
-            back = set()
-            for tallest, seen in forward[i]:
-                for low in bits(doms[i]):
-                    v = low.bit_length()
-                    state = (v, seen + 1) if v > tallest else (tallest, seen)
-                    if state in goal:
+            here, back = forward[i], [0] * top
+            for low in bits(doms[i]):
+                v = low.bit_length()
+                for tallest in range(top):
+                    seen = here[tallest]
+                    if not seen:
+                        continue
+                    fit = seen & (goal[v] >> 1) if v > tallest else seen & goal[tallest]
+                    if fit:
                         new[i] |= low
-                        back.add((tallest, seen))
+                        back[tallest] |= fit
             goal = back
         return _commit(dom, cells, new)
 
@@ -337,27 +349,27 @@ def _lunchbox_pair(doms: list[int], i: int, j: int, total: int, n: int, seen: li
 
 def _split_filter(doms: Sequence[int], total: int) -> list[int] | None:
     """The digits of a line that splits into stretches each adding up to ``total``: states are
-    the sum of the open stretch (0 … total - 1), forward and back."""
-    forward = [{0}]
+    the sum of the open stretch (0 … total - 1), forward and back, held as a mask (bit ``s`` for
+    the sum ``s``) that a digit shifts at once; a stretch that reaches ``total`` closes (bit 0)."""
+    reach = (1 << total) - 1
+    forward = [1]
     for d in doms:
-        nxt = set()
-        for s in forward[-1]:
-            for low in bits(d):
-                t = s + low.bit_length()
-                if t <= total:
-                    nxt.add(t % total)
+        here, nxt = forward[-1], 0
+        for low in bits(d):
+            moved = here << low.bit_length()
+            nxt |= (moved & reach) | (moved >> total & 1)
         forward.append(nxt)
-    if 0 not in forward[-1]:
+    if not forward[-1] & 1:
         return None
-    goal, new = {0}, [0] * len(doms)
+    goal, new = 1, [0] * len(doms)
     for i in range(len(doms) - 1, -1, -1):
-        back = set()
-        for s in forward[i]:
-            for low in bits(doms[i]):
-                t = s + low.bit_length()
-                if t <= total and t % total in goal:
-                    new[i] |= low
-                    back.add(s)
+        here, back = forward[i], 0
+        ends = (goal & reach) | (goal & 1) << total  # the sums after the digit that lead on
+        for low in bits(doms[i]):
+            fit = here & (ends >> low.bit_length())
+            if fit:
+                new[i] |= low
+                back |= fit
         goal = back
     return new
 
@@ -414,6 +426,10 @@ def _quad(kind: LineCondition, shape: Shape) -> ConditionRun:
     return run
 
 
+#: The most answers a cover condition remembers before it forgets them all.
+_ANSWERS_MOST = 1 << 12
+
+
 def _cover(
     kind: LineCondition,
     shape: Shape,
@@ -451,25 +467,42 @@ def _cover(
         rest = todo & (todo - 1)
         return any(matched(owners, rest, free & ~place) for place in bits(owners[q] & free))
 
-    def run(dom: list[int]) -> Changed:
+    #: What :func:`kept` answered, by the domains of the cells (a path asks again and again).
+    answers: dict[tuple[int, ...], list[int] | None] = {}
+
+    def kept(doms: tuple[int, ...]) -> list[int] | None:
+        """Per cell the digits that leave the other classes cells; None when the classes cannot
+        all be covered."""
         owners = [0] * len(classes)
         for q, mask in enumerate(classes):
-            for i, c in enumerate(cells):
-                if dom[c] & mask:
+            for i, d in enumerate(doms):
+                if d & mask:
                     owners[q] |= 1 << i
         todo = (1 << len(classes)) - 1
         if not matched(owners, todo, every):
             return None
         new = []
-        for i, c in enumerate(cells):
+        for i, d in enumerate(doms):
             free, keep, held = every & ~(1 << i), 0, {}
-            for low in bits(dom[c]):
+            for low in bits(d):
                 left = todo & ~covers[low.bit_length()]
                 if left not in held:
                     held[left] = matched(owners, left, free)
                 if held[left]:
                     keep |= low
             new.append(keep)
+        return new
+
+    def run(dom: list[int]) -> Changed:
+        doms = tuple(dom[c] for c in cells)
+        if doms in answers:
+            new = answers[doms]
+        else:
+            if len(answers) >= _ANSWERS_MOST:
+                answers.clear()
+            new = answers[doms] = kept(doms)
+        if new is None:
+            return None
         changed = _commit(dom, cells, new)
         if changed is None or not near:
             return changed

@@ -56,26 +56,58 @@ def _domains(
 ) -> tuple[list[int], list[int], list[int]] | None:
     """(open cells, their domains, per open cell the open cells (by index) it must differ from);
     None when a cell is left without a digit."""
-    values, peer_bits = grid.values, grid.t.peer_bits
+    parts = _open_domains(grid, cells, distinct)
+    if parts is None:
+        return None
+    opens, doms = parts
+    return opens, doms, _apart(grid, opens, distinct)
+
+
+def _open_domains(
+    grid: CandidateGrid, cells: Sequence[int], distinct: bool
+) -> tuple[list[int], list[int]] | None:
+    """(open cells, their domains: their candidates less the digits placed on the cells they
+    must differ from); None when a cell is left without a digit."""
+    values, peer_bits, cands = grid.values, grid.t.peer_bits, grid.cands
     opens = [c for c in dict.fromkeys(cells) if not values[c]]
+    placed = [(other, 1 << (values[other] - 1)) for other in cells if values[other]]
     doms = []
+    if distinct:
+        gone = 0
+        for _, bit in placed:
+            gone |= bit
+        for c in opens:
+            mask = cands[c] & ~gone
+            if not mask:
+                return None
+            doms.append(mask)
+        return opens, doms
     for c in opens:
-        mask = grid.cands[c]
-        for other in cells:
-            v = values[other]
-            if v and (distinct or peer_bits[c] >> other & 1):
-                mask &= ~(1 << (v - 1))
+        mask, peers = cands[c], peer_bits[c]
+        for other, bit in placed:
+            if peers >> other & 1:
+                mask &= ~bit
         if not mask:
             return None
         doms.append(mask)
+    return opens, doms
+
+
+def _apart(grid: CandidateGrid, opens: Sequence[int], distinct: bool) -> list[int]:
+    """Per open cell the open cells (by index) it must differ from."""
+    peer_bits = grid.t.peer_bits
+    every = (1 << len(opens)) - 1
     apart = []
     for i, c in enumerate(opens):
-        keep = 0
+        if distinct:
+            apart.append(every & ~(1 << i))
+            continue
+        keep, peers = 0, peer_bits[c]
         for j, other in enumerate(opens):
-            if j != i and (distinct or peer_bits[c] >> other & 1):
+            if j != i and peers >> other & 1:
                 keep |= 1 << j
         apart.append(keep)
-    return opens, doms, apart
+    return apart
 
 
 def sum_fit(
@@ -190,18 +222,19 @@ def rule_fit(
 def _rule_fit(grid: CandidateGrid, item: RuleItem) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     rule = item.rule
     values = grid.values
-    parts = _domains(grid, rule.cells, False)
+    parts = _open_domains(grid, rule.cells, False)
     opens = tuple(c for c in dict.fromkeys(rule.cells) if not values[c])
     if not opens:
         return None
     if parts is None:
         return opens, (0,) * len(opens)
-    _, doms, apart = parts
+    _, doms = parts
     count = 1
     for mask in doms:
         count *= mask.bit_count()
         if count > MAX_TUPLES:
             return None
+    apart = _apart(grid, parts[0], False)
     check = lookup(rule.kind).check
     shape = grid.t.rules.shape if grid.t.rules is not None else None
     assert shape is not None
