@@ -309,17 +309,27 @@ def iter_rule_forcing_net(grid: CandidateGrid) -> Iterator[Step]:
     return _forcing(grid, MAX_ROUNDS, NET_NAME, net=True)
 
 
-def _forcing(grid: CandidateGrid, most: int, name: str, *, net: bool = False) -> Iterator[Step]:
-    rules = grid.t.rules
-    if rules is None:
-        return
-    # the rules of the cells an assumption leaves alone have nothing to say, once the grid's
-    # own rules have had their say
+def _start(
+    grid: CandidateGrid, *, net: bool
+) -> tuple[CandidateGrid | None, dict[tuple[int, int], Trial]] | None:
+    """What the assumptions on a grid start from: the grid itself when its own rules remove
+    nothing (the rules of the cells an assumption leaves alone then have nothing to say), and the
+    trials kept on it; None on a grid without rules, or with a rule broken already (there is
+    nothing to assume)."""
+    if grid.t.rules is None:
+        return None
     try:
         quiet = grid if not rule_eliminations(grid) else None
     except Broken:
-        return  # a rule is broken already: there is nothing to assume
-    trials = _kept_trials(grid, net=net)
+        return None
+    return quiet, _kept_trials(grid, net=net)
+
+
+def _forcing(grid: CandidateGrid, most: int, name: str, *, net: bool = False) -> Iterator[Step]:
+    start = _start(grid, net=net)
+    if start is None:
+        return
+    quiet, trials = start
     for cell in sorted(bits(grid.empty), key=lambda c: (grid.cands[c].bit_count(), c)):
         for d in bits(grid.cands[cell]):
             checkpoint()
@@ -369,14 +379,10 @@ def iter_rule_net_verity(grid: CandidateGrid) -> Iterator[Step]:
 
 
 def _verities(grid: CandidateGrid, *, net: bool) -> Iterator[Step]:
-    rules = grid.t.rules
-    if rules is None:
+    start = _start(grid, net=net)
+    if start is None:
         return
-    try:
-        quiet = grid if not rule_eliminations(grid) else None
-    except Broken:
-        return
-    trials = _kept_trials(grid, net=net)
+    quiet, trials = start
     cell_form, house_form = (NET_CELL_FORM, NET_HOUSE_FORM) if net else (CELL_FORM, HOUSE_FORM)
     house_bits = grid.t.house_bits
     houses = grid.geometry.houses
